@@ -1,0 +1,271 @@
+//! Pathfinding over [`Map::can_step`]: breadth-first distances (connectivity,
+//! farthest tiles, auto-explore), the per-turn Dijkstra map from the player
+//! that chasing monsters descend, and A* for a single route.
+//!
+//! Every step costs one (Chebyshev moves), so "Dijkstra" is a breadth-first
+//! search; the name says what it is used for. All of them expand neighbours
+//! in [`Dir::ALL`] order, so ties always break the same way.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+use crate::geom::{Dir, Pos};
+use crate::map::Map;
+
+/// Distance value for a tile that cannot be reached.
+pub const UNREACHABLE: u32 = u32::MAX;
+
+/// Steps from `start` to every tile, [`UNREACHABLE`] where no path exists.
+/// Indexed like the map's layers.
+pub fn bfs_distances(map: &Map, start: Pos) -> Vec<u32> {
+    let mut dist = vec![UNREACHABLE; map.len()];
+    if !map.in_bounds(start) {
+        return dist;
+    }
+    let mut queue = VecDeque::with_capacity(map.len() / 4);
+    dist[map.xy_idx(start)] = 0;
+    queue.push_back(start);
+    while let Some(here) = queue.pop_front() {
+        let next_dist = dist[map.xy_idx(here)] + 1;
+        for (_, next) in map.exits(here) {
+            let idx = map.xy_idx(next);
+            if dist[idx] == UNREACHABLE {
+                dist[idx] = next_dist;
+                queue.push_back(next);
+            }
+        }
+    }
+    dist
+}
+
+/// The reachable tile farthest from `start` by steps; ties go to the first in
+/// row-major order. `None` when `start` is off the map.
+pub fn farthest_tile(map: &Map, start: Pos) -> Option<(Pos, u32)> {
+    let dist = bfs_distances(map, start);
+    dist.iter()
+        .enumerate()
+        .filter(|(_, d)| **d != UNREACHABLE)
+        // max_by_key keeps the last maximum; reverse the index to keep the first.
+        .max_by_key(|(i, d)| (**d, Reverse(*i)))
+        .map(|(i, d)| (map.idx_pos(i), *d))
+}
+
+/// Distances from one origin, out to a cutoff, kept for a turn so every
+/// chasing monster can walk downhill on the same map.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DijkstraMap {
+    origin: Pos,
+    width: i32,
+    dist: Vec<u16>,
+}
+
+impl DijkstraMap {
+    /// Distance value beyond the cutoff or unreachable.
+    pub const FAR: u16 = u16::MAX;
+
+    /// Distances from `origin` over legal steps, exploring no farther than
+    /// `max_steps`.
+    pub fn new(map: &Map, origin: Pos, max_steps: u16) -> Self {
+        let mut dist = vec![Self::FAR; map.len()];
+        if map.in_bounds(origin) {
+            let mut queue = VecDeque::new();
+            dist[map.xy_idx(origin)] = 0;
+            queue.push_back(origin);
+            while let Some(here) = queue.pop_front() {
+                let d = dist[map.xy_idx(here)];
+                if d >= max_steps {
+                    continue;
+                }
+                for (_, next) in map.exits(here) {
+                    let idx = map.xy_idx(next);
+                    if dist[idx] == Self::FAR {
+                        dist[idx] = d + 1;
+                        queue.push_back(next);
+                    }
+                }
+            }
+        }
+        Self {
+            origin,
+            width: map.width(),
+            dist,
+        }
+    }
+
+    pub fn origin(&self) -> Pos {
+        self.origin
+    }
+
+    /// Steps from the origin to `p`, or `None` beyond the cutoff.
+    pub fn distance(&self, p: Pos) -> Option<u16> {
+        if p.x < 0 || p.y < 0 || p.x >= self.width {
+            return None;
+        }
+        let idx = (p.y * self.width + p.x) as usize;
+        self.dist.get(idx).copied().filter(|&d| d != Self::FAR)
+    }
+
+    /// The legal steps from `from` that go strictly downhill, best first (ties
+    /// in [`Dir::ALL`] order). A monster takes the first one it is free to.
+    pub fn downhill(&self, map: &Map, from: Pos) -> Vec<Dir> {
+        let Some(here) = self.distance(from) else {
+            return Vec::new();
+        };
+        let mut steps: Vec<(u16, Dir)> = map
+            .exits(from)
+            .filter_map(|(dir, to)| self.distance(to).filter(|&d| d < here).map(|d| (d, dir)))
+            .collect();
+        steps.sort_by_key(|&(d, dir)| (d, dir.index()));
+        steps.into_iter().map(|(_, dir)| dir).collect()
+    }
+}
+
+/// A shortest route from `from` to `to` over legal steps, as the tiles after
+/// `from` up to and including `to`; `None` when there is none. Gives up after
+/// expanding `max_nodes` tiles, so a search can never run away.
+pub fn astar(map: &Map, from: Pos, to: Pos, max_nodes: usize) -> Option<Vec<Pos>> {
+    if !map.in_bounds(from) || !map.is_walkable(to) {
+        return None;
+    }
+    if from == to {
+        return Some(Vec::new());
+    }
+    let mut cost = vec![u32::MAX; map.len()];
+    let mut came_from = vec![usize::MAX; map.len()];
+    // Min-heap on (estimated total, steps so far reversed so deeper nodes win
+    // ties, tile index) — a total order, so the pop sequence is deterministic.
+    let mut open = BinaryHeap::new();
+    let start = map.xy_idx(from);
+    let goal = map.xy_idx(to);
+    cost[start] = 0;
+    open.push(Reverse((from.chebyshev(to) as u32, Reverse(0u32), start)));
+    let mut expanded = 0;
+    while let Some(Reverse((_, Reverse(g), idx))) = open.pop() {
+        if idx == goal {
+            let mut route = vec![to];
+            let mut at = goal;
+            while came_from[at] != start {
+                at = came_from[at];
+                route.push(map.idx_pos(at));
+            }
+            route.reverse();
+            return Some(route);
+        }
+        if g > cost[idx] {
+            continue; // a stale entry: a cheaper way here was found later
+        }
+        expanded += 1;
+        if expanded > max_nodes {
+            return None;
+        }
+        let here = map.idx_pos(idx);
+        for (_, next) in map.exits(here) {
+            let n = map.xy_idx(next);
+            let g_next = g + 1;
+            if g_next < cost[n] {
+                cost[n] = g_next;
+                came_from[n] = idx;
+                let f = g_next + next.chebyshev(to) as u32;
+                open.push(Reverse((f, Reverse(g_next), n)));
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Tile;
+
+    fn map_from(rows: &[&str]) -> Map {
+        let mut map = Map::new(rows[0].len() as i32, rows.len() as i32);
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                if c != '#' {
+                    map.set(Pos::new(x as i32, y as i32), Tile::Floor);
+                }
+            }
+        }
+        map
+    }
+
+    /// One winding corridor from (1, 1) to its dead end at (7, 5).
+    const SNAKE: [&str; 7] = [
+        "#########", //
+        "#.......#", //
+        "#######.#", //
+        "#.......#", //
+        "#.#######", //
+        "#.......#", //
+        "#########",
+    ];
+
+    #[test]
+    fn bfs_counts_diagonal_steps_as_one() {
+        let map = map_from(&["#####", "#...#", "#...#", "#...#", "#####"]);
+        let dist = bfs_distances(&map, Pos::new(1, 1));
+        assert_eq!(dist[map.xy_idx(Pos::new(3, 3))], 2);
+        assert_eq!(dist[map.xy_idx(Pos::new(0, 0))], UNREACHABLE);
+    }
+
+    #[test]
+    fn bfs_respects_the_diagonal_squeeze_rule() {
+        let map = map_from(&["####", "#.##", "##.#", "####"]);
+        let dist = bfs_distances(&map, Pos::new(1, 1));
+        assert_eq!(dist[map.xy_idx(Pos::new(2, 2))], UNREACHABLE);
+    }
+
+    #[test]
+    fn farthest_tile_follows_the_corridor() {
+        let map = map_from(&SNAKE);
+        let (far, d) = farthest_tile(&map, Pos::new(1, 1)).expect("start on map");
+        assert_eq!(far, Pos::new(7, 5));
+        // 5 + 5 + 5 along the rows, and each of the four turns is one
+        // diagonal step (passing one wall, never two).
+        assert_eq!(d, 18);
+    }
+
+    #[test]
+    fn astar_finds_a_shortest_route() {
+        let map = map_from(&SNAKE);
+        let route = astar(&map, Pos::new(1, 1), Pos::new(7, 5), 1000).expect("connected");
+        let dist = bfs_distances(&map, Pos::new(1, 1));
+        assert_eq!(route.len() as u32, dist[map.xy_idx(Pos::new(7, 5))]);
+        assert_eq!(route.last(), Some(&Pos::new(7, 5)));
+        let mut at = Pos::new(1, 1);
+        for &next in &route {
+            let dir = at.direction_to(next).expect("adjacent");
+            assert!(map.can_step(at, dir));
+            at = next;
+        }
+    }
+
+    #[test]
+    fn astar_gives_up_on_walls_and_budgets() {
+        let map = map_from(&SNAKE);
+        assert_eq!(astar(&map, Pos::new(1, 1), Pos::new(0, 0), 1000), None);
+        assert_eq!(astar(&map, Pos::new(1, 1), Pos::new(7, 5), 3), None);
+        assert_eq!(
+            astar(&map, Pos::new(1, 1), Pos::new(1, 1), 10),
+            Some(vec![])
+        );
+    }
+
+    #[test]
+    fn dijkstra_map_descends_toward_its_origin_and_stops_at_the_cutoff() {
+        let map = map_from(&SNAKE);
+        let dm = DijkstraMap::new(&map, Pos::new(7, 5), 30);
+        let mut at = Pos::new(1, 1);
+        for _ in 0..18 {
+            let dir = dm.downhill(&map, at)[0];
+            at = at.step(dir);
+        }
+        assert_eq!(at, Pos::new(7, 5));
+        assert!(dm.downhill(&map, at).is_empty());
+
+        let short = DijkstraMap::new(&map, Pos::new(7, 5), 5);
+        assert_eq!(short.distance(Pos::new(1, 1)), None);
+        assert_eq!(short.distance(Pos::new(2, 5)), Some(5));
+    }
+}
