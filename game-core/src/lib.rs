@@ -9,9 +9,11 @@
 #![forbid(unsafe_code)]
 #![deny(clippy::float_arithmetic, clippy::float_cmp)]
 
+pub mod content;
 pub mod dice;
 pub mod geom;
 pub mod keys;
 pub mod map;
+pub mod mapgen;
 pub mod paths;
 pub mod rng;

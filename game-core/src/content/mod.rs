@@ -1,0 +1,5 @@
+//! Content: monsters and items, loaded from RON.
+
+mod schema;
+
+pub use schema::*;
