@@ -17,3 +17,4 @@ pub mod map;
 pub mod mapgen;
 pub mod paths;
 pub mod rng;
+pub mod spawn;

@@ -126,6 +126,8 @@ impl ItemDef {
     }
 
     pub fn plural_name(&self) -> String {
-        self.plural.clone().unwrap_or_else(|| format!("{}s", self.name))
+        self.plural
+            .clone()
+            .unwrap_or_else(|| format!("{}s", self.name))
     }
 }
