@@ -6,12 +6,35 @@
 //! start, so nothing spawns on top of the player). Every generator answers to
 //! [`Map::can_step`] for connectivity, so what is reachable when built is what
 //! is walkable when played.
+//!
+//! The sizes each generator builds on ([`Generator::min_size`] up to
+//! [`MAX_WIDTH`] x [`MAX_HEIGHT`], 256x256):
+//!
+//! | generator | smallest map | why |
+//! |---|---|---|
+//! | [`rooms::RoomsGenerator`] | 20x10 (`map::MIN_WIDTH` x `MIN_HEIGHT`) | every legal size: the fallback |
+//! | [`caverns::CavernsGenerator`] | 20x10 | every legal size |
+//! | [`bsp::BspGenerator`] | 20x10 | every legal size |
+//! | [`prefab::BigRoomGenerator`] | 70x18 | the drawing's own size |
+//! | [`temple::TempleGenerator`] | 28x11 | the vault (15x9), its moat and a west part with rooms |
+//!
+//! Which floor uses which is [`generator_for_depth`]; [`generate_floor`] is
+//! the one entry point the game calls. [`checks`] holds the floor properties
+//! the tests and the invariant catalogue assert.
 
 use serde::{Deserialize, Serialize};
 
 use crate::geom::{Pos, Rect};
-use crate::map::Map;
+use crate::map::{MAX_HEIGHT, MAX_WIDTH, Map, Tile};
 use crate::rng::{RunSeed, Stream};
+
+pub mod bsp;
+pub mod caverns;
+pub mod checks;
+pub mod prefab;
+mod regions;
+pub mod rooms;
+pub mod temple;
 
 /// The deepest floor. It holds the exit that wins the run.
 pub const LAST_DEPTH: u32 = 6;
@@ -86,10 +109,107 @@ pub struct BuiltFloor {
 pub trait Generator {
     fn kind(&self) -> GeneratorKind;
 
-    /// Whether this generator can build on a map of this size.
-    fn fits(&self, width: i32, height: i32) -> bool;
+    /// The smallest map this generator builds on, as `(width, height)`.
+    fn min_size(&self) -> (i32, i32);
+
+    /// Whether this generator can build on a map of this size: at least
+    /// [`Generator::min_size`], at most [`MAX_WIDTH`] x [`MAX_HEIGHT`].
+    fn fits(&self, width: i32, height: i32) -> bool {
+        let (min_width, min_height) = self.min_size();
+        (min_width..=MAX_WIDTH).contains(&width) && (min_height..=MAX_HEIGHT).contains(&height)
+    }
 
     /// Builds a floor. The goal tile is left as `Tile::StairsDown`;
     /// [`generate_floor`] turns it into the exit on the last floor.
+    ///
+    /// Panics when the size does not [`fit`](Generator::fits): that is a bug in
+    /// the caller, which [`generate_floor`] and [`build_with`] never make.
+    /// Draws only from `rng`, and a bounded number of times.
     fn build(&self, width: i32, height: i32, rng: &mut Stream) -> BuiltFloor;
+}
+
+/// The generator for `kind`.
+pub fn generator(kind: GeneratorKind) -> &'static dyn Generator {
+    match kind {
+        GeneratorKind::Rooms => &rooms::RoomsGenerator,
+        GeneratorKind::Caverns => &caverns::CavernsGenerator,
+        GeneratorKind::BigRoom => &prefab::BigRoomGenerator,
+        GeneratorKind::Temple => &temple::TempleGenerator,
+        GeneratorKind::Bsp => &bsp::BspGenerator,
+    }
+}
+
+/// Which generator floor `depth` uses. Floor 1 is always rooms, because a first
+/// impression should be legible; floors 3 (the temple) and 5 (the Big Room)
+/// are landmarks every run shares. Every other depth draws once from `rng`,
+/// uniformly among rooms, caverns and BSP rooms; the landmark depths draw
+/// nothing.
+pub fn generator_for_depth(depth: u32, rng: &mut Stream) -> GeneratorKind {
+    const RANDOM_SHAPES: [GeneratorKind; 3] = [
+        GeneratorKind::Rooms,
+        GeneratorKind::Caverns,
+        GeneratorKind::Bsp,
+    ];
+    match depth {
+        1 => GeneratorKind::Rooms,
+        3 => GeneratorKind::Temple,
+        5 => GeneratorKind::BigRoom,
+        _ => *rng
+            .pick(&RANDOM_SHAPES)
+            .expect("the list of random shapes is not empty"),
+    }
+}
+
+/// Builds floor `depth` of the run `seed` on a `width` x `height` map, from
+/// the stream `("mapgen", depth)` alone, so a floor never depends on what
+/// happened above it.
+///
+/// When the generator [`generator_for_depth`] chose does not fit the map (the
+/// Big Room on a map smaller than its drawing, the temple on a narrow one),
+/// the floor falls back to rooms and corridors, which fit every legal size;
+/// the floor's `generator` names what really built it. On [`LAST_DEPTH`] the
+/// goal is the exit instead of stairs down.
+///
+/// Panics when the size is outside `map::MIN_WIDTH` x `MIN_HEIGHT` ..=
+/// [`MAX_WIDTH`] x [`MAX_HEIGHT`]; the game's configuration validates sizes
+/// before they get here.
+pub fn generate_floor(seed: RunSeed, depth: u32, width: i32, height: i32) -> BuiltFloor {
+    let mut rng = seed.stream("mapgen", u64::from(depth));
+    let chosen = generator_for_depth(depth, &mut rng);
+    let kind = if generator(chosen).fits(width, height) {
+        chosen
+    } else {
+        GeneratorKind::Rooms
+    };
+    let mut floor = build_with(kind, width, height, &mut rng).unwrap_or_else(|| {
+        panic!("no generator builds a {width}x{height} map: the size is outside the legal bounds")
+    });
+    if depth == LAST_DEPTH {
+        floor.map.set(floor.goal, Tile::Exit);
+    }
+    floor
+}
+
+/// Builds a floor with a particular generator, for tests, fuzzers and the
+/// CLI; `None` when it does not fit a `width` x `height` map.
+pub fn build_with(
+    kind: GeneratorKind,
+    width: i32,
+    height: i32,
+    rng: &mut Stream,
+) -> Option<BuiltFloor> {
+    let builder = generator(kind);
+    builder
+        .fits(width, height)
+        .then(|| builder.build(width, height, rng))
+}
+
+/// The cells of each rectangle, one region per rectangle, in order.
+fn room_regions(rooms: &[Rect]) -> Vec<Region> {
+    rooms
+        .iter()
+        .map(|room| Region {
+            cells: room.cells().collect(),
+        })
+        .collect()
 }
