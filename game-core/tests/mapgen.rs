@@ -1,13 +1,11 @@
 //! Floor generation, checked by property rather than by shape: every
 //! generator, many seeds, every size it claims to fit.
 
+use game_core::invariants::{check_floor, vault_crossings, vault_wall_openings};
 use game_core::map::{
     DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH, Tile,
 };
-use game_core::mapgen::checks::{
-    goal_reachable, regions_well_formed, start_in_region0, stats, unreachable_walkable,
-    vault_crossings, vault_wall_openings,
-};
+use game_core::mapgen::stats::FloorStats;
 use game_core::mapgen::{
     BuiltFloor, GeneratorKind, LAST_DEPTH, build_with, generate_floor, generator,
 };
@@ -21,41 +19,13 @@ fn build(kind: GeneratorKind, seed: u64, width: i32, height: i32) -> BuiltFloor 
         .unwrap_or_else(|| panic!("{} should fit {width}x{height}", kind.name()))
 }
 
-/// Everything wrong with a floor, as sentences; empty when it is sound.
-fn problems(floor: &BuiltFloor) -> Vec<String> {
-    let mut found = Vec::new();
-    let unreachable = unreachable_walkable(floor);
-    if !unreachable.is_empty() {
-        found.push(format!(
-            "{} walkable tiles unreachable from the start, first {}",
-            unreachable.len(),
-            unreachable[0]
-        ));
-    }
-    if !floor.map.is_walkable(floor.start) {
-        found.push(format!("the start {} is not walkable", floor.start));
-    }
-    if !goal_reachable(floor) {
-        found.push(format!("the goal {} is not reachable stairs", floor.goal));
-    }
-    if floor.goal == floor.start {
-        found.push("the goal is the start".to_string());
-    }
-    if !start_in_region0(floor) {
-        found.push("region 0 does not hold the start".to_string());
-    }
-    if !regions_well_formed(floor) {
-        found.push("a region is empty, off the floor or shared".to_string());
-    }
-    let way_down = floor
-        .map
-        .tiles()
+/// Everything wrong with a floor: the invariant catalogue's floor checks, and
+/// the generator's own contract that only the temple has a vault.
+fn problems(floor: &BuiltFloor, last_floor: bool) -> Vec<String> {
+    let mut found: Vec<String> = check_floor(floor, last_floor)
         .iter()
-        .filter(|t| matches!(t, Tile::StairsDown | Tile::Exit))
-        .count();
-    if way_down != 1 {
-        found.push(format!("{way_down} stairs or exits, not 1"));
-    }
+        .map(ToString::to_string)
+        .collect();
     let expects_vault = floor.generator == GeneratorKind::Temple;
     if floor.vault.is_some() != expects_vault {
         found.push(format!(
@@ -64,38 +34,20 @@ fn problems(floor: &BuiltFloor) -> Vec<String> {
             floor.generator.name()
         ));
     }
-    if let Some(vault) = floor.vault {
-        if vault_crossings(floor) != Some(1) {
-            found.push(format!(
-                "{:?} corridors cross into the vault",
-                vault_crossings(floor)
-            ));
-        }
-        if vault_wall_openings(floor) != Some(1) {
-            found.push(format!(
-                "{:?} openings in the vault wall",
-                vault_wall_openings(floor)
-            ));
-        }
-        if floor.map.tile(vault.entrance) != Tile::Door {
-            found.push(format!(
-                "the vault entrance {} is not a door",
-                vault.entrance
-            ));
-        }
-        if !vault.rect.grow(-1).contains(floor.goal) {
-            found.push("the stairs are not inside the vault".to_string());
-        }
-    }
     found
 }
 
+/// Asserts a floor built with `build` (stairs, not the exit) is sound.
 fn assert_sound(floor: &BuiltFloor, context: &str) {
-    let found = problems(floor);
+    assert_sound_at(floor, false, context);
+}
+
+fn assert_sound_at(floor: &BuiltFloor, last_floor: bool, context: &str) {
+    let found = problems(floor, last_floor);
     assert!(
         found.is_empty(),
         "{context} ({}): {}",
-        stats(floor),
+        FloorStats::of(floor),
         found.join("; ")
     );
 }
@@ -108,7 +60,7 @@ proptest! {
         for kind in GeneratorKind::ALL {
             let floor = build(kind, seed, DEFAULT_WIDTH, DEFAULT_HEIGHT);
             prop_assert_eq!(floor.generator, kind);
-            let found = problems(&floor);
+            let found = problems(&floor, false);
             prop_assert!(found.is_empty(), "{} seed {}: {}", kind.name(), seed, found.join("; "));
         }
     }
@@ -122,7 +74,7 @@ proptest! {
         for kind in GeneratorKind::ALL {
             let mut rng = RunSeed(seed).stream("mapgen", 2);
             if let Some(floor) = build_with(kind, width, height, &mut rng) {
-                let found = problems(&floor);
+                let found = problems(&floor, false);
                 prop_assert!(
                     found.is_empty(),
                     "{} {}x{} seed {}: {}", kind.name(), width, height, seed, found.join("; ")
@@ -137,7 +89,11 @@ fn landmark_depths_use_their_generators_and_only_the_last_floor_has_the_exit() {
     for seed in 0..40 {
         for depth in 1..=LAST_DEPTH {
             let floor = generate_floor(RunSeed(seed), depth, DEFAULT_WIDTH, DEFAULT_HEIGHT);
-            assert_sound(&floor, &format!("seed {seed} depth {depth}"));
+            assert_sound_at(
+                &floor,
+                depth == LAST_DEPTH,
+                &format!("seed {seed} depth {depth}"),
+            );
             let expected = match depth {
                 1 => Some(GeneratorKind::Rooms),
                 3 => Some(GeneratorKind::Temple),
@@ -303,8 +259,8 @@ fn the_temple_has_exactly_one_way_in() {
         let floor = build(GeneratorKind::Temple, seed, DEFAULT_WIDTH, DEFAULT_HEIGHT);
         let vault = floor.vault.expect("a temple has a vault");
         assert_eq!(vault.rect.x2, DEFAULT_WIDTH - 2, "against the east edge");
-        assert_eq!(vault_crossings(&floor), Some(1), "seed {seed}");
-        assert_eq!(vault_wall_openings(&floor), Some(1), "seed {seed}");
+        assert_eq!(vault_crossings(&floor.map, &vault), 1, "seed {seed}");
+        assert_eq!(vault_wall_openings(&floor.map, &vault), 1, "seed {seed}");
         // The moat: nothing walkable in the two columns west of the wall but
         // the corridor, on the door's row.
         for x in [vault.rect.x1 - 2, vault.rect.x1 - 1] {
@@ -339,21 +295,52 @@ fn checks_see_a_second_way_into_the_vault() {
             .map
             .set(game_core::geom::Pos::new(x, row), Tile::Floor);
     }
-    assert_eq!(vault_crossings(&floor), Some(2));
-    assert_eq!(vault_wall_openings(&floor), Some(2));
+    assert_eq!(vault_crossings(&floor.map, &vault), 2);
+    assert_eq!(vault_wall_openings(&floor.map, &vault), 2);
+    let ids: Vec<&str> = check_floor(&floor, false).iter().map(|v| v.id).collect();
+    assert!(ids.contains(&"map.vault_single_entrance"), "{ids:?}");
 }
 
 #[test]
-fn floors_without_a_vault_report_none() {
-    let floor = build(GeneratorKind::Rooms, 1, DEFAULT_WIDTH, DEFAULT_HEIGHT);
-    assert_eq!(vault_crossings(&floor), None);
-    assert_eq!(vault_wall_openings(&floor), None);
+fn the_catalogue_sees_a_pocket_a_lost_start_and_a_missing_way_down() {
+    let sound = build(GeneratorKind::Rooms, 1, DEFAULT_WIDTH, DEFAULT_HEIGHT);
+    let ids = |floor: &BuiltFloor| -> Vec<&'static str> {
+        check_floor(floor, false).iter().map(|v| v.id).collect()
+    };
+    assert_eq!(ids(&sound), Vec::<&str>::new());
+
+    // A pocket of floor sealed in rock in a corner.
+    let mut pocket = sound.clone();
+    let corner = (1..pocket.map.height() - 1)
+        .flat_map(|y| (1..pocket.map.width() - 1).map(move |x| game_core::geom::Pos::new(x, y)))
+        .find(|&p| {
+            game_core::geom::Dir::ALL
+                .iter()
+                .all(|&d| !pocket.map.is_walkable(p.step(d)))
+                && !pocket.map.is_walkable(p)
+        })
+        .expect("rock somewhere");
+    pocket.map.set(corner, Tile::Floor);
+    assert_eq!(ids(&pocket), vec!["map.connected"]);
+
+    let mut lost = sound.clone();
+    lost.regions.swap(0, 1);
+    assert_eq!(ids(&lost), vec!["map.start_in_region0"]);
+
+    let mut no_stairs = sound.clone();
+    no_stairs.map.set(no_stairs.goal, Tile::Floor);
+    assert_eq!(ids(&no_stairs), vec!["map.has_exit"]);
+    assert_eq!(
+        check_floor(&sound, true).len(),
+        1,
+        "stairs where the exit should be"
+    );
 }
 
 #[test]
 fn stats_count_the_floor() {
     let floor = build(GeneratorKind::Rooms, 5, DEFAULT_WIDTH, DEFAULT_HEIGHT);
-    let numbers = stats(&floor);
+    let numbers = FloorStats::of(&floor);
     assert_eq!(numbers.generator, GeneratorKind::Rooms);
     assert_eq!(numbers.rooms, floor.rooms);
     assert_eq!(numbers.regions, floor.regions.len());

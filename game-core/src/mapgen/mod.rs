@@ -19,8 +19,9 @@
 //! | [`temple::TempleGenerator`] | 28x11 | the vault (15x9), its moat and a west part with rooms |
 //!
 //! Which floor uses which is [`generator_for_depth`]; [`generate_floor`] is
-//! the one entry point the game calls. [`checks`] holds the floor properties
-//! the tests and the invariant catalogue assert.
+//! the one entry point the game calls. The properties every floor must keep
+//! are in the invariant catalogue (`crate::invariants::check_floor`);
+//! [`stats`] measures a floor.
 
 use serde::{Deserialize, Serialize};
 
@@ -30,10 +31,10 @@ use crate::rng::{RunSeed, Stream};
 
 pub mod bsp;
 pub mod caverns;
-pub mod checks;
 pub mod prefab;
 mod regions;
 pub mod rooms;
+pub mod stats;
 pub mod temple;
 
 /// The deepest floor. It holds the exit that wins the run.

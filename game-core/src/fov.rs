@@ -1,0 +1,281 @@
+//! Field of view: symmetric shadowcasting with exact rational slopes.
+//!
+//! This is Albert Ford's symmetric shadowcasting. Its property, which the
+//! monster AI relies on, is symmetry: if a non-opaque tile B is visible from
+//! A, then A is visible from B. Monsters wake when the player can see their
+//! tile, and that is only fair because it means they can see the player.
+//!
+//! Slopes are fractions of integers and every comparison is done by
+//! cross-multiplication, so no float or rounding mode can make two platforms
+//! disagree about a tile. The sight radius is a squared-distance check, which
+//! is symmetric too.
+
+use crate::geom::Pos;
+use crate::map::{BitGrid, Map};
+
+/// How far the player sees, in tiles (straight-line).
+pub const SIGHT_RADIUS: i32 = 9;
+
+/// A slope `num / den` with `den > 0`.
+#[derive(Clone, Copy, Debug)]
+struct Slope {
+    num: i32,
+    den: i32,
+}
+
+/// One row of a quadrant scan: tiles at `depth` between two slopes.
+#[derive(Clone, Copy, Debug)]
+struct Row {
+    depth: i32,
+    start: Slope,
+    end: Slope,
+}
+
+impl Row {
+    /// Lowest column: `round_ties_up(depth * start)`, i.e.
+    /// `floor((2 * depth * num + den) / (2 * den))`.
+    fn min_col(&self) -> i32 {
+        (2 * self.depth * self.start.num + self.start.den).div_euclid(2 * self.start.den)
+    }
+
+    /// Highest column: `round_ties_down(depth * end)`, i.e.
+    /// `ceil((2 * depth * num - den) / (2 * den))`.
+    fn max_col(&self) -> i32 {
+        -(-(2 * self.depth * self.end.num - self.end.den)).div_euclid(2 * self.end.den)
+    }
+
+    /// A floor tile is only seen when its centre lies inside the sector: that
+    /// is what makes the algorithm symmetric.
+    fn is_symmetric(&self, col: i32) -> bool {
+        col * self.start.den >= self.depth * self.start.num
+            && col * self.end.den <= self.depth * self.end.num
+    }
+}
+
+/// The slope through the left edge of the tile at (`depth`, `col`).
+fn tile_slope(depth: i32, col: i32) -> Slope {
+    Slope {
+        num: 2 * col - 1,
+        den: 2 * depth,
+    }
+}
+
+/// Maps (depth, column) in a quadrant to an (x, y) offset on the map.
+type QuadrantTransform = fn(i32, i32) -> (i32, i32);
+
+/// The four quadrants.
+const QUADRANTS: [QuadrantTransform; 4] = [
+    |depth, col| (col, -depth), // north
+    |depth, col| (depth, col),  // east
+    |depth, col| (col, depth),  // south
+    |depth, col| (-depth, col), // west
+];
+
+/// Marks in `visible` every tile seen from `origin` within `radius`.
+/// `visible` is cleared first and must have one bit per map cell.
+pub fn compute(map: &Map, origin: Pos, radius: i32, visible: &mut BitGrid) {
+    debug_assert_eq!(visible.len(), map.len());
+    visible.clear();
+    if !map.in_bounds(origin) {
+        return;
+    }
+    visible.set(map.xy_idx(origin), true);
+    let radius_squared = radius * radius;
+    // Rows still to scan. A row spawns at most one deeper row per wall run,
+    // and depth never exceeds the radius, so the stack stays small.
+    let mut rows: Vec<Row> = Vec::with_capacity(32);
+    for transform in QUADRANTS {
+        let at = |depth: i32, col: i32| {
+            let (dx, dy) = transform(depth, col);
+            origin.offset(dx, dy)
+        };
+        let opaque = |depth: i32, col: i32| map.is_opaque(at(depth, col));
+        rows.push(Row {
+            depth: 1,
+            start: Slope { num: -1, den: 1 },
+            end: Slope { num: 1, den: 1 },
+        });
+        while let Some(mut row) = rows.pop() {
+            if row.depth > radius {
+                continue;
+            }
+            let mut previous_opaque: Option<bool> = None;
+            for col in row.min_col()..=row.max_col() {
+                let here = at(row.depth, col);
+                let is_opaque = opaque(row.depth, col);
+                if (is_opaque || row.is_symmetric(col))
+                    && map.in_bounds(here)
+                    && origin.distance_squared(here) <= radius_squared
+                {
+                    visible.set(map.xy_idx(here), true);
+                }
+                if previous_opaque == Some(true) && !is_opaque {
+                    row.start = tile_slope(row.depth, col);
+                }
+                if previous_opaque == Some(false) && is_opaque {
+                    rows.push(Row {
+                        depth: row.depth + 1,
+                        start: row.start,
+                        end: tile_slope(row.depth, col),
+                    });
+                }
+                previous_opaque = Some(is_opaque);
+            }
+            if previous_opaque == Some(false) {
+                rows.push(Row {
+                    depth: row.depth + 1,
+                    ..row
+                });
+            }
+        }
+    }
+}
+
+/// Recomputes the map's `visible` layer from `origin` and adds it to
+/// `revealed`.
+pub fn update(map: &mut Map, origin: Pos, radius: i32) {
+    let mut visible = std::mem::replace(&mut map.visible, BitGrid::new(0));
+    compute(map, origin, radius, &mut visible);
+    for idx in visible.iter_ones() {
+        map.revealed.set(idx, true);
+    }
+    map.visible = visible;
+}
+
+/// Whether `to` is in view from `from`: one full field-of-view computation, so
+/// use it for checks, not per-tile in a hot loop.
+pub fn can_see(map: &Map, from: Pos, to: Pos, radius: i32) -> bool {
+    if !map.in_bounds(to) {
+        return false;
+    }
+    let mut visible = BitGrid::new(map.len());
+    compute(map, from, radius, &mut visible);
+    visible.get(map.xy_idx(to))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Tile;
+
+    fn map_from(rows: &[&str]) -> Map {
+        let mut map = Map::new(rows[0].len() as i32, rows.len() as i32);
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                if c != '#' {
+                    map.set(Pos::new(x as i32, y as i32), Tile::Floor);
+                }
+            }
+        }
+        map
+    }
+
+    fn seen(map: &Map, origin: Pos, radius: i32) -> Vec<String> {
+        let mut visible = BitGrid::new(map.len());
+        compute(map, origin, radius, &mut visible);
+        (0..map.height())
+            .map(|y| {
+                (0..map.width())
+                    .map(|x| {
+                        let p = Pos::new(x, y);
+                        match (p == origin, visible.get(map.xy_idx(p)), map.tile(p)) {
+                            (true, _, _) => '@',
+                            (false, false, _) => ' ',
+                            (false, true, t) => t.glyph(),
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_open_room_is_seen_whole_with_its_walls() {
+        let map = map_from(&["#######", "#.....#", "#.....#", "#.....#", "#######"]);
+        let view = seen(&map, Pos::new(3, 2), 20);
+        assert_eq!(
+            view,
+            vec!["#######", "#.....#", "#..@..#", "#.....#", "#######"]
+        );
+    }
+
+    #[test]
+    fn a_pillar_casts_a_shadow() {
+        let map = map_from(&[
+            "#########", //
+            "#.......#", //
+            "#.......#", //
+            "#...#...#", //
+            "#.......#", //
+            "#.......#", //
+            "#########",
+        ]);
+        let view = seen(&map, Pos::new(4, 5), 20);
+        // The tile straight behind the pillar is hidden.
+        assert_eq!(&view[2][4..5], " ");
+        assert_eq!(&view[1][4..5], " ");
+        assert_eq!(&view[3][4..5], "#");
+    }
+
+    #[test]
+    fn walls_stop_sight() {
+        let map = map_from(&["#####", "#.#.#", "#####"]);
+        let view = seen(&map, Pos::new(1, 1), 20);
+        assert_eq!(view[1], "#@#  ");
+    }
+
+    #[test]
+    fn the_radius_is_a_circle() {
+        let row = ".".repeat(21);
+        let map = map_from(&[row.as_str(); 21]);
+        let mut visible = BitGrid::new(map.len());
+        compute(&map, Pos::new(10, 10), 3, &mut visible);
+        assert!(visible.get(map.xy_idx(Pos::new(13, 10))));
+        assert!(visible.get(map.xy_idx(Pos::new(12, 12))));
+        assert!(!visible.get(map.xy_idx(Pos::new(13, 12))));
+        assert!(!visible.get(map.xy_idx(Pos::new(14, 10))));
+    }
+
+    #[test]
+    fn sight_is_symmetric_among_pillars() {
+        // crawlfest's test: a room full of pillars; every visible floor tile
+        // sees the origin back.
+        let rows = [
+            "##############", //
+            "#............#", //
+            "#.#..#...#.#.#", //
+            "#....#.......#", //
+            "#.#......##..#", //
+            "#...#..#.....#", //
+            "#.#....#..#..#", //
+            "#............#", //
+            "##############",
+        ];
+        let map = map_from(&rows);
+        for origin in map.walkable_cells().collect::<Vec<_>>() {
+            let mut visible = BitGrid::new(map.len());
+            compute(&map, origin, 30, &mut visible);
+            for idx in visible.iter_ones() {
+                let other = map.idx_pos(idx);
+                if map.is_walkable(other) {
+                    assert!(
+                        can_see(&map, other, origin, 30),
+                        "{origin} sees {other} but not back"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn update_accumulates_revealed() {
+        let mut map = map_from(&["#######", "#..#..#", "#######"]);
+        update(&mut map, Pos::new(1, 1), 9);
+        assert!(map.is_visible(Pos::new(2, 1)));
+        assert!(!map.is_revealed(Pos::new(5, 1)));
+        update(&mut map, Pos::new(5, 1), 9);
+        assert!(!map.is_visible(Pos::new(2, 1)));
+        assert!(map.is_revealed(Pos::new(2, 1)));
+        assert!(map.visible.is_subset_of(&map.revealed));
+    }
+}

@@ -1,0 +1,177 @@
+//! A frame: what the player sees, as a grid of cells. A cell is a glyph and a
+//! style class, never a terminal colour: the terminal front end decides how a
+//! style looks, and snapshots store [`Frame::to_text`].
+
+/// The smallest frame the game draws properly. Smaller frames get a notice.
+pub const MIN_FRAME_WIDTH: u16 = 20;
+pub const MIN_FRAME_HEIGHT: u16 = 8;
+/// Larger requests are clamped to this, so a frame's size is bounded.
+pub const MAX_FRAME_WIDTH: u16 = 1024;
+pub const MAX_FRAME_HEIGHT: u16 = 512;
+
+/// What a cell is, for the front end to colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Style {
+    /// Nothing drawn.
+    Blank,
+    /// Map tiles in view.
+    Wall,
+    Floor,
+    Door,
+    Stairs,
+    Exit,
+    /// A tile seen before but not in view now.
+    Remembered,
+    Player,
+    Monster,
+    Item,
+    /// The targeting reticle and its path.
+    Reticle,
+    /// The status line.
+    Status,
+    /// Alarming parts of the status line: low hit points, poison, confusion.
+    StatusAlert,
+    /// Messages from the latest turn, and older ones.
+    Message,
+    OldMessage,
+    /// Screens drawn over the map.
+    Border,
+    Title,
+    Text,
+    /// The letter or key of a menu row.
+    Key,
+    /// Text of less importance (hints).
+    Hint,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Cell {
+    pub glyph: char,
+    pub style: Style,
+}
+
+impl Cell {
+    pub const BLANK: Cell = Cell {
+        glyph: ' ',
+        style: Style::Blank,
+    };
+
+    pub const fn new(glyph: char, style: Style) -> Cell {
+        Cell { glyph, style }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame {
+    width: u16,
+    height: u16,
+    cells: Vec<Cell>,
+}
+
+impl Frame {
+    /// A blank frame; sizes are clamped to [`MAX_FRAME_WIDTH`] x
+    /// [`MAX_FRAME_HEIGHT`].
+    pub fn new(width: u16, height: u16) -> Frame {
+        let width = width.min(MAX_FRAME_WIDTH);
+        let height = height.min(MAX_FRAME_HEIGHT);
+        Frame {
+            width,
+            height,
+            cells: vec![Cell::BLANK; usize::from(width) * usize::from(height)],
+        }
+    }
+
+    pub fn width(&self) -> u16 {
+        self.width
+    }
+
+    pub fn height(&self) -> u16 {
+        self.height
+    }
+
+    pub fn get(&self, x: u16, y: u16) -> Option<Cell> {
+        (x < self.width && y < self.height).then(|| self.cells[self.index(x, y)])
+    }
+
+    /// Sets a cell; writes outside the frame are dropped (clipping).
+    pub fn set(&mut self, x: i32, y: i32, cell: Cell) {
+        if x >= 0 && y >= 0 && x < i32::from(self.width) && y < i32::from(self.height) {
+            let i = self.index(x as u16, y as u16);
+            self.cells[i] = cell;
+        }
+    }
+
+    /// Writes text from `(x, y)` rightwards, clipped at the frame's edge.
+    /// Returns the column after the last character written.
+    pub fn put_str(&mut self, x: i32, y: i32, text: &str, style: Style) -> i32 {
+        let mut col = x;
+        for glyph in text.chars() {
+            self.set(col, y, Cell::new(glyph, style));
+            col += 1;
+        }
+        col
+    }
+
+    /// Fills a rectangle with one cell.
+    pub fn fill(&mut self, x: i32, y: i32, width: i32, height: i32, cell: Cell) {
+        for row in y..y + height {
+            for col in x..x + width {
+                self.set(col, row, cell);
+            }
+        }
+    }
+
+    /// One row's glyphs, trailing blanks kept.
+    pub fn row_text(&self, y: u16) -> String {
+        (0..self.width)
+            .map(|x| self.cells[self.index(x, y)].glyph)
+            .collect()
+    }
+
+    /// The frame as text: one line per row, trailing spaces trimmed, joined
+    /// with newlines. This is what snapshots store.
+    pub fn to_text(&self) -> String {
+        (0..self.height)
+            .map(|y| self.row_text(y).trim_end().to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    fn index(&self, x: u16, y: u16) -> usize {
+        usize::from(y) * usize::from(self.width) + usize::from(x)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_are_clipped_to_the_frame() {
+        let mut f = Frame::new(4, 2);
+        let end = f.put_str(2, 0, "abcdef", Style::Text);
+        assert_eq!(end, 8);
+        f.set(-1, 0, Cell::new('x', Style::Text));
+        f.set(0, 5, Cell::new('x', Style::Text));
+        assert_eq!(f.to_text(), "  ab\n");
+    }
+
+    #[test]
+    fn text_trims_trailing_blanks_only() {
+        let mut f = Frame::new(5, 2);
+        f.put_str(1, 1, "a b", Style::Text);
+        assert_eq!(f.to_text(), "\n a b");
+        assert_eq!(f.row_text(1), " a b ");
+    }
+
+    #[test]
+    fn sizes_are_bounded() {
+        let f = Frame::new(u16::MAX, u16::MAX);
+        assert_eq!((f.width(), f.height()), (MAX_FRAME_WIDTH, MAX_FRAME_HEIGHT));
+        assert_eq!(f.get(MAX_FRAME_WIDTH, 0), None);
+    }
+}

@@ -1,0 +1,215 @@
+//! The game: state, the key-by-key state machine, and the turn loop.
+//!
+//! ```text
+//! Key -> Game::press -> screens::dispatch (pure modal stack)
+//!     -> Action -> actions (the player acts) -> turn loop (monsters act by
+//!        the clock until the player's turn comes round) -> state
+//! ```
+//!
+//! One key may spend no turn (a refusal, a menu), one, or many (running,
+//! auto-explore). Every loop is bounded and reports [`Stuck`] instead of
+//! spinning.
+
+mod actions;
+mod explore;
+mod floor;
+mod intent;
+mod monsters;
+mod persist;
+mod render;
+pub mod screens;
+pub mod state;
+pub mod turn;
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::content::Content;
+use crate::geom::Pos;
+use crate::keys::Key;
+use crate::map::{MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH};
+use crate::paths::DijkstraMap;
+use crate::rng::RunSeed;
+
+pub use intent::{Aim, Intent, Slot};
+pub use persist::{LoadError, MAX_SAVE_BYTES};
+pub use render::camera;
+use state::{GameState, RunStatus};
+
+/// How a run is set up: the seed, the content and the map size.
+#[derive(Clone, Debug)]
+pub struct GameConfig {
+    pub seed: RunSeed,
+    pub content: Arc<Content>,
+    pub width: i32,
+    pub height: i32,
+}
+
+impl GameConfig {
+    /// The embedded content at the default 80x40 size.
+    pub fn new(seed: u64) -> Self {
+        Self {
+            seed: RunSeed(seed),
+            content: Arc::new(Content::embedded()),
+            width: crate::map::DEFAULT_WIDTH,
+            height: crate::map::DEFAULT_HEIGHT,
+        }
+    }
+
+    pub fn with_size(mut self, width: i32, height: i32) -> Self {
+        self.width = width;
+        self.height = height;
+        self
+    }
+
+    pub fn with_content(mut self, content: Arc<Content>) -> Self {
+        self.content = content;
+        self
+    }
+}
+
+/// Why a configuration was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigError {
+    MapSize { width: i32, height: i32 },
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::MapSize { width, height } => write!(
+                f,
+                "map size {width}x{height} is outside {MIN_WIDTH}x{MIN_HEIGHT} to {MAX_WIDTH}x{MAX_HEIGHT}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// What a key press did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// Player actions that spent time (0 for menus and refusals; several for
+    /// running and auto-explore).
+    pub turns: u32,
+    /// Messages said during the press.
+    pub messages: Vec<String>,
+    /// Set when the run is over (now or before this press).
+    pub ended: Option<RunEnd>,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    Died { cause: String },
+    Won,
+    Quit,
+}
+
+/// A loop hit its bound without making progress: a bug in the game, reported
+/// instead of hanging.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stuck {
+    /// Which loop: "turn", "run" or "auto-explore".
+    pub loop_name: &'static str,
+    pub detail: String,
+}
+
+impl fmt::Display for Stuck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "stuck in the {} loop: {}", self.loop_name, self.detail)
+    }
+}
+
+impl std::error::Error for Stuck {}
+
+/// Derived data, rebuilt on demand and never saved or hashed: everything here
+/// is a pure function of the state.
+#[derive(Clone, Debug, Default)]
+struct Cache {
+    /// The chase map, valid while the player stays on its origin tile of the
+    /// floor it was built on.
+    chase: Option<(u32, DijkstraMap)>,
+    /// Where the view was last computed from, on which floor.
+    view_origin: Option<(u32, Pos)>,
+}
+
+/// A game in progress.
+#[derive(Clone, Debug)]
+pub struct Game {
+    state: GameState,
+    content: Arc<Content>,
+    cache: Cache,
+}
+
+impl Game {
+    /// Starts a run: floor 1 generated from the seed, the player at its start
+    /// with the starting kit.
+    pub fn new(config: GameConfig) -> Result<Game, ConfigError> {
+        let GameConfig {
+            seed,
+            content,
+            width,
+            height,
+        } = config;
+        if !(MIN_WIDTH..=MAX_WIDTH).contains(&width) || !(MIN_HEIGHT..=MAX_HEIGHT).contains(&height)
+        {
+            return Err(ConfigError::MapSize { width, height });
+        }
+        Ok(floor::start_run(seed, content, width, height))
+    }
+
+    /// The whole state, read-only.
+    pub fn state(&self) -> &GameState {
+        &self.state
+    }
+
+    pub fn content(&self) -> &Arc<Content> {
+        &self.content
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.state.status != RunStatus::Playing
+    }
+
+    /// How the run ended, if it has.
+    pub fn run_end(&self) -> Option<RunEnd> {
+        match &self.state.status {
+            RunStatus::Playing => None,
+            RunStatus::Died(death) => Some(RunEnd::Died {
+                cause: death.cause.clone(),
+            }),
+            RunStatus::Won { .. } => Some(RunEnd::Won),
+            RunStatus::Quit { .. } => Some(RunEnd::Quit),
+        }
+    }
+
+    /// Feeds one key to the game. After death, victory or quitting, keys change
+    /// nothing.
+    pub fn press(&mut self, key: Key) -> Result<Outcome, Stuck> {
+        let log_before = self.state.log.total();
+        let turns_before = self.state.turns_taken;
+        if !self.is_over()
+            && let Some(action) = self.dispatch(key)
+        {
+            self.perform(action)?;
+        }
+        Ok(Outcome {
+            turns: self.state.turns_taken - turns_before,
+            messages: self
+                .state
+                .log
+                .since(log_before)
+                .map(|m| m.text.clone())
+                .collect(),
+            ended: self.run_end(),
+        })
+    }
+
+    /// Adds a message to the log, stamped with the current turn.
+    fn say(&mut self, text: impl Into<String>) {
+        let turn = self.state.clock.turn();
+        self.state.log.push(turn, text.into());
+    }
+}

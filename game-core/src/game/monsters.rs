@@ -1,0 +1,244 @@
+//! The turn loop after the player acts: monsters by the clock, statuses by
+//! the round, and what the player sees when control comes back.
+//!
+//! A monster reads the floor and decides (attack if adjacent, else walk
+//! downhill on the one Dijkstra map from the player), then acts through the
+//! same step and attack code the player uses. A monster's action is always
+//! charged at least a wait: a monster handed a free retry would ask again
+//! forever.
+
+use crate::fov::{self, SIGHT_RADIUS};
+use crate::geom::Dir;
+use crate::paths::DijkstraMap;
+use crate::rules::{self, BASE_ACTION_COST};
+
+use super::Game;
+use super::Stuck;
+use super::actions::{DeathCause, Who};
+use super::screens::capitalise;
+use super::state::{Monster, MonsterRef};
+use super::turn::Actor;
+
+/// Bound on monster actions and round ticks between two player turns. A
+/// floor's worth of monsters at top speed uses a few hundred; reaching this
+/// means the clock has stopped moving.
+pub const MAX_ACTIVATIONS: u32 = 10_000;
+
+/// How far (in steps) chasing monsters can follow the player.
+pub const CHASE_RADIUS: u16 = 40;
+
+impl Game {
+    pub(super) fn monster(&self, id: MonsterRef) -> Option<&Monster> {
+        self.state.monsters.iter().find(|m| m.id == id)
+    }
+
+    pub(super) fn monster_mut(&mut self, id: MonsterRef) -> Option<&mut Monster> {
+        self.state.monsters.iter_mut().find(|m| m.id == id)
+    }
+
+    /// Runs everyone else until the player's turn comes round, ticking
+    /// statuses at every round boundary on the way.
+    pub(super) fn run_monsters(&mut self) -> Result<(), Stuck> {
+        for _ in 0..MAX_ACTIVATIONS {
+            if self.is_over() {
+                return Ok(());
+            }
+            let Some(next) = self.state.clock.peek() else {
+                return Err(Stuck {
+                    loop_name: "turn",
+                    detail: "the turn queue is empty: the player has no turn to come back to"
+                        .into(),
+                });
+            };
+            if self.state.clock.take_round_boundary(next.at) {
+                self.tick_round();
+                continue;
+            }
+            let Some(entry) = self.state.clock.pop() else {
+                continue;
+            };
+            match entry.actor {
+                Actor::Player => {
+                    self.wake_and_notice();
+                    return Ok(());
+                }
+                Actor::Monster(id) => self.monster_turn(id),
+            }
+        }
+        Err(Stuck {
+            loop_name: "turn",
+            detail: format!(
+                "{MAX_ACTIVATIONS} monster actions and round ticks at turn {} without the player's turn coming round",
+                self.state.clock.turn()
+            ),
+        })
+    }
+
+    fn monster_turn(&mut self, id: MonsterRef) {
+        let Some(monster) = self.monster(id) else {
+            return; // died before its turn; the dead are not rescheduled
+        };
+        let speed = self.content.monster(monster.kind).speed;
+        let cost = self.monster_act(id);
+        if self.monster(id).is_some() {
+            let at = self.state.clock.now() + rules::scaled_cost(cost, speed);
+            self.state.clock.schedule(Actor::Monster(id), at);
+        }
+    }
+
+    /// One monster's action; returns its cost, at least a wait.
+    fn monster_act(&mut self, id: MonsterRef) -> u64 {
+        let Some(monster) = self.monster(id) else {
+            return BASE_ACTION_COST;
+        };
+        let intended = if monster.awake {
+            self.chase_step(id)
+        } else {
+            None
+        };
+        if self.monster(id).is_some_and(|m| m.statuses.is_confused()) {
+            // A confused monster lurches like a confused player: half the
+            // time a random way, and a stumble always spends the turn.
+            let hijack = self.state.rng.below(100);
+            let direction = self.state.rng.below(8);
+            let wanted = intended.unwrap_or(Dir::ALL[direction as usize]);
+            let dir = rules::confused_direction(wanted, hijack, direction);
+            let stumbled = hijack < rules::STUMBLE_CHANCE || intended.is_none();
+            self.step_creature(Who::Monster(id), dir, stumbled);
+        } else if let Some(dir) = intended {
+            self.step_creature(Who::Monster(id), dir, false);
+        }
+        BASE_ACTION_COST
+    }
+
+    /// Where an awake monster wants to step: at the player when adjacent,
+    /// otherwise the first free downhill step of the chase map.
+    fn chase_step(&mut self, id: MonsterRef) -> Option<Dir> {
+        let from = self.monster(id)?.pos;
+        let player = self.state.player.pos;
+        let map = &self.state.floor.map;
+        if let Some(dir) = from.direction_to(player)
+            && map.can_step(from, dir)
+        {
+            return Some(dir);
+        }
+        let depth = self.state.depth;
+        let fresh =
+            matches!(&self.cache.chase, Some((d, dm)) if *d == depth && dm.origin() == player);
+        if !fresh {
+            self.cache.chase = Some((depth, DijkstraMap::new(map, player, CHASE_RADIUS)));
+        }
+        let (_, chase) = self.cache.chase.as_ref()?;
+        chase
+            .downhill(map, from)
+            .into_iter()
+            .find(|&dir| self.occupant(from.step(dir)).is_none())
+    }
+
+    /// Once a round: poison bites and confusion wears off, the player first,
+    /// then monsters in spawn order.
+    fn tick_round(&mut self) {
+        self.tick_statuses(Who::Player);
+        let ids: Vec<MonsterRef> = self.state.monsters.iter().map(|m| m.id).collect();
+        for id in ids {
+            if self.is_over() {
+                return;
+            }
+            self.tick_statuses(Who::Monster(id));
+        }
+    }
+
+    fn tick_statuses(&mut self, who: Who) {
+        let seen = self.is_seen(who);
+        let name = capitalise(&self.name_of(who));
+        let statuses = match who {
+            Who::Player => &mut self.state.player.statuses,
+            Who::Monster(id) => match self.state.monsters.iter_mut().find(|m| m.id == id) {
+                Some(m) => &mut m.statuses,
+                None => return,
+            },
+        };
+        let mut lines = Vec::new();
+        if statuses.confused > 0 {
+            statuses.confused -= 1;
+            if statuses.confused == 0 && seen {
+                lines.push(match who {
+                    Who::Player => "You feel less confused.".to_string(),
+                    _ => format!("{name} looks steadier."),
+                });
+            }
+        }
+        let mut bite = None;
+        if let Some(poison) = &mut statuses.poison {
+            poison.rounds -= 1;
+            bite = Some((poison.damage, poison.source.clone()));
+            if poison.rounds == 0 {
+                statuses.poison = None;
+                if seen {
+                    lines.push(match who {
+                        Who::Player => "The poison wears off.".to_string(),
+                        _ => format!("{name} looks healthier."),
+                    });
+                }
+            }
+        }
+        if let Some((damage, source)) = bite {
+            let dealt = rules::damage_dealt(damage.roll(&mut self.state.rng));
+            if seen && dealt > 0 {
+                self.say(match who {
+                    Who::Player => format!("The poison burns for {dealt}."),
+                    _ => format!("{name} shudders from the poison."),
+                });
+            }
+            if self.wound(who, dealt, DeathCause::Poison(source)) {
+                return;
+            }
+        }
+        for line in lines {
+            self.say(line);
+        }
+    }
+
+    /// Recomputes what the player sees (only when they have moved) and lets
+    /// monsters in view notice them.
+    pub(super) fn refresh_view(&mut self) {
+        let origin = (self.state.depth, self.state.player.pos);
+        if self.cache.view_origin != Some(origin) {
+            fov::update(&mut self.state.floor.map, origin.1, SIGHT_RADIUS);
+            self.cache.view_origin = Some(origin);
+        }
+        self.wake_and_notice();
+    }
+
+    /// Monsters on tiles the player can see wake (sight is symmetric, so they
+    /// see the player too), and items in view are marked seen. Returns whether
+    /// anything new was noticed.
+    pub(super) fn wake_and_notice(&mut self) -> bool {
+        let map = &self.state.floor.map;
+        let mut noticed = Vec::new();
+        for m in &mut self.state.monsters {
+            if !m.awake && map.is_visible(m.pos) {
+                m.awake = true;
+                noticed.push(self.content.monster(m.kind).name.clone());
+            }
+        }
+        let mut new_items = false;
+        for item in &mut self.state.items {
+            if !item.seen && map.is_visible(item.pos) {
+                item.seen = true;
+                new_items = true;
+            }
+        }
+        let anything = new_items || !noticed.is_empty();
+        for name in noticed {
+            self.say(format!("You see {}.", super::actions::with_article(&name)));
+        }
+        anything
+    }
+
+    /// Whether any monster stands where the player can see.
+    pub(super) fn monster_in_view(&self) -> bool {
+        let map = &self.state.floor.map;
+        self.state.monsters.iter().any(|m| map.is_visible(m.pos))
+    }
+}

@@ -1,0 +1,174 @@
+//! The state hash, and saving and loading.
+//!
+//! `state_hash` is XXH3-64 (seed 0) of the postcard encoding of the whole
+//! [`GameState`]; docs/state-hash.md documents both, and why the result is the
+//! same across runs, builds, toolchains and platforms. A save is the same
+//! state written as RON, readable by a person. Loading checks the content
+//! fingerprint and every invariant before handing the game back, so a
+//! tampered or truncated save is refused with a message instead of panicking
+//! later.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::content::Content;
+
+use super::state::GameState;
+use super::{Cache, Game};
+
+/// Largest save accepted, in bytes.
+pub const MAX_SAVE_BYTES: usize = 16 * 1024 * 1024;
+
+/// Why a save could not be loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    TooLarge {
+        bytes: usize,
+    },
+    /// Not a valid save: RON's message, with line and column.
+    Parse {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// The save was made with other content.
+    ContentMismatch {
+        saved: u64,
+        loaded: u64,
+    },
+    /// The save parses but describes an impossible game.
+    Invalid(Vec<String>),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::TooLarge { bytes } => {
+                write!(
+                    f,
+                    "the save is {bytes} bytes; the limit is {MAX_SAVE_BYTES}"
+                )
+            }
+            LoadError::Parse {
+                line,
+                column,
+                message,
+            } => {
+                write!(f, "line {line}, column {column}: {message}")
+            }
+            LoadError::ContentMismatch { saved, loaded } => write!(
+                f,
+                "the save was made with content {saved:016x} but content {loaded:016x} is loaded; load it with the content it was made with"
+            ),
+            LoadError::Invalid(problems) => {
+                write!(
+                    f,
+                    "the save describes an impossible game: {}",
+                    problems.join("; ")
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+impl Game {
+    /// A 64-bit hash of the whole state. Equal states hash equal on every
+    /// platform and build; see docs/state-hash.md.
+    pub fn state_hash(&self) -> u64 {
+        xxhash_rust::xxh3::xxh3_64(&self.state_bytes())
+    }
+
+    /// The canonical encoding the hash is taken over.
+    pub fn state_bytes(&self) -> Vec<u8> {
+        postcard::to_allocvec(&self.state)
+            .expect("the game state has no type postcard cannot encode")
+    }
+
+    /// The whole state as RON.
+    pub fn save(&self) -> String {
+        ron::ser::to_string_pretty(&self.state, ron::ser::PrettyConfig::default())
+            .expect("the game state has no type RON cannot encode")
+    }
+
+    /// Loads a save made by [`Game::save`] against the same content.
+    pub fn load(text: &str, content: Arc<Content>) -> Result<Game, LoadError> {
+        if text.len() > MAX_SAVE_BYTES {
+            return Err(LoadError::TooLarge { bytes: text.len() });
+        }
+        let state: GameState = ron::from_str(text).map_err(|e| LoadError::Parse {
+            line: e.span.start.line,
+            column: e.span.start.col,
+            message: e.code.to_string(),
+        })?;
+        if state.content_fingerprint != content.fingerprint() {
+            return Err(LoadError::ContentMismatch {
+                saved: state.content_fingerprint,
+                loaded: content.fingerprint(),
+            });
+        }
+        let game = Game {
+            state,
+            content,
+            cache: Cache::default(),
+        };
+        let problems = game.structural_problems();
+        if !problems.is_empty() {
+            return Err(LoadError::Invalid(problems));
+        }
+        let violations = crate::invariants::check_state(&game);
+        if !violations.is_empty() {
+            return Err(LoadError::Invalid(
+                violations.iter().map(|v| v.to_string()).collect(),
+            ));
+        }
+        Ok(game)
+    }
+
+    /// References that must resolve before anything else can be checked: a
+    /// monster or item id past the end of the content would panic on lookup.
+    fn structural_problems(&self) -> Vec<String> {
+        let monsters = self.content.monsters().len();
+        let items = self.content.items().len();
+        let mut problems = Vec::new();
+        for m in &self.state.monsters {
+            if usize::from(m.kind.0) >= monsters {
+                problems.push(format!("monster {} has unknown kind {}", m.id.0, m.kind.0));
+            }
+        }
+        for item in &self.state.items {
+            if usize::from(item.item.0) >= items {
+                problems.push(format!(
+                    "an item at {} has unknown kind {}",
+                    item.pos, item.item.0
+                ));
+            }
+        }
+        for (slot, stack) in self.state.player.pack.slots() {
+            if usize::from(stack.item.0) >= items {
+                problems.push(format!(
+                    "pack slot {slot} holds unknown item kind {}",
+                    stack.item.0
+                ));
+            }
+        }
+        for screen in &self.state.screens {
+            use super::screens::{Purpose, Screen};
+            let slot = match screen {
+                Screen::ItemMenu { slot } => Some(*slot),
+                Screen::Reticle(r) => match r.purpose {
+                    Purpose::Throw { slot } | Purpose::Use { slot } => Some(slot),
+                    Purpose::Look => None,
+                },
+                _ => None,
+            };
+            if let Some(slot) = slot
+                && self.state.player.pack.get(slot).is_none()
+            {
+                problems.push(format!("a screen refers to empty pack slot {slot}"));
+            }
+        }
+        problems
+    }
+}

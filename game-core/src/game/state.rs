@@ -1,0 +1,347 @@
+//! The whole game state, as plain serializable data.
+//!
+//! Everything that can change during a run lives in [`GameState`], and
+//! nothing else does: the state hash and saves both serialize it, so a field
+//! added here is hashed and saved without further work. Derived data that is
+//! cheap to rebuild (the Dijkstra map) lives outside it, in the game's cache.
+
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+
+use crate::content::{ItemId, MonsterId};
+use crate::dice::Dice;
+use crate::geom::Pos;
+use crate::map::Map;
+use crate::mapgen::{GeneratorKind, Vault};
+use crate::rng::{RunSeed, Stream};
+
+use super::screens::Screen;
+use super::turn::TurnQueue;
+
+/// Pack slots, lettered a to z.
+pub const PACK_SLOTS: usize = 26;
+/// Messages kept in the log (older ones fall off).
+pub const LOG_CAPACITY: usize = 100;
+/// Largest stack a pack slot or floor pile holds.
+pub const MAX_STACK: u32 = 99;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameState {
+    pub seed: RunSeed,
+    /// The content this run was started with; a save only loads against it.
+    pub content_fingerprint: u64,
+    pub depth: u32,
+    pub floor: Floor,
+    pub player: Player,
+    /// Living monsters, in spawn order (which is also turn-order tie order).
+    pub monsters: Vec<Monster>,
+    pub items: Vec<FloorItem>,
+    pub clock: TurnQueue,
+    /// In-play randomness: combat rolls, stumbles, teleports.
+    pub rng: Stream,
+    /// The modal stack, bottom first. Empty means the map has the keys.
+    pub screens: Vec<Screen>,
+    pub log: MessageLog,
+    pub status: RunStatus,
+    /// Next id for a spawned monster.
+    pub next_monster_id: u32,
+    /// Player actions that spent time.
+    pub turns_taken: u32,
+    pub kills: u32,
+}
+
+/// The current floor.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Floor {
+    pub map: Map,
+    pub generator: GeneratorKind,
+    pub start: Pos,
+    /// Stairs down, or the exit on the last floor.
+    pub goal: Pos,
+    pub rooms: u32,
+    pub vault: Option<Vault>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    pub pos: Pos,
+    pub hp: i32,
+    pub max_hp: i32,
+    pub statuses: Statuses,
+    pub pack: Pack,
+    /// Pack slot of the wielded weapon.
+    pub wielded: Option<u8>,
+    /// Pack slot of the worn armour.
+    pub worn: Option<u8>,
+}
+
+/// A monster's stable id: survives other monsters dying, unlike its index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct MonsterRef(pub u32);
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Monster {
+    pub id: MonsterRef,
+    pub kind: MonsterId,
+    pub pos: Pos,
+    pub hp: i32,
+    pub statuses: Statuses,
+    /// Has it noticed the player? Monsters wake when the player sees them.
+    pub awake: bool,
+}
+
+/// Conditions on a creature, ticked once a round.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Statuses {
+    pub poison: Option<Poisoned>,
+    /// Rounds of confusion left.
+    pub confused: u32,
+}
+
+impl Statuses {
+    pub fn is_poisoned(&self) -> bool {
+        self.poison.is_some()
+    }
+
+    pub fn is_confused(&self) -> bool {
+        self.confused > 0
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Poisoned {
+    pub rounds: u32,
+    pub damage: Dice,
+    /// Who poisoned it, for the tombstone: "a giant newt".
+    pub source: String,
+}
+
+/// Items lying on the floor. Several may share a tile.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FloorItem {
+    pub item: ItemId,
+    pub count: u32,
+    pub pos: Pos,
+    /// Has the player seen it? Auto-explore stops for newly seen items.
+    pub seen: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stack {
+    pub item: ItemId,
+    pub count: u32,
+}
+
+/// The pack: 26 lettered slots. An item keeps its letter until it leaves.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pack {
+    slots: [Option<Stack>; PACK_SLOTS],
+}
+
+impl Pack {
+    pub fn get(&self, slot: u8) -> Option<Stack> {
+        self.slots.get(usize::from(slot)).copied().flatten()
+    }
+
+    pub fn slots(&self) -> impl Iterator<Item = (u8, Stack)> + '_ {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.map(|stack| (i as u8, stack)))
+    }
+
+    pub fn len(&self) -> usize {
+        self.slots.iter().flatten().count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Where `count` of `item` would go: the slot already holding a stack of
+    /// it with room (when `stackable`), else the first free slot.
+    pub fn slot_for(&self, item: ItemId, count: u32, stackable: bool) -> Option<u8> {
+        if stackable
+            && let Some((slot, _)) = self
+                .slots()
+                .find(|(_, s)| s.item == item && s.count + count <= MAX_STACK)
+        {
+            return Some(slot);
+        }
+        self.slots.iter().position(Option::is_none).map(|i| i as u8)
+    }
+
+    /// Adds to `slot` (from [`Pack::slot_for`]).
+    pub fn add(&mut self, slot: u8, item: ItemId, count: u32) {
+        let entry = &mut self.slots[usize::from(slot)];
+        match entry {
+            Some(stack) => {
+                debug_assert_eq!(stack.item, item);
+                stack.count += count;
+            }
+            None => *entry = Some(Stack { item, count }),
+        }
+    }
+
+    /// Takes `count` (at most what is there) out of `slot`, emptying it when
+    /// nothing is left. Returns what was taken.
+    pub fn take(&mut self, slot: u8, count: u32) -> Option<Stack> {
+        let entry = self.slots.get_mut(usize::from(slot))?;
+        let stack = entry.as_mut()?;
+        let taken = count.min(stack.count);
+        stack.count -= taken;
+        let item = stack.item;
+        if stack.count == 0 {
+            *entry = None;
+        }
+        Some(Stack { item, count: taken })
+    }
+}
+
+/// Pack slot letters.
+pub fn slot_letter(slot: u8) -> char {
+    char::from(b'a' + slot % PACK_SLOTS as u8)
+}
+
+pub fn letter_slot(c: char) -> Option<u8> {
+    c.is_ascii_lowercase().then(|| c as u8 - b'a')
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    /// Whole turns on the clock when it was said.
+    pub turn: u64,
+    pub text: String,
+}
+
+/// The message log: the last [`LOG_CAPACITY`] messages, and a count of every
+/// message ever said so callers can ask what is new.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MessageLog {
+    messages: VecDeque<Message>,
+    total: u64,
+}
+
+impl MessageLog {
+    pub fn push(&mut self, turn: u64, text: String) {
+        if self.messages.len() == LOG_CAPACITY {
+            self.messages.pop_front();
+        }
+        self.messages.push_back(Message { turn, text });
+        self.total += 1;
+    }
+
+    /// Every message ever said, including ones that fell off.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    pub fn messages(&self) -> &VecDeque<Message> {
+        &self.messages
+    }
+
+    /// Messages said since the total was `before` (as many as are kept).
+    pub fn since(&self, before: u64) -> impl Iterator<Item = &Message> {
+        let new = (self.total.saturating_sub(before) as usize).min(self.messages.len());
+        self.messages.iter().skip(self.messages.len() - new)
+    }
+}
+
+/// Where the run stands. Once it is not `Playing`, keys change nothing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RunStatus {
+    Playing,
+    Died(Death),
+    Won { turn: u64 },
+    Quit { turn: u64 },
+}
+
+/// What the tombstone says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Death {
+    /// "killed by a goblin", "died of poison from a giant newt".
+    pub cause: String,
+    pub depth: u32,
+    pub turn: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stackable_items_share_a_slot_and_others_take_the_first_free_one() {
+        let mut pack = Pack::default();
+        let darts = ItemId(0);
+        let sword = ItemId(1);
+        let slot = pack.slot_for(darts, 5, true).expect("empty pack has room");
+        assert_eq!(slot, 0);
+        pack.add(slot, darts, 5);
+        assert_eq!(pack.slot_for(darts, 3, true), Some(0));
+        assert_eq!(pack.slot_for(sword, 1, false), Some(1));
+        pack.add(1, sword, 1);
+        assert_eq!(pack.slot_for(sword, 1, false), Some(2));
+        assert_eq!(pack.len(), 2);
+    }
+
+    #[test]
+    fn taking_the_last_of_a_stack_frees_its_letter() {
+        let mut pack = Pack::default();
+        pack.add(0, ItemId(0), 2);
+        assert_eq!(
+            pack.take(0, 1),
+            Some(Stack {
+                item: ItemId(0),
+                count: 1
+            })
+        );
+        assert_eq!(pack.get(0).map(|s| s.count), Some(1));
+        assert_eq!(
+            pack.take(0, 5),
+            Some(Stack {
+                item: ItemId(0),
+                count: 1
+            })
+        );
+        assert_eq!(pack.get(0), None);
+        assert_eq!(pack.take(0, 1), None);
+        assert_eq!(pack.take(200, 1), None);
+    }
+
+    #[test]
+    fn a_full_pack_has_no_slot_for_something_new() {
+        let mut pack = Pack::default();
+        for slot in 0..PACK_SLOTS as u8 {
+            pack.add(slot, ItemId(u16::from(slot)), 1);
+        }
+        assert_eq!(pack.slot_for(ItemId(99), 1, false), None);
+        assert_eq!(pack.slot_for(ItemId(3), 1, true), Some(3));
+    }
+
+    #[test]
+    fn the_log_keeps_the_last_messages_and_counts_all() {
+        let mut log = MessageLog::default();
+        for i in 0..(LOG_CAPACITY as u64 + 5) {
+            log.push(i, format!("m{i}"));
+        }
+        assert_eq!(log.messages().len(), LOG_CAPACITY);
+        assert_eq!(log.total(), LOG_CAPACITY as u64 + 5);
+        let before = log.total();
+        log.push(0, "new".into());
+        assert_eq!(
+            log.since(before)
+                .map(|m| m.text.as_str())
+                .collect::<Vec<_>>(),
+            vec!["new"]
+        );
+    }
+
+    #[test]
+    fn slot_letters() {
+        assert_eq!(slot_letter(0), 'a');
+        assert_eq!(slot_letter(25), 'z');
+        assert_eq!(letter_slot('c'), Some(2));
+        assert_eq!(letter_slot('C'), None);
+    }
+}

@@ -1,0 +1,59 @@
+//! A floor in numbers: what `deja map` prints and what a sweep reports.
+
+use super::{BuiltFloor, GeneratorKind};
+use crate::paths::{UNREACHABLE, bfs_distances};
+
+/// A floor in numbers, for the CLI and for eyeballing a sweep.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FloorStats {
+    pub generator: GeneratorKind,
+    pub rooms: u32,
+    pub regions: usize,
+    pub walkable: usize,
+    /// Walkable tiles reachable from the start; equal to `walkable` on a
+    /// sound floor.
+    pub reachable: usize,
+    /// Steps from the start to the goal; `None` when it cannot be reached.
+    pub start_to_goal: Option<u32>,
+}
+
+impl FloorStats {
+    pub fn of(floor: &BuiltFloor) -> FloorStats {
+        let map = &floor.map;
+        let distances = bfs_distances(map, floor.start);
+        let reachable = map
+            .walkable_cells()
+            .filter(|&p| distances[map.xy_idx(p)] != UNREACHABLE)
+            .count();
+        let start_to_goal = Some(floor.goal)
+            .filter(|&goal| map.in_bounds(goal))
+            .map(|goal| distances[map.xy_idx(goal)])
+            .filter(|&steps| steps != UNREACHABLE);
+        FloorStats {
+            generator: floor.generator,
+            rooms: floor.rooms,
+            regions: floor.regions.len(),
+            walkable: map.count_walkable(),
+            reachable,
+            start_to_goal,
+        }
+    }
+}
+
+impl std::fmt::Display for FloorStats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "generator {}, {} rooms, {} regions, {} walkable, {} reachable, ",
+            self.generator.name(),
+            self.rooms,
+            self.regions,
+            self.walkable,
+            self.reachable
+        )?;
+        match self.start_to_goal {
+            Some(steps) => write!(f, "{steps} steps to the goal"),
+            None => write!(f, "goal unreachable"),
+        }
+    }
+}

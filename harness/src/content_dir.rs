@@ -1,0 +1,59 @@
+//! Loading content from a directory (`--content DIR`): the harness reads the
+//! files, the core parses and validates them.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use game_core::content::{Content, Source};
+
+/// Largest content file read.
+pub const MAX_CONTENT_FILE_BYTES: u64 = 1024 * 1024;
+
+/// Reads `DIR/monsters.ron` and `DIR/items.ron`. Every problem (a missing or
+/// oversized file, and every content error the core finds) is in the message.
+pub fn load(dir: &Path) -> Result<Arc<Content>, String> {
+    let monsters_path = dir.join("monsters.ron");
+    let items_path = dir.join("items.ron");
+    let monsters = read_bounded(&monsters_path);
+    let items = read_bounded(&items_path);
+    let (monsters, items) = match (monsters, items) {
+        (Ok(m), Ok(i)) => (m, i),
+        (m, i) => {
+            let problems: Vec<String> = [m.err(), i.err()].into_iter().flatten().collect();
+            return Err(problems.join("\n"));
+        }
+    };
+    let monsters_label = monsters_path.display().to_string();
+    let items_label = items_path.display().to_string();
+    Content::parse(
+        Source {
+            file: &monsters_label,
+            text: &monsters,
+        },
+        Source {
+            file: &items_label,
+            text: &items,
+        },
+    )
+    .map(Arc::new)
+    .map_err(|errors| errors.to_string())
+}
+
+fn read_bounded(path: &Path) -> Result<String, String> {
+    let metadata = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if metadata.len() > MAX_CONTENT_FILE_BYTES {
+        return Err(format!(
+            "{}: {} bytes is over the {MAX_CONTENT_FILE_BYTES}-byte limit for a content file",
+            path.display(),
+            metadata.len()
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{}: not UTF-8 text (bad byte at offset {}); content files are RON text",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
+}

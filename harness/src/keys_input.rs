@@ -1,0 +1,87 @@
+//! Reading key scripts from the command line or a file, with limits and
+//! errors that name the line and column.
+
+use std::path::Path;
+
+use game_core::Key;
+
+/// Most keys one script may hold.
+pub const MAX_KEYS: usize = 1_000_000;
+/// Largest key file read.
+pub const MAX_KEYS_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Keys from `--keys`: one line of key notation.
+pub fn from_arg(text: &str) -> Result<Vec<Key>, String> {
+    if text.len() as u64 > MAX_KEYS_FILE_BYTES {
+        return Err(format!(
+            "--keys is {} bytes; the limit is {MAX_KEYS_FILE_BYTES}",
+            text.len()
+        ));
+    }
+    let keys = Key::parse_all(text).map_err(|e| format!("--keys: {e}"))?;
+    check_count(keys.len())?;
+    Ok(keys)
+}
+
+/// Keys from a file: key notation on any number of lines. Line breaks are not
+/// keys (write `<Enter>`); errors give `file:line:column`.
+pub fn from_file(path: &Path) -> Result<Vec<Key>, String> {
+    let metadata = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if metadata.len() > MAX_KEYS_FILE_BYTES {
+        return Err(format!(
+            "{}: {} bytes is over the {MAX_KEYS_FILE_BYTES}-byte limit",
+            path.display(),
+            metadata.len()
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{}: not UTF-8 text (bad byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    parse_lines(&path.display().to_string(), &text)
+}
+
+/// Parses several lines of key notation; `label` names the source in errors.
+pub fn parse_lines(label: &str, text: &str) -> Result<Vec<Key>, String> {
+    let mut keys = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let parsed = Key::parse_all(line).map_err(|e| {
+            format!(
+                "{label}:{}:{}: bad key {:?}: {}",
+                number + 1,
+                e.column,
+                e.token,
+                e.reason
+            )
+        })?;
+        keys.extend(parsed);
+        check_count(keys.len())?;
+    }
+    Ok(keys)
+}
+
+fn check_count(count: usize) -> Result<(), String> {
+    if count > MAX_KEYS {
+        Err(format!("{count} keys is over the limit of {MAX_KEYS}"))
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_join_and_errors_name_line_and_column() {
+        let keys = parse_lines("script", "ll\r\n<Esc>j\n\n").expect("valid");
+        assert_eq!(Key::format_all(&keys), "ll<Esc>j");
+        let err = parse_lines("script", "ll\nj<Nope>").unwrap_err();
+        assert!(err.starts_with("script:2:2:"), "{err}");
+    }
+}

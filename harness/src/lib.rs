@@ -1,0 +1,10 @@
+//! deja: the harness around the Undercroft game core.
+//!
+//! Everything that touches the outside world lives here: files, the terminal,
+//! clocks, threads, processes. The game core stays a pure function of (seed,
+//! content, keys); this crate feeds it and reports what happened.
+
+pub mod content_dir;
+pub mod exit;
+pub mod keys_input;
+pub mod play;
