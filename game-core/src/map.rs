@@ -227,12 +227,14 @@ impl Map {
         Rect::with_size(0, 0, self.width, self.height)
     }
 
+    #[inline]
     pub fn in_bounds(&self, p: Pos) -> bool {
         p.x >= 0 && p.y >= 0 && p.x < self.width && p.y < self.height
     }
 
     /// The index of `p` in the row-major layers. The one place that does the
     /// arithmetic. `p` must be in bounds.
+    #[inline]
     pub fn xy_idx(&self, p: Pos) -> usize {
         debug_assert!(
             self.in_bounds(p),
@@ -249,6 +251,7 @@ impl Map {
     }
 
     /// The tile at `p`; rock outside the map.
+    #[inline]
     pub fn tile(&self, p: Pos) -> Tile {
         if self.in_bounds(p) {
             self.tiles[self.xy_idx(p)]
@@ -266,6 +269,7 @@ impl Map {
         self.tiles[idx] = tile;
     }
 
+    #[inline]
     pub fn is_walkable(&self, p: Pos) -> bool {
         self.tile(p).is_walkable()
     }
@@ -286,6 +290,7 @@ impl Map {
     /// when the destination is walkable and, for a diagonal, the two tiles it
     /// passes between are not both blocking (no squeezing through a crack
     /// between two walls). Creatures are not considered: they move.
+    #[inline]
     pub fn can_step(&self, from: Pos, dir: Dir) -> bool {
         if !self.is_walkable(from.step(dir)) {
             return false;

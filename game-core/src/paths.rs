@@ -18,21 +18,35 @@ pub const UNREACHABLE: u32 = u32::MAX;
 /// Steps from `start` to every tile, [`UNREACHABLE`] where no path exists.
 /// Indexed like the map's layers.
 pub fn bfs_distances(map: &Map, start: Pos) -> Vec<u32> {
-    let mut dist = vec![UNREACHABLE; map.len()];
-    if !map.in_bounds(start) {
-        return dist;
-    }
-    let mut queue = VecDeque::with_capacity(map.len() / 4);
-    dist[map.xy_idx(start)] = 0;
-    queue.push_back(start);
-    while let Some(here) = queue.pop_front() {
-        let next_dist = dist[map.xy_idx(here)] + 1;
-        for (_, next) in map.exits(here) {
-            let idx = map.xy_idx(next);
-            if dist[idx] == UNREACHABLE {
-                dist[idx] = next_dist;
-                queue.push_back(next);
+    // Rock is marked up front so the search never asks the step rule about
+    // it: a neighbour already marked (seen, or rock) is skipped with one load.
+    const ROCK: u32 = UNREACHABLE - 1;
+    let mut dist: Vec<u32> = map
+        .tiles()
+        .iter()
+        .map(|t| if t.is_walkable() { UNREACHABLE } else { ROCK })
+        .collect();
+    if map.is_walkable(start) {
+        let mut queue = VecDeque::with_capacity(map.len() / 4);
+        dist[map.xy_idx(start)] = 0;
+        queue.push_back(start);
+        while let Some(here) = queue.pop_front() {
+            let next_dist = dist[map.xy_idx(here)] + 1;
+            for dir in Dir::ALL {
+                let next = here.step(dir);
+                if !map.in_bounds(next) || dist[map.xy_idx(next)] != UNREACHABLE {
+                    continue;
+                }
+                if map.can_step(here, dir) {
+                    dist[map.xy_idx(next)] = next_dist;
+                    queue.push_back(next);
+                }
             }
+        }
+    }
+    for d in &mut dist {
+        if *d == ROCK {
+            *d = UNREACHABLE;
         }
     }
     dist
@@ -76,10 +90,13 @@ impl DijkstraMap {
                 if d >= max_steps {
                     continue;
                 }
-                for (_, next) in map.exits(here) {
-                    let idx = map.xy_idx(next);
-                    if dist[idx] == Self::FAR {
-                        dist[idx] = d + 1;
+                for dir in Dir::ALL {
+                    let next = here.step(dir);
+                    if !map.in_bounds(next) || dist[map.xy_idx(next)] != Self::FAR {
+                        continue;
+                    }
+                    if map.can_step(here, dir) {
+                        dist[map.xy_idx(next)] = d + 1;
                         queue.push_back(next);
                     }
                 }

@@ -12,6 +12,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::content::Content;
+use crate::mapgen::LAST_DEPTH;
 
 use super::state::GameState;
 use super::{Cache, Game};
@@ -102,13 +103,22 @@ impl Game {
             column: e.span.start.col,
             message: e.code.to_string(),
         })?;
+        Game::from_state(state, content)
+    }
+
+    /// A game from a state, checked exactly as a loaded save is: for tools and
+    /// tests that build a scene by editing a state. What the player sees (and
+    /// which monsters have noticed them) is recomputed from the positions; for
+    /// a state the game itself produced that changes nothing, which the
+    /// save/load tests check.
+    pub fn from_state(state: GameState, content: Arc<Content>) -> Result<Game, LoadError> {
         if state.content_fingerprint != content.fingerprint() {
             return Err(LoadError::ContentMismatch {
                 saved: state.content_fingerprint,
                 loaded: content.fingerprint(),
             });
         }
-        let game = Game {
+        let mut game = Game {
             state,
             content,
             cache: Cache::default(),
@@ -116,6 +126,9 @@ impl Game {
         let problems = game.structural_problems();
         if !problems.is_empty() {
             return Err(LoadError::Invalid(problems));
+        }
+        if !game.is_over() && game.state.floor.map.in_bounds(game.state.player.pos) {
+            game.refresh_view();
         }
         let violations = crate::invariants::check_state(&game);
         if !violations.is_empty() {
@@ -132,6 +145,12 @@ impl Game {
         let monsters = self.content.monsters().len();
         let items = self.content.items().len();
         let mut problems = Vec::new();
+        if !(1..=LAST_DEPTH).contains(&self.state.depth) {
+            problems.push(format!(
+                "depth {} is outside 1..={LAST_DEPTH}",
+                self.state.depth
+            ));
+        }
         for m in &self.state.monsters {
             if usize::from(m.kind.0) >= monsters {
                 problems.push(format!("monster {} has unknown kind {}", m.id.0, m.kind.0));
