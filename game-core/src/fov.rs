@@ -156,19 +156,7 @@ pub fn can_see(map: &Map, from: Pos, to: Pos, radius: i32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map::Tile;
-
-    fn map_from(rows: &[&str]) -> Map {
-        let mut map = Map::new(rows[0].len() as i32, rows.len() as i32);
-        for (y, row) in rows.iter().enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                if c != '#' {
-                    map.set(Pos::new(x as i32, y as i32), Tile::Floor);
-                }
-            }
-        }
-        map
-    }
+    use crate::map::map_from;
 
     fn seen(map: &Map, origin: Pos, radius: i32) -> Vec<String> {
         let mut visible = BitGrid::new(map.len());

@@ -499,22 +499,24 @@ impl<'de> Deserialize<'de> for Map {
     }
 }
 
+/// Builds a map from rows of text, `#` for rock and anything else for floor:
+/// unit tests draw their maps with it.
+#[cfg(test)]
+pub(crate) fn map_from(rows: &[&str]) -> Map {
+    let mut map = Map::new(rows[0].len() as i32, rows.len() as i32);
+    for (y, row) in rows.iter().enumerate() {
+        for (x, c) in row.chars().enumerate() {
+            if c != '#' {
+                map.set(Pos::new(x as i32, y as i32), Tile::Floor);
+            }
+        }
+    }
+    map
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Builds a map from rows of `#` (wall) and `.` (floor).
-    fn map_from(rows: &[&str]) -> Map {
-        let mut map = Map::new(rows[0].len() as i32, rows.len() as i32);
-        for (y, row) in rows.iter().enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                if c == '.' {
-                    map.set(Pos::new(x as i32, y as i32), Tile::Floor);
-                }
-            }
-        }
-        map
-    }
 
     #[test]
     fn a_new_map_is_solid_rock() {

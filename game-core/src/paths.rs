@@ -193,19 +193,7 @@ pub fn astar(map: &Map, from: Pos, to: Pos, max_nodes: usize) -> Option<Vec<Pos>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map::Tile;
-
-    fn map_from(rows: &[&str]) -> Map {
-        let mut map = Map::new(rows[0].len() as i32, rows.len() as i32);
-        for (y, row) in rows.iter().enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                if c != '#' {
-                    map.set(Pos::new(x as i32, y as i32), Tile::Floor);
-                }
-            }
-        }
-        map
-    }
+    use crate::map::map_from;
 
     /// One winding corridor from (1, 1) to its dead end at (7, 5).
     const SNAKE: [&str; 7] = [

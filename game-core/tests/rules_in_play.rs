@@ -11,16 +11,21 @@ use game_core::map::Tile;
 use game_core::{Aim, Intent, Key, RunEnd, Slot};
 use support::{edit, free_neighbour, give, new_game, place_monster, press, said, slot_of};
 
+/// A dose of poison from `source` that bites for `damage` each round.
+fn poisoned(source: &str, damage: &str) -> Option<Poisoned> {
+    Some(Poisoned {
+        rounds: 5,
+        damage: damage.parse().expect("valid dice"),
+        source: source.into(),
+    })
+}
+
 #[test]
 fn poison_can_kill_and_the_tombstone_names_it() {
     let game = new_game(1);
     let mut game = edit(&game, |state, _| {
         state.player.hp = 1;
-        state.player.statuses.poison = Some(Poisoned {
-            rounds: 5,
-            damage: "1d2".parse().expect("valid dice"),
-            source: "a giant newt".into(),
-        });
+        state.player.statuses.poison = poisoned("a giant newt", "1d2");
     });
     let outcome = press(&mut game, ".");
     assert_eq!(
@@ -42,11 +47,7 @@ fn after_death_keys_change_nothing() {
     let game = new_game(1);
     let mut game = edit(&game, |state, _| {
         state.player.hp = 1;
-        state.player.statuses.poison = Some(Poisoned {
-            rounds: 5,
-            damage: "1d1".parse().expect("valid dice"),
-            source: "a cave spider".into(),
-        });
+        state.player.statuses.poison = poisoned("a cave spider", "1d1");
     });
     press(&mut game, ".");
     assert!(game.is_over());
@@ -450,11 +451,7 @@ fn the_status_line_names_poison_and_confusion() {
     let game = new_game(15);
     let game = edit(&game, |state, _| {
         state.player.statuses.confused = 3;
-        state.player.statuses.poison = Some(Poisoned {
-            rounds: 3,
-            damage: "1d2".parse().expect("valid dice"),
-            source: "a rat".into(),
-        });
+        state.player.statuses.poison = poisoned("a rat", "1d2");
     });
     let wide = game.frame(80, 24).to_text();
     assert!(wide.contains("Poisoned  Confused"), "{wide}");
@@ -493,5 +490,44 @@ fn monsters_are_drawn_only_where_the_player_can_see() {
             .cells()
             .iter()
             .any(|c| c.style == Style::Monster && c.glyph == 'T')
+    );
+}
+
+#[test]
+fn auto_explore_stops_only_for_a_reason_and_explores_the_floor() {
+    // No monsters, so nothing but items, the stairs and the floor's end can
+    // stop the walk.
+    let game = new_game(17);
+    let mut game = edit(&game, |state, _| {
+        state.monsters.clear();
+        state.clock = game_core::game::turn::TurnQueue::new();
+    });
+    let seen = |game: &game_core::Game| game.state().items.iter().filter(|i| i.seen).count();
+    for _ in 0..200 {
+        let items_before = seen(&game);
+        let outcome = press(&mut game, "o");
+        if outcome.turns == 0 {
+            break;
+        }
+        let state = game.state();
+        let here = state.player.pos;
+        let on_something = state.items.iter().any(|i| i.pos == here)
+            || matches!(state.floor.map.tile(here), Tile::StairsDown);
+        assert!(
+            on_something || seen(&game) > items_before,
+            "auto-explore stopped for no reason at {here}: {:?}",
+            outcome.messages
+        );
+    }
+    let map = &game.state().floor.map;
+    let unexplored = map
+        .walkable_cells()
+        .filter(|&p| !map.is_revealed(p))
+        .count();
+    assert_eq!(unexplored, 0, "auto-explore left walkable tiles unseen");
+    assert_eq!(
+        game.state().player.pos,
+        game.state().floor.goal,
+        "and ends on the stairs"
     );
 }

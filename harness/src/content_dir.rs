@@ -14,8 +14,8 @@ pub const MAX_CONTENT_FILE_BYTES: u64 = 1024 * 1024;
 pub fn load(dir: &Path) -> Result<Arc<Content>, String> {
     let monsters_path = dir.join("monsters.ron");
     let items_path = dir.join("items.ron");
-    let monsters = read_bounded(&monsters_path);
-    let items = read_bounded(&items_path);
+    let monsters = crate::files::read_text(&monsters_path, MAX_CONTENT_FILE_BYTES);
+    let items = crate::files::read_text(&items_path, MAX_CONTENT_FILE_BYTES);
     let (monsters, items) = match (monsters, items) {
         (Ok(m), Ok(i)) => (m, i),
         (m, i) => {
@@ -37,23 +37,4 @@ pub fn load(dir: &Path) -> Result<Arc<Content>, String> {
     )
     .map(Arc::new)
     .map_err(|errors| errors.to_string())
-}
-
-fn read_bounded(path: &Path) -> Result<String, String> {
-    let metadata = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    if metadata.len() > MAX_CONTENT_FILE_BYTES {
-        return Err(format!(
-            "{}: {} bytes is over the {MAX_CONTENT_FILE_BYTES}-byte limit for a content file",
-            path.display(),
-            metadata.len()
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "{}: not UTF-8 text (bad byte at offset {}); content files are RON text",
-            path.display(),
-            e.utf8_error().valid_up_to()
-        )
-    })
 }

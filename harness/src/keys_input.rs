@@ -26,22 +26,7 @@ pub fn from_arg(text: &str) -> Result<Vec<Key>, String> {
 /// Keys from a file: key notation on any number of lines. Line breaks are not
 /// keys (write `<Enter>`); errors give `file:line:column`.
 pub fn from_file(path: &Path) -> Result<Vec<Key>, String> {
-    let metadata = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    if metadata.len() > MAX_KEYS_FILE_BYTES {
-        return Err(format!(
-            "{}: {} bytes is over the {MAX_KEYS_FILE_BYTES}-byte limit",
-            path.display(),
-            metadata.len()
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "{}: not UTF-8 text (bad byte at offset {})",
-            path.display(),
-            e.utf8_error().valid_up_to()
-        )
-    })?;
+    let text = crate::files::read_text(path, MAX_KEYS_FILE_BYTES)?;
     parse_lines(&path.display().to_string(), &text)
 }
 

@@ -6,5 +6,6 @@
 
 pub mod content_dir;
 pub mod exit;
+pub mod files;
 pub mod keys_input;
 pub mod play;

@@ -13,7 +13,9 @@ use crate::rules::{self, BASE_ACTION_COST, StepResult, StepTarget};
 use super::Game;
 use super::Stuck;
 use super::screens::capitalise;
-use super::state::{Death, FloorItem, MAX_STACK, MonsterRef, Poisoned, RunStatus, slot_letter};
+use super::state::{
+    Death, FloorItem, MAX_STACK, MonsterRef, Poisoned, RunStatus, Statuses, slot_letter,
+};
 use super::turn::Actor;
 
 /// A player action, decided by the screens from keys.
@@ -146,13 +148,9 @@ impl Game {
                 }
             }
             StepResult::Wasted => {
-                if self.is_seen(who) {
-                    let line = match who {
-                        Who::Player => "You stumble into the wall.".to_string(),
-                        _ => format!("{} stumbles into the wall.", capitalise(&self.name_of(who))),
-                    };
-                    self.say(line);
-                }
+                self.narrate(who, "You stumble into the wall.", |name| {
+                    format!("{name} stumbles into the wall.")
+                });
             }
             StepResult::Refused => {}
         }
@@ -353,15 +351,35 @@ impl Game {
         }
     }
 
+    /// The statuses of a creature, if it is still alive.
+    pub(super) fn statuses_mut(&mut self, who: Who) -> Option<&mut Statuses> {
+        match who {
+            Who::Player => Some(&mut self.state.player.statuses),
+            Who::Monster(id) => self.monster_mut(id).map(|m| &mut m.statuses),
+        }
+    }
+
+    /// Says `player_line` or `monster_line` (with the creature's name) when
+    /// the player can see it happen.
+    pub(super) fn narrate(
+        &mut self,
+        who: Who,
+        player_line: &str,
+        monster_line: impl FnOnce(String) -> String,
+    ) {
+        if !self.is_seen(who) {
+            return;
+        }
+        let line = match who {
+            Who::Player => player_line.to_string(),
+            Who::Monster(_) => monster_line(capitalise(&self.name_of(who))),
+        };
+        self.say(line);
+    }
+
     fn poison(&mut self, who: Who, poison: &Poison, source: String) {
-        let seen = self.is_seen(who);
-        let name = self.name_of(who);
-        let statuses = match who {
-            Who::Player => &mut self.state.player.statuses,
-            Who::Monster(id) => match self.state.monsters.iter_mut().find(|m| m.id == id) {
-                Some(m) => &mut m.statuses,
-                None => return,
-            },
+        let Some(statuses) = self.statuses_mut(who) else {
+            return;
         };
         let remaining = statuses.poison.as_ref().map_or(0, |p| p.rounds);
         statuses.poison = Some(Poisoned {
@@ -369,33 +387,19 @@ impl Game {
             damage: poison.damage,
             source,
         });
-        if seen {
-            let line = match who {
-                Who::Player => "You are poisoned!".to_string(),
-                _ => format!("{} is poisoned.", capitalise(&name)),
-            };
-            self.say(line);
-        }
+        self.narrate(who, "You are poisoned!", |name| {
+            format!("{name} is poisoned.")
+        });
     }
 
     pub(super) fn confuse(&mut self, who: Who, rounds: u32) {
-        let seen = self.is_seen(who);
-        let name = self.name_of(who);
-        let statuses = match who {
-            Who::Player => &mut self.state.player.statuses,
-            Who::Monster(id) => match self.state.monsters.iter_mut().find(|m| m.id == id) {
-                Some(m) => &mut m.statuses,
-                None => return,
-            },
+        let Some(statuses) = self.statuses_mut(who) else {
+            return;
         };
         statuses.confused = statuses.confused.max(rounds);
-        if seen {
-            let line = match who {
-                Who::Player => "You are confused!".to_string(),
-                _ => format!("{} looks confused.", capitalise(&name)),
-            };
-            self.say(line);
-        }
+        self.narrate(who, "You are confused!", |name| {
+            format!("{name} looks confused.")
+        });
     }
 
     // ----- the player's actions -----

@@ -23,7 +23,7 @@ pub const AUTO_EXPLORE_LIMIT: u32 = 1000;
 /// Most steps one run takes.
 pub const RUN_LIMIT: u32 = 200;
 
-/// What the player would notice and stop for: checked before and after each
+/// What the player would notice and stop for: compared before and after each
 /// step of a walk.
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Watch {
@@ -31,6 +31,8 @@ struct Watch {
     confused: bool,
     poisoned: bool,
     depth: u32,
+    /// Items the player has seen: a new one in view stops the walk.
+    items_seen: usize,
 }
 
 impl Game {
@@ -41,6 +43,7 @@ impl Game {
             confused: p.statuses.is_confused(),
             poisoned: p.statuses.is_poisoned(),
             depth: self.state.depth,
+            items_seen: self.state.items.iter().filter(|i| i.seen).count(),
         }
     }
 
@@ -97,13 +100,11 @@ impl Game {
         shape
     }
 
-    /// Something that should stop any walk: a monster in view, new things
-    /// seen, or standing on an item or the stairs.
-    fn walk_interrupted(&mut self) -> bool {
-        let noticed = self.wake_and_notice();
+    /// Something that should stop any walk besides a change in the watch: a
+    /// monster in view, or standing on an item or the stairs.
+    fn walk_interrupted(&self) -> bool {
         let here = self.state.player.pos;
-        noticed
-            || self.monster_in_view()
+        self.monster_in_view()
             || self.state.items.iter().any(|i| i.pos == here)
             || matches!(
                 self.state.floor.map.tile(here),

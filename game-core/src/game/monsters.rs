@@ -15,7 +15,6 @@ use crate::rules::{self, BASE_ACTION_COST};
 use super::Game;
 use super::Stuck;
 use super::actions::{DeathCause, Who};
-use super::screens::capitalise;
 use super::state::{Monster, MonsterRef};
 use super::turn::Actor;
 
@@ -149,53 +148,41 @@ impl Game {
     }
 
     fn tick_statuses(&mut self, who: Who) {
-        let seen = self.is_seen(who);
-        let name = capitalise(&self.name_of(who));
-        let statuses = match who {
-            Who::Player => &mut self.state.player.statuses,
-            Who::Monster(id) => match self.state.monsters.iter_mut().find(|m| m.id == id) {
-                Some(m) => &mut m.statuses,
-                None => return,
-            },
+        let Some(statuses) = self.statuses_mut(who) else {
+            return;
         };
-        let mut lines = Vec::new();
-        if statuses.confused > 0 {
-            statuses.confused -= 1;
-            if statuses.confused == 0 && seen {
-                lines.push(match who {
-                    Who::Player => "You feel less confused.".to_string(),
-                    _ => format!("{name} looks steadier."),
-                });
-            }
-        }
+        let steadied = statuses.confused == 1;
+        statuses.confused = statuses.confused.saturating_sub(1);
         let mut bite = None;
+        let mut wore_off = false;
         if let Some(poison) = &mut statuses.poison {
             poison.rounds -= 1;
             bite = Some((poison.damage, poison.source.clone()));
             if poison.rounds == 0 {
                 statuses.poison = None;
-                if seen {
-                    lines.push(match who {
-                        Who::Player => "The poison wears off.".to_string(),
-                        _ => format!("{name} looks healthier."),
-                    });
-                }
+                wore_off = true;
             }
         }
         if let Some((damage, source)) = bite {
             let dealt = rules::damage_dealt(damage.roll(&mut self.state.rng));
-            if seen && dealt > 0 {
-                self.say(match who {
-                    Who::Player => format!("The poison burns for {dealt}."),
-                    _ => format!("{name} shudders from the poison."),
+            if dealt > 0 {
+                self.narrate(who, &format!("The poison burns for {dealt}."), |name| {
+                    format!("{name} shudders from the poison.")
                 });
             }
             if self.wound(who, dealt, DeathCause::Poison(source)) {
                 return;
             }
         }
-        for line in lines {
-            self.say(line);
+        if steadied {
+            self.narrate(who, "You feel less confused.", |name| {
+                format!("{name} looks steadier.")
+            });
+        }
+        if wore_off {
+            self.narrate(who, "The poison wears off.", |name| {
+                format!("{name} looks healthier.")
+            });
         }
     }
 
@@ -211,9 +198,8 @@ impl Game {
     }
 
     /// Monsters on tiles the player can see wake (sight is symmetric, so they
-    /// see the player too), and items in view are marked seen. Returns whether
-    /// anything new was noticed.
-    pub(super) fn wake_and_notice(&mut self) -> bool {
+    /// see the player too), and items in view are marked seen.
+    pub(super) fn wake_and_notice(&mut self) {
         let map = &self.state.floor.map;
         let mut noticed = Vec::new();
         for m in &mut self.state.monsters {
@@ -222,18 +208,14 @@ impl Game {
                 noticed.push(self.content.monster(m.kind).name.clone());
             }
         }
-        let mut new_items = false;
         for item in &mut self.state.items {
             if !item.seen && map.is_visible(item.pos) {
                 item.seen = true;
-                new_items = true;
             }
         }
-        let anything = new_items || !noticed.is_empty();
         for name in noticed {
             self.say(format!("You see {}.", super::actions::with_article(&name)));
         }
-        anything
     }
 
     /// Whether any monster stands where the player can see.

@@ -154,12 +154,15 @@ impl Game {
                     }
                 }
             }
+            // The cursor keeps what is under it, restyled; on unknown ground
+            // it is drawn as `_` so it is never invisible.
             let (sx, sy) = to_screen(reticle.cursor);
-            if let Some(cell) = frame.get(sx.max(0) as u16, sy.max(0) as u16)
-                && sx >= 0
-                && sy >= 0
-            {
-                let glyph = if cell.glyph == ' ' { 'X' } else { cell.glyph };
+            let under = u16::try_from(sx)
+                .ok()
+                .zip(u16::try_from(sy).ok())
+                .and_then(|(x, y)| frame.get(x, y));
+            if let Some(cell) = under {
+                let glyph = if cell.glyph == ' ' { '_' } else { cell.glyph };
                 frame.set(sx, sy, Cell::new(glyph, Style::Reticle));
             }
         }

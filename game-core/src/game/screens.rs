@@ -441,7 +441,12 @@ impl Game {
             && let Some(m) = self.state.monsters.iter().find(|m| m.pos == at)
         {
             let def = self.content.monster(m.kind);
-            let mut line = format!("A {} ({}/{} hp)", def.name, m.hp, def.max_hp);
+            let mut line = format!(
+                "{} ({}/{} hp)",
+                capitalise(&super::actions::with_article(&def.name)),
+                m.hp,
+                def.max_hp
+            );
             if m.statuses.is_confused() {
                 line.push_str(", confused");
             }
