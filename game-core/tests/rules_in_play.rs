@@ -531,3 +531,87 @@ fn auto_explore_stops_only_for_a_reason_and_explores_the_floor() {
         "and ends on the stairs"
     );
 }
+
+#[test]
+fn a_turn_that_cannot_finish_is_reported_as_stuck_not_a_hang() {
+    use game_core::content::{Content, EMBEDDED_ITEMS, EMBEDDED_MONSTERS, Source};
+    use game_core::game::MAX_ACTIVATIONS;
+    use std::sync::Arc;
+
+    // Rats at four times normal speed act four times a turn; enough of them
+    // need more than MAX_ACTIVATIONS actions before the player's turn comes
+    // round, and the loop must say so instead of running on.
+    let fast = EMBEDDED_MONSTERS.replacen("speed: 100", "speed: 400", 1);
+    assert!(fast.contains("speed: 400"));
+    let content = Arc::new(
+        Content::parse(
+            Source {
+                file: "monsters.ron",
+                text: &fast,
+            },
+            Source {
+                file: "items.ron",
+                text: EMBEDDED_ITEMS,
+            },
+        )
+        .expect("valid content"),
+    );
+    let fast_one = content
+        .monsters()
+        .iter()
+        .find(|m| m.speed == 400)
+        .map(|m| m.name.clone())
+        .expect("the fast monster");
+    let config = game_core::GameConfig::new(21)
+        .with_content(content)
+        .with_size(256, 256);
+    let game = game_core::Game::new(config).expect("valid size");
+    let needed = (MAX_ACTIVATIONS / 4 + 100) as usize;
+    let mut game = edit(&game, |state, content| {
+        state.monsters.clear();
+        state.clock = game_core::game::turn::TurnQueue::new();
+        // Out of sight, so they stay asleep and only wait: cheap, and still
+        // in the queue.
+        let player = state.player.pos;
+        let free: Vec<_> = state
+            .floor
+            .map
+            .walkable_cells()
+            .filter(|&p| p.chebyshev(player) > game_core::fov::SIGHT_RADIUS + 2)
+            .take(needed)
+            .collect();
+        assert_eq!(free.len(), needed, "room for the horde");
+        for pos in free {
+            place_monster(state, content, &fast_one, pos);
+        }
+        for m in &mut state.monsters {
+            m.awake = false;
+        }
+    });
+    // The horde is placed to act a step from now, all at once, then four
+    // times a turn: the second turn is the one that cannot finish.
+    let stuck = (0..3)
+        .find_map(|_| game.press(Key::char('.')).err())
+        .expect("a turn that cannot finish");
+    assert_eq!(stuck.loop_name, "turn");
+    assert!(
+        stuck.detail.contains(&MAX_ACTIVATIONS.to_string()),
+        "{stuck}"
+    );
+    // Pressing on resumes the loop where it stopped (it never lets the player
+    // act out of turn): the stalled turn finishes, the wait is taken, and the
+    // next turn is too long again.
+    let clock = game.state().clock.now();
+    let turns = game.state().turns_taken;
+    let again = game.press(Key::char('.'));
+    assert!(again.is_err(), "the next turn is just as long");
+    assert!(
+        game.state().clock.now() > clock,
+        "the resumed loop made progress"
+    );
+    assert_eq!(
+        game.state().turns_taken,
+        turns + 1,
+        "the wait was taken once"
+    );
+}

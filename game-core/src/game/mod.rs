@@ -31,7 +31,9 @@ use crate::map::{MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH};
 use crate::paths::DijkstraMap;
 use crate::rng::RunSeed;
 
+pub use explore::{AUTO_EXPLORE_LIMIT, RUN_LIMIT};
 pub use intent::{Aim, Intent, Slot};
+pub use monsters::{CHASE_RADIUS, MAX_ACTIVATIONS};
 pub use persist::{LoadError, MAX_SAVE_BYTES};
 pub use render::camera;
 use state::{GameState, RunStatus};
@@ -190,6 +192,12 @@ impl Game {
     pub fn press(&mut self, key: Key) -> Result<Outcome, Stuck> {
         let log_before = self.state.log.total();
         let turns_before = self.state.turns_taken;
+        if !self.is_over() && self.state.clock.contains(turn::Actor::Player) {
+            // An earlier press got stuck before the player's turn came round:
+            // the loop resumes where it stopped (and reports again if it
+            // cannot finish) rather than letting the player act out of turn.
+            self.run_monsters()?;
+        }
         if !self.is_over()
             && let Some(action) = self.dispatch(key)
         {
