@@ -3,7 +3,8 @@
 //! - floor generation per generator, with the floor invariants checked;
 //! - field of view from one tile;
 //! - the Dijkstra map from the player;
-//! - one full turn on a populated floor whose monsters are all awake;
+//! - one full turn on a populated floor, as play leaves it and with every
+//!   monster awake (the worst case);
 //! - the state hash.
 //!
 //! Machines here are shared and noisy: read medians and ratios, not single
@@ -78,9 +79,9 @@ fn dijkstra_map(bencher: Bencher) {
 }
 
 /// A game on floor 1 with every monster awake and chasing, so each turn
-/// moves the whole floor's monsters. Two turns are played first: a fresh
-/// floor's monsters hold back for the player's first turn.
-fn busy_game() -> Game {
+/// moves the whole floor's monsters: the worst case. Two turns are played
+/// first: a fresh floor's monsters hold back for the player's first turn.
+fn all_awake() -> Game {
     let game = Game::new(GameConfig::new(7)).expect("default size");
     let mut state = game.state().clone();
     for m in &mut state.monsters {
@@ -97,31 +98,79 @@ fn busy_game() -> Game {
     game
 }
 
-/// One turn: the player waits, every monster acts, statuses tick.
-#[divan::bench]
-fn full_turn(bencher: Bencher) {
-    let game = busy_game();
-    let wait = Key::char('.');
+/// A game as play leaves it: floor 1 explored for a while, the monsters that
+/// have seen the player awake and the rest asleep.
+fn in_play() -> Game {
+    let mut game = Game::new(GameConfig::new(7)).expect("default size");
+    for key in Key::parse_all("oooooo").expect("valid keys") {
+        game.press(key).expect("not stuck");
+    }
+    assert!(
+        game.state().monsters.iter().any(|m| m.awake),
+        "someone is chasing"
+    );
+    game
+}
+
+/// A key that steps the player somewhere free.
+fn a_free_step(game: &Game) -> Key {
+    let state = game.state();
+    let dir = game_core::geom::Dir::ALL
+        .into_iter()
+        .find(|&d| {
+            let to = state.player.pos.step(d);
+            state.floor.map.can_step(state.player.pos, d)
+                && !state.monsters.iter().any(|m| m.pos == to)
+        })
+        .expect("somewhere to step");
+    game_core::game::screens::key_for_direction(dir)
+}
+
+/// One turn: the player presses `key`, every monster acts, statuses tick.
+fn one_turn(bencher: Bencher, game: &Game, key: Key) {
     bencher
         .with_inputs(|| game.clone())
-        .bench_local_values(|mut game| black_box(game.press(wait)));
+        .bench_local_values(|mut game| black_box(game.press(key)));
+}
+
+/// The player waits while the whole floor chases.
+#[divan::bench]
+fn turn_wait_all_awake(bencher: Bencher) {
+    one_turn(bencher, &all_awake(), Key::char('.'));
+}
+
+/// The player steps while the whole floor chases: the view and the chase map
+/// are rebuilt, out to the farthest monster.
+#[divan::bench]
+fn turn_step_all_awake(bencher: Bencher) {
+    let game = all_awake();
+    let key = a_free_step(&game);
+    one_turn(bencher, &game, key);
+}
+
+/// The player steps in a game as play leaves it.
+#[divan::bench]
+fn turn_step_in_play(bencher: Bencher) {
+    let game = in_play();
+    let key = a_free_step(&game);
+    one_turn(bencher, &game, key);
 }
 
 /// One turn followed by the state hash, as a replay with hashing does.
 #[divan::bench]
-fn full_turn_and_hash(bencher: Bencher) {
-    let game = busy_game();
-    let wait = Key::char('.');
+fn turn_step_in_play_and_hash(bencher: Bencher) {
+    let game = in_play();
+    let key = a_free_step(&game);
     bencher
         .with_inputs(|| game.clone())
         .bench_local_values(|mut game| {
-            let _ = game.press(wait);
+            let _ = game.press(key);
             black_box(game.state_hash())
         });
 }
 
 #[divan::bench]
 fn state_hash(bencher: Bencher) {
-    let game = busy_game();
+    let game = in_play();
     bencher.bench_local(|| black_box(game.state_hash()));
 }

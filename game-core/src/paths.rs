@@ -64,76 +64,109 @@ pub fn farthest_tile(map: &Map, start: Pos) -> Option<(Pos, u32)> {
         .map(|(i, d)| (map.idx_pos(i), *d))
 }
 
-/// Distances from one origin, out to a cutoff, kept for a turn so every
-/// chasing monster can walk downhill on the same map.
+/// Distances from one origin, out to a cutoff: the map every chasing monster
+/// walks downhill on.
+///
+/// The search is lazy. It labels tiles in breadth-first order only as far as
+/// someone has asked, and resumes from where it stopped when asked about a
+/// tile it has not reached. The labelled tiles are therefore always a prefix
+/// of the full search's order, so every answer is the one a full search would
+/// give: the map is a pure function of (floor, origin, cutoff), however and
+/// whenever it is queried, and a game may keep it while the player stands
+/// still.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DijkstraMap {
     origin: Pos,
-    width: i32,
+    max_steps: u16,
     dist: Vec<u16>,
+    /// Labelled tiles whose neighbours are not yet labelled, in search order.
+    frontier: VecDeque<Pos>,
 }
 
 impl DijkstraMap {
     /// Distance value beyond the cutoff or unreachable.
     pub const FAR: u16 = u16::MAX;
 
-    /// Distances from `origin` over legal steps, exploring no farther than
-    /// `max_steps`.
-    pub fn new(map: &Map, origin: Pos, max_steps: u16) -> Self {
+    /// A map from `origin` that has searched nothing yet.
+    pub fn lazy(map: &Map, origin: Pos, max_steps: u16) -> Self {
         let mut dist = vec![Self::FAR; map.len()];
+        let mut frontier = VecDeque::new();
         if map.in_bounds(origin) {
-            let mut queue = VecDeque::new();
             dist[map.xy_idx(origin)] = 0;
-            queue.push_back(origin);
-            while let Some(here) = queue.pop_front() {
-                let d = dist[map.xy_idx(here)];
-                if d >= max_steps {
-                    continue;
-                }
-                for dir in Dir::ALL {
-                    let next = here.step(dir);
-                    if !map.in_bounds(next) || dist[map.xy_idx(next)] != Self::FAR {
-                        continue;
-                    }
-                    if map.can_step(here, dir) {
-                        dist[map.xy_idx(next)] = d + 1;
-                        queue.push_back(next);
-                    }
-                }
-            }
+            frontier.push_back(origin);
         }
         Self {
             origin,
-            width: map.width(),
+            max_steps,
             dist,
+            frontier,
         }
+    }
+
+    /// A map from `origin` searched out to `max_steps`.
+    pub fn new(map: &Map, origin: Pos, max_steps: u16) -> Self {
+        let mut dm = Self::lazy(map, origin, max_steps);
+        dm.search_until(map, |_| false);
+        dm
     }
 
     pub fn origin(&self) -> Pos {
         self.origin
     }
 
-    /// Steps from the origin to `p`, or `None` beyond the cutoff.
-    pub fn distance(&self, p: Pos) -> Option<u16> {
-        if p.x < 0 || p.y < 0 || p.x >= self.width {
+    /// Steps from the origin to `p`, searching further if needed; `None`
+    /// beyond the cutoff or when `p` cannot be reached.
+    pub fn distance(&mut self, map: &Map, p: Pos) -> Option<u16> {
+        if !map.in_bounds(p) {
             return None;
         }
-        let idx = (p.y * self.width + p.x) as usize;
-        self.dist.get(idx).copied().filter(|&d| d != Self::FAR)
+        let idx = map.xy_idx(p);
+        self.search_until(map, |dist| dist[idx] != Self::FAR);
+        Some(self.dist[idx]).filter(|&d| d != Self::FAR)
     }
 
     /// The legal steps from `from` that go strictly downhill, best first (ties
     /// in [`Dir::ALL`] order). A monster takes the first one it is free to.
-    pub fn downhill(&self, map: &Map, from: Pos) -> Vec<Dir> {
-        let Some(here) = self.distance(from) else {
+    /// Breadth-first order labels a whole ring before the next, so once
+    /// `from` is labelled every nearer neighbour is too.
+    pub fn downhill(&mut self, map: &Map, from: Pos) -> Vec<Dir> {
+        let Some(here) = self.distance(map, from) else {
             return Vec::new();
         };
         let mut steps: Vec<(u16, Dir)> = map
             .exits(from)
-            .filter_map(|(dir, to)| self.distance(to).filter(|&d| d < here).map(|d| (d, dir)))
+            .filter_map(|(dir, to)| {
+                let d = self.dist[map.xy_idx(to)];
+                (d < here).then_some((d, dir))
+            })
             .collect();
         steps.sort_by_key(|&(d, dir)| (d, dir.index()));
         steps.into_iter().map(|(_, dir)| dir).collect()
+    }
+
+    /// Runs the breadth-first search onward until `done` holds or nothing is
+    /// left within the cutoff.
+    fn search_until(&mut self, map: &Map, done: impl Fn(&[u16]) -> bool) {
+        while !done(&self.dist) {
+            let Some(here) = self.frontier.pop_front() else {
+                return;
+            };
+            let d = self.dist[map.xy_idx(here)];
+            if d >= self.max_steps {
+                continue;
+            }
+            for dir in Dir::ALL {
+                let next = here.step(dir);
+                if !map.in_bounds(next) {
+                    continue;
+                }
+                let idx = map.xy_idx(next);
+                if self.dist[idx] == Self::FAR && map.can_step(here, dir) {
+                    self.dist[idx] = d + 1;
+                    self.frontier.push_back(next);
+                }
+            }
+        }
     }
 }
 
@@ -260,7 +293,7 @@ mod tests {
     #[test]
     fn dijkstra_map_descends_toward_its_origin_and_stops_at_the_cutoff() {
         let map = map_from(&SNAKE);
-        let dm = DijkstraMap::new(&map, Pos::new(7, 5), 30);
+        let mut dm = DijkstraMap::new(&map, Pos::new(7, 5), 30);
         let mut at = Pos::new(1, 1);
         for _ in 0..18 {
             let dir = dm.downhill(&map, at)[0];
@@ -269,8 +302,27 @@ mod tests {
         assert_eq!(at, Pos::new(7, 5));
         assert!(dm.downhill(&map, at).is_empty());
 
-        let short = DijkstraMap::new(&map, Pos::new(7, 5), 5);
-        assert_eq!(short.distance(Pos::new(1, 1)), None);
-        assert_eq!(short.distance(Pos::new(2, 5)), Some(5));
+        let mut short = DijkstraMap::new(&map, Pos::new(7, 5), 5);
+        assert_eq!(short.distance(&map, Pos::new(1, 1)), None);
+        assert_eq!(short.distance(&map, Pos::new(2, 5)), Some(5));
+    }
+
+    #[test]
+    fn a_lazy_map_answers_as_a_full_one_whatever_the_order_of_questions() {
+        let map = map_from(&SNAKE);
+        let origin = Pos::new(7, 5);
+        let full = DijkstraMap::new(&map, origin, 30);
+        let mut lazy = DijkstraMap::lazy(&map, origin, 30);
+        let mut asked: Vec<Pos> = map.walkable_cells().collect();
+        asked.reverse();
+        for p in asked {
+            let mut full = full.clone();
+            assert_eq!(lazy.distance(&map, p), full.distance(&map, p), "{p}");
+            assert_eq!(lazy.downhill(&map, p), full.downhill(&map, p), "{p}");
+        }
+        for p in map.bounds().cells() {
+            let mut full = full.clone();
+            assert_eq!(lazy.distance(&map, p), full.distance(&map, p), "{p}");
+        }
     }
 }

@@ -130,8 +130,9 @@ impl std::error::Error for Stuck {}
 /// is a pure function of the state.
 #[derive(Clone, Debug, Default)]
 struct Cache {
-    /// The chase map, valid while the player stays on its origin tile of the
-    /// floor it was built on.
+    /// The chase map, kept while the player stands on its origin tile of the
+    /// floor it was built on. It is lazy but answers as a full search would,
+    /// so keeping it changes no decision.
     chase: Option<(u32, DijkstraMap)>,
     /// Where the view was last computed from, on which floor.
     view_origin: Option<(u32, Pos)>,

@@ -111,7 +111,8 @@ impl Game {
     }
 
     /// Where an awake monster wants to step: at the player when adjacent,
-    /// otherwise the first free downhill step of the chase map.
+    /// otherwise the first free downhill step of the one chase map from the
+    /// player, which every chaser shares.
     fn chase_step(&mut self, id: MonsterRef) -> Option<Dir> {
         let from = self.monster(id)?.pos;
         let player = self.state.player.pos;
@@ -125,11 +126,11 @@ impl Game {
         let fresh =
             matches!(&self.cache.chase, Some((d, dm)) if *d == depth && dm.origin() == player);
         if !fresh {
-            self.cache.chase = Some((depth, DijkstraMap::new(map, player, CHASE_RADIUS)));
+            self.cache.chase = Some((depth, DijkstraMap::lazy(map, player, CHASE_RADIUS)));
         }
-        let (_, chase) = self.cache.chase.as_ref()?;
-        chase
-            .downhill(map, from)
+        let (_, chase) = self.cache.chase.as_mut()?;
+        let downhill = chase.downhill(map, from);
+        downhill
             .into_iter()
             .find(|&dir| self.occupant(from.step(dir)).is_none())
     }
