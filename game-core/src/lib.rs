@@ -34,6 +34,11 @@ pub mod rng;
 pub mod rules;
 pub mod spawn;
 
+/// The game's name, as recordings name it.
+pub const GAME_NAME: &str = "undercroft";
+/// The game's version, as recordings name it: game-core's package version.
+pub const GAME_VERSION: &str = env!("CARGO_PKG_VERSION");
+
 pub use frame::Frame;
 pub use game::{Aim, Game, GameConfig, Intent, Outcome, RunEnd, Slot, Stuck};
 pub use keys::Key;

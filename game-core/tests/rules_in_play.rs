@@ -615,3 +615,32 @@ fn a_turn_that_cannot_finish_is_reported_as_stuck_not_a_hang() {
         "the wait was taken once"
     );
 }
+
+#[test]
+fn a_floor_is_the_same_whether_descended_to_or_started_on() {
+    let game = new_game(23);
+    let goal = game.state().floor.goal;
+    let mut descended = edit(&game, |state, _| {
+        state.monsters.clear();
+        state.clock = game_core::game::turn::TurnQueue::new();
+        state.player.pos = goal;
+    });
+    press(&mut descended, ">");
+    assert_eq!(descended.state().depth, 2);
+    let started =
+        game_core::Game::new_at_depth(game_core::GameConfig::new(23), 2).expect("valid depth");
+    let (a, b) = (descended.state(), started.state());
+    assert_eq!(a.floor.map.tiles(), b.floor.map.tiles());
+    assert_eq!(a.floor.goal, b.floor.goal);
+    let spawns = |s: &game_core::game::state::GameState| {
+        (
+            s.monsters
+                .iter()
+                .map(|m| (m.kind, m.pos))
+                .collect::<Vec<_>>(),
+            s.items.iter().map(|i| (i.item, i.pos)).collect::<Vec<_>>(),
+        )
+    };
+    assert_eq!(spawns(a), spawns(b));
+    assert!(game_core::Game::new_at_depth(game_core::GameConfig::new(23), 7).is_err());
+}

@@ -4,8 +4,13 @@
 //! clocks, threads, processes. The game core stays a pure function of (seed,
 //! content, keys); this crate feeds it and reports what happened.
 
+pub mod cli;
+pub mod commands;
 pub mod content_dir;
 pub mod exit;
 pub mod files;
+pub mod frames;
 pub mod keys_input;
-pub mod play;
+pub mod recording;
+pub mod replay;
+pub mod runner;

@@ -25,9 +25,20 @@ const BASE_MONSTERS: u32 = 3;
 const BASE_ITEMS: u32 = 3;
 /// Tries to find a free tile in a chosen region before giving that spawn up.
 const PLACEMENT_TRIES: u32 = 10;
+/// No monster spawns within this many steps of the start (region 0 alone
+/// is not enough on caverns and the Big Room, whose regions are small chunks).
+const START_CLEARANCE: i32 = 6;
 
-pub(super) fn start_run(seed: RunSeed, content: Arc<Content>, width: i32, height: i32) -> Game {
-    let built = mapgen::generate_floor(seed, 1, width, height);
+/// A fresh player with the starting kit on floor `depth` (1 for a new run;
+/// deeper for tools that look at a floor as the player arrives on it).
+pub(super) fn start_run(
+    seed: RunSeed,
+    content: Arc<Content>,
+    width: i32,
+    height: i32,
+    depth: u32,
+) -> Game {
+    let built = mapgen::generate_floor(seed, depth, width, height);
     let mut pack = Pack::default();
     for (item, count) in content.starting_kit() {
         let stackable = content.item(item).stackable;
@@ -48,7 +59,7 @@ pub(super) fn start_run(seed: RunSeed, content: Arc<Content>, width: i32, height
     let state = GameState {
         seed,
         content_fingerprint: content.fingerprint(),
-        depth: 1,
+        depth,
         floor: floor_from(&built),
         player,
         monsters: Vec::new(),
@@ -123,7 +134,8 @@ impl Game {
             let Some(kind) = spawn::choose_monster(&self.content, depth, &mut rng) else {
                 continue;
             };
-            let Some(pos) = self.free_tile_in(spawn_regions, built, &mut rng) else {
+            let Some(pos) = self.free_tile_in(spawn_regions, built, START_CLEARANCE, &mut rng)
+            else {
                 continue;
             };
             let def = self.content.monster(kind);
@@ -149,7 +161,7 @@ impl Game {
             let Some(item) = spawn::choose_item(&self.content, depth, &mut rng) else {
                 continue;
             };
-            let Some(pos) = self.free_tile_in(spawn_regions, built, &mut rng) else {
+            let Some(pos) = self.free_tile_in(spawn_regions, built, 0, &mut rng) else {
                 continue;
             };
             self.state.items.push(FloorItem {
@@ -162,11 +174,13 @@ impl Game {
     }
 
     /// A random tile of a random region that is not the start, the goal, or
-    /// already taken by a monster or an item.
+    /// already taken by a monster or an item, and more than `clearance` steps
+    /// (Chebyshev) from the start.
     fn free_tile_in(
         &self,
         regions: &[mapgen::Region],
         built: &BuiltFloor,
+        clearance: i32,
         rng: &mut Stream,
     ) -> Option<Pos> {
         for _ in 0..PLACEMENT_TRIES {
@@ -174,7 +188,8 @@ impl Game {
             let Some(&pos) = rng.pick(&region.cells) else {
                 continue;
             };
-            let taken = pos == built.start
+            let taken = pos.chebyshev(built.start) <= clearance
+                || pos == built.start
                 || pos == built.goal
                 || self.state.monsters.iter().any(|m| m.pos == pos)
                 || self.state.items.iter().any(|i| i.pos == pos);

@@ -28,6 +28,7 @@ use crate::content::Content;
 use crate::geom::Pos;
 use crate::keys::Key;
 use crate::map::{MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH};
+use crate::mapgen::LAST_DEPTH;
 use crate::paths::DijkstraMap;
 use crate::rng::RunSeed;
 
@@ -74,6 +75,7 @@ impl GameConfig {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ConfigError {
     MapSize { width: i32, height: i32 },
+    Depth { depth: u32 },
 }
 
 impl fmt::Display for ConfigError {
@@ -83,6 +85,9 @@ impl fmt::Display for ConfigError {
                 f,
                 "map size {width}x{height} is outside {MIN_WIDTH}x{MIN_HEIGHT} to {MAX_WIDTH}x{MAX_HEIGHT}"
             ),
+            ConfigError::Depth { depth } => {
+                write!(f, "depth {depth} is outside 1 to {LAST_DEPTH}")
+            }
         }
     }
 }
@@ -160,7 +165,28 @@ impl Game {
         {
             return Err(ConfigError::MapSize { width, height });
         }
-        Ok(floor::start_run(seed, content, width, height))
+        Ok(floor::start_run(seed, content, width, height, 1))
+    }
+
+    /// A run that starts on floor `depth` (1 to [`LAST_DEPTH`]) with a fresh
+    /// player: the floor, its monsters and its items exactly as a player
+    /// descending to it would find them, since a floor depends only on the
+    /// seed and its depth. For tools that inspect floors (`deja map`, sweeps).
+    pub fn new_at_depth(config: GameConfig, depth: u32) -> Result<Game, ConfigError> {
+        if !(1..=LAST_DEPTH).contains(&depth) {
+            return Err(ConfigError::Depth { depth });
+        }
+        let GameConfig {
+            seed,
+            content,
+            width,
+            height,
+        } = config;
+        if !(MIN_WIDTH..=MAX_WIDTH).contains(&width) || !(MIN_HEIGHT..=MAX_HEIGHT).contains(&height)
+        {
+            return Err(ConfigError::MapSize { width, height });
+        }
+        Ok(floor::start_run(seed, content, width, height, depth))
     }
 
     /// The whole state, read-only.

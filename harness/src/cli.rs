@@ -1,0 +1,183 @@
+//! The `deja` command line: clap definitions and dispatch. Each command's
+//! work lives in `crate::commands`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::exit;
+use crate::frames::Frames;
+
+#[derive(Parser)]
+#[command(
+    name = "deja",
+    version,
+    about = "Deterministic replay and fuzzing harness for the Undercroft roguelike",
+    after_help = exit::TABLE
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Play headlessly from scripted keys and print frames; optionally record.
+    Play(PlayArgs),
+    /// Replay recordings and compare them with what was recorded.
+    Replay(ReplayArgs),
+    /// Re-run recordings with this build and rewrite their hashes, outcome
+    /// and version, keeping seed, keys and note.
+    Bless(BlessArgs),
+    /// Show the frame (and with --state, the whole state) at a step of a
+    /// recording.
+    Show(ShowArgs),
+    /// Print a generated floor and its stats.
+    Map(MapArgs),
+    /// Measure replay speed (steps per second, hashing every step).
+    Bench(BenchArgs),
+}
+
+/// Options every command that runs the game shares.
+#[derive(Args, Clone)]
+pub struct ContentArgs {
+    /// Load monsters.ron and items.ron from this directory instead of the
+    /// embedded content.
+    #[arg(long, value_name = "DIR")]
+    pub content: Option<PathBuf>,
+}
+
+#[derive(Args)]
+#[command(group(clap::ArgGroup::new("script").required(true).args(["keys", "keys_file"])))]
+pub struct PlayArgs {
+    /// The run's seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Keys in key notation, e.g. 'llll>' or 'i<Esc>;<Tab><Enter>'.
+    #[arg(long)]
+    pub keys: Option<String>,
+    /// A file of key notation (line breaks are ignored; write <Enter>).
+    #[arg(long, value_name = "FILE")]
+    pub keys_file: Option<PathBuf>,
+    /// Which frames to print.
+    #[arg(long, value_enum, default_value = "last")]
+    pub frames: Frames,
+    /// Frame size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "80x24", value_parser = crate::frames::parse_frame_size)]
+    pub size: (u16, u16),
+    /// Map size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "80x40", value_parser = crate::frames::parse_map_size)]
+    pub map_size: (u16, u16),
+    /// Write the run as a recording here (a failure is always written, here or
+    /// to a default path that is printed).
+    #[arg(long, value_name = "OUT")]
+    pub record: Option<PathBuf>,
+    /// The recording's note: what it shows.
+    #[arg(long, default_value = "")]
+    pub note: String,
+    #[command(flatten)]
+    pub content: ContentArgs,
+}
+
+/// How replay reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Args)]
+pub struct ReplayArgs {
+    /// Recording files.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Stop after this many keys.
+    #[arg(long, value_name = "N")]
+    pub to_step: Option<u64>,
+    /// Which frames to print (text format only).
+    #[arg(long, value_enum, default_value = "none")]
+    pub frames: Frames,
+    /// Frame size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "80x24", value_parser = crate::frames::parse_frame_size)]
+    pub size: (u16, u16),
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    #[command(flatten)]
+    pub content: ContentArgs,
+}
+
+#[derive(Args)]
+pub struct BlessArgs {
+    /// Recording files to rewrite.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub content: ContentArgs,
+}
+
+#[derive(Args)]
+pub struct ShowArgs {
+    /// A recording file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The step to show: 0 is the start, N is after the N-th key.
+    #[arg(long, value_name = "STEP")]
+    pub at: u64,
+    /// Also print the whole game state as RON.
+    #[arg(long)]
+    pub state: bool,
+    /// Frame size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "80x24", value_parser = crate::frames::parse_frame_size)]
+    pub size: (u16, u16),
+    #[command(flatten)]
+    pub content: ContentArgs,
+}
+
+#[derive(Args)]
+pub struct MapArgs {
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Which floor, 1 to 6.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=6))]
+    pub depth: u32,
+    /// Show the whole floor with everything on it, not only what the player
+    /// sees on arrival.
+    #[arg(long)]
+    pub reveal: bool,
+    /// Map size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "80x40", value_parser = crate::frames::parse_map_size)]
+    pub map_size: (u16, u16),
+    #[command(flatten)]
+    pub content: ContentArgs,
+}
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Keys in the run that is replayed.
+    #[arg(long, default_value_t = 20_000)]
+    pub keys: usize,
+    /// How many times to replay it; the median is reported.
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub runs: u32,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Runs a parsed command line; returns the exit code.
+pub fn run(cli: Cli) -> u8 {
+    let result = match cli.command {
+        Command::Play(args) => crate::commands::play::run(args),
+        Command::Replay(args) => crate::commands::replay::run(args),
+        Command::Bless(args) => crate::commands::bless::run(args),
+        Command::Show(args) => crate::commands::show::run(args),
+        Command::Map(args) => crate::commands::map::run(args),
+        Command::Bench(args) => crate::commands::bench::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            exit::ERROR
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! `deja map`: a generated floor as text, with its stats.
+
+use std::collections::BTreeMap;
+
+use game_core::mapgen::{self, stats::FloorStats};
+use game_core::{Game, GameConfig, RunSeed};
+
+use crate::cli::MapArgs;
+use crate::exit;
+
+pub fn run(args: MapArgs) -> Result<u8, String> {
+    let content = super::load_content(&args.content)?;
+    let (width, height) = (i32::from(args.map_size.0), i32::from(args.map_size.1));
+    let config = GameConfig {
+        seed: RunSeed(args.seed),
+        content,
+        width,
+        height,
+    };
+    let game = Game::new_at_depth(config, args.depth).map_err(|e| e.to_string())?;
+    let built = mapgen::generate_floor(RunSeed(args.seed), args.depth, width, height);
+    println!(
+        "seed {}, depth {}: {}",
+        args.seed,
+        args.depth,
+        FloorStats::of(&built)
+    );
+    let state = game.state();
+    let mut monsters: BTreeMap<&str, u32> = BTreeMap::new();
+    for m in &state.monsters {
+        *monsters
+            .entry(&game.content().monster(m.kind).name)
+            .or_default() += 1;
+    }
+    let mut items: BTreeMap<&str, u32> = BTreeMap::new();
+    for i in &state.items {
+        *items.entry(&game.content().item(i.item).name).or_default() += i.count;
+    }
+    let list = |counts: &BTreeMap<&str, u32>| {
+        counts
+            .iter()
+            .map(|(name, n)| format!("{name} x{n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    println!("monsters {}: {}", state.monsters.len(), list(&monsters));
+    println!("items {}: {}", state.items.len(), list(&items));
+    println!("{}", floor_text(&game, args.reveal));
+    Ok(exit::OK)
+}
+
+/// The floor as text: every tile with `reveal`, otherwise what the player
+/// sees on arrival; monsters, items and the player on top where shown.
+fn floor_text(game: &Game, reveal: bool) -> String {
+    let state = game.state();
+    let map = &state.floor.map;
+    // Revealed, rock is drawn only where it borders something walkable: the
+    // walls a player could ever see, not the solid mass around them.
+    let borders_floor = |p: game_core::geom::Pos| {
+        game_core::geom::Dir::ALL
+            .iter()
+            .any(|&d| map.is_walkable(p.step(d)))
+    };
+    let shown = |p: game_core::geom::Pos| {
+        if reveal {
+            map.is_walkable(p) || borders_floor(p)
+        } else {
+            map.is_revealed(p)
+        }
+    };
+    let mut rows: Vec<Vec<char>> = (0..map.height())
+        .map(|y| {
+            (0..map.width())
+                .map(|x| {
+                    let p = game_core::geom::Pos::new(x, y);
+                    if shown(p) { map.tile(p).glyph() } else { ' ' }
+                })
+                .collect()
+        })
+        .collect();
+    let mut put = |p: game_core::geom::Pos, glyph: char| {
+        if reveal || map.is_visible(p) {
+            rows[p.y as usize][p.x as usize] = glyph;
+        }
+    };
+    for item in &state.items {
+        put(item.pos, game.content().item(item.item).glyph);
+    }
+    for m in &state.monsters {
+        put(m.pos, game.content().monster(m.kind).glyph);
+    }
+    put(state.player.pos, '@');
+    rows.into_iter()
+        .map(|row| row.into_iter().collect::<String>().trim_end().to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}

@@ -1,0 +1,39 @@
+//! The work of each `deja` command. `crate::cli` parses; these run.
+
+pub mod bench;
+pub mod bless;
+pub mod map;
+pub mod play;
+pub mod replay;
+pub mod show;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use game_core::content::Content;
+
+use crate::cli::ContentArgs;
+use crate::recording::{self, Recording};
+
+/// The content a command runs with: the directory given, or the embedded.
+pub fn load_content(args: &ContentArgs) -> Result<Arc<Content>, String> {
+    match &args.content {
+        Some(dir) => crate::content_dir::load(dir),
+        None => Ok(Arc::new(Content::embedded())),
+    }
+}
+
+/// Where a bug report goes when no `--record` path was given: the current
+/// directory, named by seed and step so reports from different runs do not
+/// overwrite each other.
+pub fn default_report_path(seed: u64, step: u64) -> PathBuf {
+    PathBuf::from(format!("deja-failure-seed{seed}-step{step}.ron"))
+}
+
+/// Writes a bug report and tells the user how to reproduce it.
+pub fn write_bug_report(path: &Path, recording: &Recording) -> Result<(), String> {
+    recording::write(path, recording)?;
+    eprintln!("wrote a bug report that reproduces it: {}", path.display());
+    eprintln!("reproduce with: deja replay {}", path.display());
+    Ok(())
+}

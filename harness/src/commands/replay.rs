@@ -1,0 +1,175 @@
+//! `deja replay`: re-run recordings and say whether they still hold.
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+
+use game_core::content::Content;
+use serde::Serialize;
+
+use crate::cli::{Format, ReplayArgs};
+use crate::exit;
+use crate::frames::FramePrinter;
+use crate::recording::{self, Recording};
+use crate::replay::{self, Report, Verdict};
+use crate::runner::Runner;
+
+pub fn run(args: ReplayArgs) -> Result<u8, String> {
+    let content = super::load_content(&args.content)?;
+    let mut worst = exit::OK;
+    for file in &args.files {
+        let code = match replay_file(file, &args, &content) {
+            Ok(code) => code,
+            Err(message) => {
+                eprintln!("error: {message}");
+                exit::ERROR
+            }
+        };
+        worst = worst.max(code);
+    }
+    Ok(worst)
+}
+
+/// One line of `--format json` output.
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    file: String,
+    #[serde(flatten)]
+    report: &'a Report,
+}
+
+fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result<u8, String> {
+    let recording = recording::read(file)?;
+    let printer = FramePrinter {
+        mode: if args.format == Format::Text {
+            args.frames
+        } else {
+            crate::frames::Frames::None
+        },
+        width: args.size.0,
+        height: args.size.1,
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut io_error = None;
+    let mut last_game = None;
+    let report = replay::replay(
+        &recording,
+        content.clone(),
+        args.to_step,
+        |step, key, game| {
+            if let Err(e) = printer.step(&mut out, step, key, game) {
+                io_error.get_or_insert(e);
+            }
+            if printer.mode == crate::frames::Frames::Last {
+                last_game = Some(game.clone());
+            }
+        },
+    )?;
+    if let Some(e) = io_error {
+        return Err(format!("writing frames: {e}"));
+    }
+    if let Some(game) = &last_game {
+        printer
+            .finish(&mut out, game)
+            .map_err(|e| format!("writing frames: {e}"))?;
+    }
+    let name = file.display().to_string();
+    if args.format == Format::Json {
+        let line = serde_json::to_string(&JsonReport {
+            file: name,
+            report: &report,
+        })
+        .map_err(|e| format!("writing the report: {e}"))?;
+        writeln!(out, "{line}").map_err(|e| format!("writing the report: {e}"))?;
+        return Ok(report.exit_code());
+    }
+    for warning in &report.warnings {
+        eprintln!("warning: {name}: {warning}");
+    }
+    let summary = format!(
+        "{} steps, {} turns, {}",
+        report.steps, report.turns, report.outcome
+    );
+    match &report.verdict {
+        Verdict::Same => {
+            writeln!(out, "{name}: same: {summary}").map_err(|e| e.to_string())?;
+        }
+        Verdict::Drift(drift) => {
+            let key = drift
+                .key
+                .as_deref()
+                .map_or_else(|| "the start".to_string(), |k| format!("key {k}"));
+            writeln!(
+                out,
+                "{name}: drift at step {} ({key}, turn {}): {} expected {}, replayed {}",
+                drift.step, drift.turn, drift.what, drift.expected, drift.actual
+            )
+            .map_err(|e| e.to_string())?;
+            let (w, h) = args.size;
+            let before = drift.step.saturating_sub(1);
+            let left = replay::game_at(&recording, content.clone(), before)?
+                .frame(w, h)
+                .to_text();
+            let right = replay::game_at(&recording, content.clone(), drift.step)?
+                .frame(w, h)
+                .to_text();
+            write!(
+                out,
+                "{}",
+                replay::side_by_side(
+                    &format!("last matching frame (step {before})"),
+                    &left,
+                    &format!("first differing frame (step {}, replayed)", drift.step),
+                    &right,
+                    usize::from(w),
+                )
+            )
+            .map_err(|e| e.to_string())?;
+        }
+        Verdict::Reproduced { failure } => {
+            writeln!(
+                out,
+                "{name}: reproduced at step {}: {}",
+                failure.step, failure.kind
+            )
+            .map_err(|e| e.to_string())?;
+        }
+        Verdict::Fixed { failure } => {
+            writeln!(
+                out,
+                "{name}: fixed: the recorded failure at step {} ({}) no longer happens; {summary}. Run `deja bless {name}` to update the recording",
+                failure.step, failure.kind
+            )
+            .map_err(|e| e.to_string())?;
+        }
+        Verdict::NewFailure { failure } => {
+            writeln!(
+                out,
+                "{name}: failure at step {}: {}",
+                failure.step, failure.kind
+            )
+            .map_err(|e| e.to_string())?;
+            let report_path = super::default_report_path(recording.seed, failure.step);
+            let bug_report = bug_report(&recording, content.clone(), &name)?;
+            super::write_bug_report(&report_path, &bug_report)?;
+        }
+    }
+    Ok(report.exit_code())
+}
+
+/// The recording's keys re-run up to and including the failure, written as a
+/// bug report.
+fn bug_report(
+    recording: &Recording,
+    content: Arc<Content>,
+    from: &str,
+) -> Result<Recording, String> {
+    let mut runner = Runner::new(replay::config_of(recording, content))?;
+    for &key in &recording.keys {
+        if runner.press(key).is_err() {
+            break;
+        }
+    }
+    Ok(runner.recording(format!("Found replaying {from}. {}", recording.note)))
+}

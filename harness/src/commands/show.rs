@@ -1,0 +1,36 @@
+//! `deja show`: seek into a recording and show the frame (and the state) at a
+//! step.
+
+use crate::cli::ShowArgs;
+use crate::exit;
+use crate::recording;
+use crate::replay;
+
+pub fn run(args: ShowArgs) -> Result<u8, String> {
+    let recording = recording::read(&args.file)?;
+    let keys = recording.keys.len() as u64;
+    if args.at > keys {
+        return Err(format!(
+            "--at {}: {} has {keys} keys, so steps 0 to {keys}",
+            args.at,
+            args.file.display()
+        ));
+    }
+    let content = super::load_content(&args.content)?;
+    let game = replay::game_at(&recording, content, args.at)?;
+    let key = match args.at {
+        0 => "the start".to_string(),
+        n => format!("key {}", recording.keys[(n - 1) as usize]),
+    };
+    println!(
+        "--- {} at step {} ({key}) ---",
+        args.file.display(),
+        args.at
+    );
+    println!("{}", game.frame(args.size.0, args.size.1).to_text());
+    if args.state {
+        println!("--- state ---");
+        println!("{}", game.save());
+    }
+    Ok(exit::OK)
+}

@@ -1,0 +1,703 @@
+//! The recording file: a run written down as a seed plus keystrokes, with
+//! enough state hashes to name the first step of a replay that differs.
+//!
+//! The format is RON, documented field by field in docs/recording-format.md.
+//! Reading is strict and bounded: a file over [`MAX_FILE_BYTES`], more than
+//! [`MAX_KEYS`] keys, an unknown format version, a truncated file or a value
+//! of the wrong type is refused with a message naming the line and column,
+//! never a panic.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD_NO_PAD as BASE64;
+use game_core::Key;
+use serde::{Deserialize, Serialize};
+
+/// The version of the format this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+/// Largest recording read.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+/// Most keys a recording may hold.
+pub const MAX_KEYS: usize = 1_000_000;
+/// Longest free-text note.
+pub const MAX_NOTE_CHARS: usize = 16 * 1024;
+/// A full 64-bit hash is written every this many steps (and at the last).
+pub const CHECKPOINT_EVERY: u64 = 1000;
+/// Key notation per line when writing.
+const KEY_LINE_CHARS: usize = 64;
+/// Steps of 32-bit hashes per base64 line when writing (48 * 4 bytes = 256
+/// base64 characters, no padding).
+const HASHES_PER_LINE: usize = 48;
+
+/// A run, as written to a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recording {
+    pub game_name: String,
+    pub game_version: String,
+    /// The content fingerprint the run used.
+    pub content: u64,
+    pub seed: u64,
+    pub map_width: i32,
+    pub map_height: i32,
+    pub keys: Vec<Key>,
+    /// The low 32 bits of the state hash at step 0 (the start) and after
+    /// each key, up to the last step with a known state: every key when the
+    /// run had no failure, every key before the failing one otherwise.
+    pub step_hashes: Vec<u32>,
+    /// Full state hashes at some of those steps: every [`CHECKPOINT_EVERY`]
+    /// and the last.
+    pub checkpoints: Vec<(u64, u64)>,
+    pub outcome: RecordedOutcome,
+    pub failure: Option<Failure>,
+    pub note: String,
+}
+
+/// How the recorded run stood at its last step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RecordedOutcome {
+    Running {
+        depth: u32,
+        turn: u64,
+    },
+    Died {
+        cause: String,
+        depth: u32,
+        turn: u64,
+    },
+    Won {
+        turn: u64,
+    },
+    Quit {
+        depth: u32,
+        turn: u64,
+    },
+    /// The run ended in a failure (see `failure`).
+    Failed,
+}
+
+impl std::fmt::Display for RecordedOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RecordedOutcome::Running { depth, turn } => {
+                write!(f, "running on depth {depth} at turn {turn}")
+            }
+            RecordedOutcome::Died { cause, depth, turn } => {
+                write!(f, "died on depth {depth} at turn {turn}: {cause}")
+            }
+            RecordedOutcome::Won { turn } => write!(f, "won at turn {turn}"),
+            RecordedOutcome::Quit { depth, turn } => {
+                write!(f, "quit on depth {depth} at turn {turn}")
+            }
+            RecordedOutcome::Failed => write!(f, "failed"),
+        }
+    }
+}
+
+/// A failure found during a run: the bug a bug report reproduces.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Failure {
+    /// The step at which it happened: the key with this 1-based number (0 for
+    /// a failure before any key, in the starting state).
+    pub step: u64,
+    pub kind: FailureKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FailureKind {
+    /// The game panicked. `location` is where, which moves as code changes, so
+    /// only the message decides whether a replay reproduces it.
+    Panic {
+        message: String,
+        location: Option<String>,
+    },
+    /// An invariant of the catalogue was broken.
+    Invariant { id: String, message: String },
+    /// A loop in the game gave up without making progress.
+    Stuck { message: String },
+}
+
+impl FailureKind {
+    /// Whether `other` is the same failure: the same kind, and the same
+    /// invariant id or panic message. Messages of invariants and stuck loops
+    /// carry positions and counts that may change with a fix elsewhere, so
+    /// they do not have to match.
+    pub fn same_as(&self, other: &FailureKind) -> bool {
+        match (self, other) {
+            (FailureKind::Panic { message: a, .. }, FailureKind::Panic { message: b, .. }) => {
+                a == b
+            }
+            (FailureKind::Invariant { id: a, .. }, FailureKind::Invariant { id: b, .. }) => a == b,
+            (FailureKind::Stuck { .. }, FailureKind::Stuck { .. }) => true,
+            _ => false,
+        }
+    }
+}
+
+impl std::fmt::Display for FailureKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FailureKind::Panic { message, location } => {
+                write!(f, "panic: {message}")?;
+                if let Some(at) = location {
+                    write!(f, " (at {at})")?;
+                }
+                Ok(())
+            }
+            FailureKind::Invariant { id, message } => write!(f, "invariant {id} broken: {message}"),
+            FailureKind::Stuck { message } => write!(f, "stuck: {message}"),
+        }
+    }
+}
+
+impl Recording {
+    /// How many steps have a recorded hash: step 0 and every key, or, for a
+    /// bug report, the steps before the failing one (none when it failed at
+    /// the start).
+    pub fn hash_count(&self) -> u64 {
+        match &self.failure {
+            Some(failure) => failure.step,
+            None => self.keys.len() as u64 + 1,
+        }
+    }
+
+    /// The full checkpoints for a list of full hashes (one per step from 0).
+    pub fn checkpoints_of(full_hashes: &[u64]) -> Vec<(u64, u64)> {
+        let last = full_hashes.len().saturating_sub(1) as u64;
+        full_hashes
+            .iter()
+            .enumerate()
+            .map(|(step, &hash)| (step as u64, hash))
+            .filter(|&(step, _)| step % CHECKPOINT_EVERY == 0 || step == last)
+            .collect()
+    }
+}
+
+// ----- the file as serde sees it -----
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    format: u32,
+    game: GameInfo,
+    content: String,
+    seed: u64,
+    map: MapSize,
+    keys: Vec<String>,
+    hashes: Hashes,
+    outcome: RecordedOutcome,
+    failure: Option<Failure>,
+    note: String,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameInfo {
+    name: String,
+    version: String,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MapSize {
+    width: i32,
+    height: i32,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Hashes {
+    per_step: Vec<String>,
+    checkpoints: Vec<Checkpoint>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Checkpoint {
+    step: u64,
+    hash: String,
+}
+
+/// Only the version, read first and leniently, so a file from a newer deja
+/// is refused for its version rather than for the fields it added.
+#[derive(Deserialize)]
+struct Header {
+    format: u32,
+}
+
+// ----- writing -----
+
+/// The recording as RON text, laid out for people: keys wrapped into lines,
+/// hashes packed into lines of base64.
+pub fn to_text(recording: &Recording) -> String {
+    let mut out = String::new();
+    let quoted = |s: &str| ron::to_string(s).expect("strings always serialize");
+    out.push_str("// A deja recording. Replay it with: deja replay <this file>\n");
+    out.push_str("// Format: docs/recording-format.md\n");
+    out.push_str("(\n");
+    let _ = writeln!(out, "    format: {FORMAT_VERSION},");
+    let _ = writeln!(
+        out,
+        "    game: (name: {}, version: {}),",
+        quoted(&recording.game_name),
+        quoted(&recording.game_version)
+    );
+    let _ = writeln!(out, "    content: \"{:016x}\",", recording.content);
+    let _ = writeln!(out, "    seed: {},", recording.seed);
+    let _ = writeln!(
+        out,
+        "    map: (width: {}, height: {}),",
+        recording.map_width, recording.map_height
+    );
+    out.push_str("    keys: [\n");
+    for line in wrap_keys(&recording.keys) {
+        let _ = writeln!(out, "        {},", quoted(&line));
+    }
+    out.push_str("    ],\n");
+    out.push_str("    hashes: (\n        per_step: [\n");
+    for chunk in recording.step_hashes.chunks(HASHES_PER_LINE) {
+        let bytes: Vec<u8> = chunk.iter().flat_map(|h| h.to_le_bytes()).collect();
+        let _ = writeln!(out, "            \"{}\",", BASE64.encode(bytes));
+    }
+    out.push_str("        ],\n        checkpoints: [\n");
+    for (step, hash) in &recording.checkpoints {
+        let _ = writeln!(out, "            (step: {step}, hash: \"{hash:016x}\"),");
+    }
+    out.push_str("        ],\n    ),\n");
+    let pretty = ron::ser::PrettyConfig::new().compact_structs(true);
+    let outcome = ron::ser::to_string_pretty(&recording.outcome, pretty.clone())
+        .expect("outcomes always serialize");
+    let _ = writeln!(out, "    outcome: {outcome},");
+    match &recording.failure {
+        None => out.push_str("    failure: None,\n"),
+        Some(failure) => {
+            let kind = ron::ser::to_string_pretty(&failure.kind, pretty)
+                .expect("failures always serialize");
+            let _ = writeln!(
+                out,
+                "    failure: Some((step: {}, kind: {kind})),",
+                failure.step
+            );
+        }
+    }
+    let _ = writeln!(out, "    note: {},", quoted(&recording.note));
+    out.push_str(")\n");
+    out
+}
+
+/// Key notation in lines of about [`KEY_LINE_CHARS`], broken only between
+/// keys.
+fn wrap_keys(keys: &[Key]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for key in keys {
+        let text = key.to_string();
+        if !line.is_empty() && line.len() + text.len() > KEY_LINE_CHARS {
+            lines.push(std::mem::take(&mut line));
+        }
+        line.push_str(&text);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+pub fn write(path: &Path, recording: &Recording) -> Result<(), String> {
+    std::fs::write(path, to_text(recording)).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+// ----- reading -----
+
+/// Reads and checks a recording file.
+pub fn read(path: &Path) -> Result<Recording, String> {
+    let text = crate::files::read_text(path, MAX_FILE_BYTES)?;
+    from_text(&text).map_err(|e| format!("{}:{e}", path.display()))
+}
+
+/// Parses and checks recording text. Errors start with `line:column: `.
+pub fn from_text(text: &str) -> Result<Recording, String> {
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "1:1: {} bytes is over the {MAX_FILE_BYTES}-byte limit",
+            text.len()
+        ));
+    }
+    let header: Header = ron::from_str(text).map_err(|e| ron_error(&e))?;
+    if header.format != FORMAT_VERSION {
+        let (line, col) = locate_field(text, "format").unwrap_or((1, 1));
+        return Err(format!(
+            "{line}:{col}: unknown format version {}; this deja reads version {FORMAT_VERSION} (a newer deja may read it)",
+            header.format
+        ));
+    }
+    let file: File = ron::from_str(text).map_err(|e| ron_error(&e))?;
+    check(text, file)
+}
+
+fn ron_error(e: &ron::error::SpannedError) -> String {
+    let what = match &e.code {
+        ron::Error::Eof => "the file ends too soon (is it truncated?)".to_string(),
+        other => other.to_string(),
+    };
+    format!("{}:{}: {what}", e.span.start.line, e.span.start.col)
+}
+
+/// The checks serde cannot make: key notation, hash encoding, counts and
+/// consistency. Errors point at the offending field.
+fn check(text: &str, file: File) -> Result<Recording, String> {
+    let at = |field: &str| {
+        let (line, col) = locate_field(text, field).unwrap_or((1, 1));
+        format!("{line}:{col}")
+    };
+    let content = parse_hex64(&file.content).ok_or_else(|| {
+        format!(
+            "{}: content {:?} is not a 16-digit hex fingerprint",
+            at("content"),
+            file.content
+        )
+    })?;
+    let (w, h) = (file.map.width, file.map.height);
+    let map_ok = (game_core::map::MIN_WIDTH..=game_core::map::MAX_WIDTH).contains(&w)
+        && (game_core::map::MIN_HEIGHT..=game_core::map::MAX_HEIGHT).contains(&h);
+    if !map_ok {
+        return Err(format!(
+            "{}: map size {w}x{h} is outside what the game plays on",
+            at("map")
+        ));
+    }
+    let mut keys = Vec::new();
+    for (i, line) in file.keys.iter().enumerate() {
+        let parsed = Key::parse_all(line).map_err(|e| {
+            let (line_no, col) = locate_list_item(text, "keys", i).unwrap_or((1, 1));
+            // The string's opening quote is at `col`, its first key at col + 1.
+            format!(
+                "{line_no}:{}: bad key {:?}: {}",
+                col + e.column,
+                e.token,
+                e.reason
+            )
+        })?;
+        keys.extend(parsed);
+        if keys.len() > MAX_KEYS {
+            return Err(format!("{}: more than {MAX_KEYS} keys", at("keys")));
+        }
+    }
+    let mut step_hashes = Vec::new();
+    for (i, line) in file.hashes.per_step.iter().enumerate() {
+        let where_ = || {
+            let (line_no, col) = locate_list_item(text, "per_step", i).unwrap_or((1, 1));
+            format!("{line_no}:{col}")
+        };
+        let bytes = BASE64
+            .decode(line)
+            .map_err(|e| format!("{}: per-step hashes are not base64: {e}", where_()))?;
+        if bytes.len() % 4 != 0 {
+            return Err(format!(
+                "{}: per-step hashes are 4 bytes each; this line holds {}",
+                where_(),
+                bytes.len()
+            ));
+        }
+        step_hashes.extend(
+            bytes
+                .chunks_exact(4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        );
+        if step_hashes.len() > MAX_KEYS + 1 {
+            return Err(format!("{}: more per-step hashes than keys", where_()));
+        }
+    }
+    let mut checkpoints = Vec::new();
+    for c in &file.hashes.checkpoints {
+        let hash = parse_hex64(&c.hash).ok_or_else(|| {
+            format!(
+                "{}: checkpoint hash {:?} is not 16 hex digits",
+                at("checkpoints"),
+                c.hash
+            )
+        })?;
+        checkpoints.push((c.step, hash));
+    }
+    if file.note.chars().count() > MAX_NOTE_CHARS {
+        return Err(format!(
+            "{}: the note is longer than {MAX_NOTE_CHARS} characters",
+            at("note")
+        ));
+    }
+    let recording = Recording {
+        game_name: file.game.name,
+        game_version: file.game.version,
+        content,
+        seed: file.seed,
+        map_width: w,
+        map_height: h,
+        keys,
+        step_hashes,
+        checkpoints,
+        outcome: file.outcome,
+        failure: file.failure,
+        note: file.note,
+    };
+    if let Some(failure) = &recording.failure
+        && failure.step > recording.keys.len() as u64
+    {
+        return Err(format!(
+            "{}: the failure is at step {} but there are only {} keys",
+            at("failure"),
+            failure.step,
+            recording.keys.len()
+        ));
+    }
+    if recording.failure.is_some() != (recording.outcome == RecordedOutcome::Failed) {
+        return Err(format!(
+            "{}: the outcome is Failed exactly when there is a failure",
+            at("outcome")
+        ));
+    }
+    let expected = recording.hash_count();
+    if recording.step_hashes.len() as u64 != expected {
+        return Err(format!(
+            "{}: {} per-step hashes for {} steps (the start and each key{})",
+            at("per_step"),
+            recording.step_hashes.len(),
+            expected,
+            if recording.failure.is_some() {
+                " before the failing one"
+            } else {
+                ""
+            }
+        ));
+    }
+    if let Some(&(step, _)) = recording
+        .checkpoints
+        .iter()
+        .find(|&&(step, _)| step >= expected)
+    {
+        return Err(format!(
+            "{}: a checkpoint at step {step}, past the last hashed step",
+            at("checkpoints")
+        ));
+    }
+    Ok(recording)
+}
+
+fn parse_hex64(text: &str) -> Option<u64> {
+    (text.len() == 16 && text.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| u64::from_str_radix(text, 16).ok())
+        .flatten()
+}
+
+/// A minimal lexer over RON text that skips strings and comments, for
+/// pointing errors at fields after serde has accepted the file.
+struct Lexer<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Token<'a> {
+    Ident(&'a str),
+    Str,
+    Punct(char),
+}
+
+impl<'a> Lexer<'a> {
+    /// The next token and its byte offset.
+    fn next_token(&mut self) -> Option<(usize, Token<'a>)> {
+        let bytes = self.text.as_bytes();
+        loop {
+            while self.pos < bytes.len() && bytes[self.pos].is_ascii_whitespace() {
+                self.pos += 1;
+            }
+            let rest = &self.text[self.pos..];
+            if rest.starts_with("//") {
+                self.pos += rest.find('\n').unwrap_or(rest.len());
+            } else if let Some(comment) = rest.strip_prefix("/*") {
+                self.pos += comment.find("*/").map_or(rest.len(), |end| end + 4);
+            } else {
+                break;
+            }
+        }
+        let start = self.pos;
+        let c = self.text[start..].chars().next()?;
+        if c == '"' {
+            self.pos += 1;
+            while self.pos < bytes.len() {
+                match bytes[self.pos] {
+                    b'\\' => self.pos += 2,
+                    b'"' => {
+                        self.pos += 1;
+                        return Some((start, Token::Str));
+                    }
+                    _ => self.pos += 1,
+                }
+            }
+            return Some((start, Token::Str));
+        }
+        if c.is_ascii_alphabetic() || c == '_' {
+            let len = self.text[start..]
+                .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                .unwrap_or(self.text.len() - start);
+            self.pos += len;
+            return Some((start, Token::Ident(&self.text[start..start + len])));
+        }
+        self.pos += c.len_utf8();
+        Some((start, Token::Punct(c)))
+    }
+}
+
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+/// Where the field `name:` starts (the first one, outside strings and
+/// comments).
+fn locate_field(text: &str, name: &str) -> Option<(usize, usize)> {
+    let mut lexer = Lexer { text, pos: 0 };
+    let mut previous: Option<(usize, Token)> = None;
+    while let Some(token) = lexer.next_token() {
+        if token.1 == Token::Punct(':')
+            && let Some((at, Token::Ident(ident))) = previous
+            && ident == name
+        {
+            return Some(line_col(text, at));
+        }
+        previous = Some(token);
+    }
+    None
+}
+
+/// Where the `index`-th string of the list `name: [ ... ]` starts.
+fn locate_list_item(text: &str, name: &str, index: usize) -> Option<(usize, usize)> {
+    let mut lexer = Lexer { text, pos: 0 };
+    let mut previous: Option<(usize, Token)> = None;
+    while let Some(token) = lexer.next_token() {
+        if token.1 == Token::Punct(':')
+            && let Some((_, Token::Ident(ident))) = previous
+            && ident == name
+        {
+            let mut seen = 0;
+            while let Some((at, token)) = lexer.next_token() {
+                match token {
+                    Token::Str if seen == index => return Some(line_col(text, at)),
+                    Token::Str => seen += 1,
+                    Token::Punct(']') => return None,
+                    _ => {}
+                }
+            }
+            return None;
+        }
+        previous = Some(token);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Recording {
+        let keys = Key::parse_all("llll<Esc>ia<Tab><Enter>;<lt>").expect("valid");
+        let n = keys.len();
+        let full: Vec<u64> = (0..=n as u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
+        Recording {
+            game_name: "undercroft".into(),
+            game_version: "0.1.0".into(),
+            content: 0x1e28_e194_8b00_7230,
+            seed: 7,
+            map_width: 80,
+            map_height: 40,
+            keys,
+            step_hashes: full.iter().map(|&h| h as u32).collect(),
+            checkpoints: Recording::checkpoints_of(&full),
+            outcome: RecordedOutcome::Died {
+                cause: "killed by a \"goblin\"".into(),
+                depth: 2,
+                turn: 12,
+            },
+            failure: None,
+            note: "A note.\nOn two lines, with \"quotes\".".into(),
+        }
+    }
+
+    #[test]
+    fn writing_then_reading_gives_the_recording_back() {
+        let recording = sample();
+        let text = to_text(&recording);
+        assert_eq!(from_text(&text), Ok(recording));
+    }
+
+    #[test]
+    fn a_bug_report_round_trips() {
+        let mut recording = sample();
+        recording.failure = Some(Failure {
+            step: 5,
+            kind: FailureKind::Invariant {
+                id: "hp.range".into(),
+                message: "the player has 31/30 hp".into(),
+            },
+        });
+        recording.outcome = RecordedOutcome::Failed;
+        recording.step_hashes.truncate(5);
+        recording.checkpoints = vec![(0, 1), (4, 2)];
+        let text = to_text(&recording);
+        assert_eq!(from_text(&text), Ok(recording));
+    }
+
+    #[test]
+    fn ten_thousand_keys_stay_under_a_hundred_kilobytes() {
+        let mut recording = sample();
+        let mut rng = game_core::RunSeed(1).stream("test", 0);
+        let alphabet = Key::parse_all("hjklyubno.,g>iatdw;<Esc><Tab><Enter>").expect("valid");
+        recording.keys = (0..10_000)
+            .map(|_| *rng.pick(&alphabet).expect("keys"))
+            .collect();
+        let full: Vec<u64> = (0..=10_000u64)
+            .map(|i| i.wrapping_mul(0x2545_f491_4f6c_dd1d))
+            .collect();
+        recording.step_hashes = full.iter().map(|&h| h as u32).collect();
+        recording.checkpoints = Recording::checkpoints_of(&full);
+        let text = to_text(&recording);
+        assert!(text.len() < 100 * 1024, "{} bytes", text.len());
+        assert_eq!(from_text(&text), Ok(recording));
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let text = to_text(&sample());
+        let bad_key = text.replacen("llll<Esc>", "llll<Esx>", 1);
+        let err = from_text(&bad_key).unwrap_err();
+        assert!(err.starts_with("10:14:"), "{err}");
+        assert!(err.contains("<Esx>"), "{err}");
+
+        let future = text.replacen("format: 1", "format: 2", 1);
+        let err = from_text(&future).unwrap_err();
+        assert!(
+            err.starts_with("4:5:") && err.contains("unknown format version 2"),
+            "{err}"
+        );
+
+        let truncated = &text[..text.len() / 2];
+        let err = from_text(truncated).unwrap_err();
+        assert!(err.contains("truncated") || err.contains(':'), "{err}");
+
+        let wrong_type = text.replacen("seed: 7", "seed: \"seven\"", 1);
+        let err = from_text(&wrong_type).unwrap_err();
+        assert!(err.starts_with("7:"), "{err}");
+    }
+
+    #[test]
+    fn the_locator_skips_strings_and_comments() {
+        let text = "// keys: nope\n(note: \"keys: [\\\"x\\\"]\", keys: [\"a\", \"b\"])";
+        assert_eq!(locate_list_item(text, "keys", 1), Some((2, 37)));
+        assert_eq!(locate_field(text, "keys"), Some((2, 25)));
+    }
+}

@@ -1,0 +1,337 @@
+//! Replaying a recording and comparing it, step by step, with what was
+//! recorded: the first step whose state differs is named, a recorded failure
+//! is reproduced or reported fixed, and a new failure is reported.
+
+use std::sync::Arc;
+
+use game_core::content::Content;
+use game_core::{Game, GameConfig, Key, RunSeed};
+use serde::Serialize;
+
+use crate::recording::{Failure, RecordedOutcome, Recording};
+use crate::runner::Runner;
+
+/// What a replay found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum Verdict {
+    /// Every compared step matched.
+    Same,
+    /// The state differs from the recording from this step on.
+    Drift(Drift),
+    /// The recorded failure happened again, at its step.
+    Reproduced { failure: Failure },
+    /// The recorded failure no longer happens: the run went past its step.
+    Fixed { failure: Failure },
+    /// A failure the recording did not have.
+    NewFailure { failure: Failure },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Drift {
+    /// The first step whose state differs (0 is the start).
+    pub step: u64,
+    /// The key pressed at that step (none at step 0).
+    pub key: Option<String>,
+    /// The game's turn after that step, as replayed.
+    pub turn: u64,
+    /// What differs: "state hash", "checkpoint hash" or "outcome".
+    pub what: String,
+    pub expected: String,
+    pub actual: String,
+}
+
+/// The result of replaying one recording.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Report {
+    pub verdict: Verdict,
+    /// Keys replayed.
+    pub steps: u64,
+    /// Player turns taken in the replay.
+    pub turns: u64,
+    /// How the replay stands at its last step.
+    pub outcome: RecordedOutcome,
+    /// Version or content mismatches: said, then the replay runs anyway.
+    pub warnings: Vec<String>,
+}
+
+impl Report {
+    /// The exit code of the verdict (see `crate::exit`).
+    pub fn exit_code(&self) -> u8 {
+        match self.verdict {
+            Verdict::Same | Verdict::Fixed { .. } => crate::exit::OK,
+            Verdict::Drift(_) => crate::exit::DRIFT,
+            Verdict::Reproduced { .. } | Verdict::NewFailure { .. } => crate::exit::FAILURE,
+        }
+    }
+}
+
+/// The game configuration a recording was made with, on `content`.
+pub fn config_of(recording: &Recording, content: Arc<Content>) -> GameConfig {
+    GameConfig {
+        seed: RunSeed(recording.seed),
+        content,
+        width: recording.map_width,
+        height: recording.map_height,
+    }
+}
+
+/// Replays `recording` on `content`, stopping after `to_step` keys when
+/// given. `each_step` sees the game after every step (0 first), for frames.
+pub fn replay(
+    recording: &Recording,
+    content: Arc<Content>,
+    to_step: Option<u64>,
+    mut each_step: impl FnMut(u64, Option<Key>, &Game),
+) -> Result<Report, String> {
+    let mut warnings = Vec::new();
+    if recording.game_name != game_core::GAME_NAME
+        || recording.game_version != game_core::GAME_VERSION
+    {
+        warnings.push(format!(
+            "recorded with {} {}, replaying with {} {}",
+            recording.game_name,
+            recording.game_version,
+            game_core::GAME_NAME,
+            game_core::GAME_VERSION
+        ));
+    }
+    if recording.content != content.fingerprint() {
+        warnings.push(format!(
+            "recorded with content {:016x}, replaying with {:016x}",
+            recording.content,
+            content.fingerprint()
+        ));
+    }
+    let mut runner = Runner::new(config_of(recording, content))?;
+    let last = to_step.map_or(recording.keys.len() as u64, |n| {
+        n.min(recording.keys.len() as u64)
+    });
+    let finish = |runner: &Runner, verdict: Verdict, warnings: Vec<String>| Report {
+        verdict,
+        steps: runner.step(),
+        turns: u64::from(runner.game().state().turns_taken),
+        outcome: runner.outcome(),
+        warnings,
+    };
+    each_step(0, None, runner.game());
+    if let Some(verdict) = check_step(recording, &runner, 0, None) {
+        return Ok(finish(&runner, verdict, warnings));
+    }
+    for step in 1..=last {
+        let key = recording.keys[(step - 1) as usize];
+        let pressed = runner.press(key);
+        each_step(step, Some(key), runner.game());
+        if let Err(failure) = pressed {
+            return Ok(finish(
+                &runner,
+                failure_verdict(recording, failure),
+                warnings,
+            ));
+        }
+        if let Some(verdict) = check_step(recording, &runner, step, Some(key)) {
+            return Ok(finish(&runner, verdict, warnings));
+        }
+    }
+    let complete = last == recording.keys.len() as u64;
+    if complete && recording.failure.is_none() && runner.outcome() != recording.outcome {
+        let verdict = Verdict::Drift(Drift {
+            step: last,
+            key: recording.keys.last().map(ToString::to_string),
+            turn: runner.game().state().clock.turn(),
+            what: "outcome".into(),
+            expected: format!("{:?}", recording.outcome),
+            actual: format!("{:?}", runner.outcome()),
+        });
+        return Ok(finish(&runner, verdict, warnings));
+    }
+    Ok(finish(&runner, Verdict::Same, warnings))
+}
+
+/// A failure during replay: the recorded one at its step, or a new one.
+fn failure_verdict(recording: &Recording, failure: Failure) -> Verdict {
+    match &recording.failure {
+        Some(recorded) if recorded.step == failure.step && recorded.kind.same_as(&failure.kind) => {
+            Verdict::Reproduced { failure }
+        }
+        _ => Verdict::NewFailure { failure },
+    }
+}
+
+/// Compares the replayed state at `step` with the recording. `None` when it
+/// matches (or nothing was recorded for that step).
+fn check_step(
+    recording: &Recording,
+    runner: &Runner,
+    step: u64,
+    key: Option<Key>,
+) -> Option<Verdict> {
+    if let Some(failure) = &runner.failure() {
+        return Some(failure_verdict(recording, (*failure).clone()));
+    }
+    if let Some(recorded) = &recording.failure
+        && recorded.step == step
+    {
+        return Some(Verdict::Fixed {
+            failure: recorded.clone(),
+        });
+    }
+    let actual = runner.last_hash()?;
+    let turn = runner.game().state().clock.turn();
+    let drift = |what: &str, expected: String, actual: String| {
+        Some(Verdict::Drift(Drift {
+            step,
+            key: key.map(|k| k.to_string()),
+            turn,
+            what: what.into(),
+            expected,
+            actual,
+        }))
+    };
+    if let Some(&expected) = recording.step_hashes.get(step as usize)
+        && expected != actual as u32
+    {
+        return drift(
+            "state hash",
+            format!("{expected:08x}"),
+            format!("{:08x}", actual as u32),
+        );
+    }
+    if let Some(&(_, expected)) = recording.checkpoints.iter().find(|(s, _)| *s == step)
+        && expected != actual
+    {
+        return drift(
+            "checkpoint hash",
+            format!("{expected:016x}"),
+            format!("{actual:016x}"),
+        );
+    }
+    None
+}
+
+/// The game as it stands after `step` keys of `recording` (stopping early at
+/// a failure), for showing a frame or a state.
+pub fn game_at(recording: &Recording, content: Arc<Content>, step: u64) -> Result<Game, String> {
+    let mut runner = Runner::new(config_of(recording, content))?;
+    for &key in recording.keys.iter().take(step as usize) {
+        if runner.press(key).is_err() {
+            break;
+        }
+    }
+    Ok(runner.game().clone())
+}
+
+/// Two frames' text side by side, `width` columns each, with a gutter.
+pub fn side_by_side(
+    left_title: &str,
+    left: &str,
+    right_title: &str,
+    right: &str,
+    width: usize,
+) -> String {
+    let left_lines: Vec<&str> = std::iter::once(left_title).chain(left.lines()).collect();
+    let right_lines: Vec<&str> = std::iter::once(right_title).chain(right.lines()).collect();
+    let rows = left_lines.len().max(right_lines.len());
+    let mut out = String::new();
+    for i in 0..rows {
+        let l = left_lines.get(i).copied().unwrap_or("");
+        let r = right_lines.get(i).copied().unwrap_or("");
+        let padded: String = l
+            .chars()
+            .chain(std::iter::repeat(' '))
+            .take(width)
+            .collect();
+        out.push_str(&padded);
+        out.push_str(" | ");
+        out.push_str(r);
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::recording::FailureKind;
+
+    fn recorded(seed: u64, keys: &str) -> Recording {
+        let mut runner = Runner::new(GameConfig::new(seed)).expect("valid");
+        for key in Key::parse_all(keys).expect("valid") {
+            runner.press(key).expect("no failure");
+        }
+        runner.recording(String::new())
+    }
+
+    fn content() -> Arc<Content> {
+        Arc::new(Content::embedded())
+    }
+
+    #[test]
+    fn an_unchanged_recording_replays_the_same() {
+        let recording = recorded(5, "llooo.;<Esc>");
+        let report = replay(&recording, content(), None, |_, _, _| {}).expect("replays");
+        assert_eq!(report.verdict, Verdict::Same);
+        assert_eq!(report.steps, 8);
+        assert_eq!(report.exit_code(), 0);
+    }
+
+    #[test]
+    fn a_changed_key_drifts_at_exactly_its_step() {
+        let mut recording = recorded(5, "llllooo");
+        recording.keys[2] = Key::char('h');
+        let report = replay(&recording, content(), None, |_, _, _| {}).expect("replays");
+        match &report.verdict {
+            Verdict::Drift(drift) => {
+                assert_eq!(drift.step, 3);
+                assert_eq!(drift.key.as_deref(), Some("h"));
+            }
+            other => panic!("expected drift, got {other:?}"),
+        }
+        assert_eq!(report.exit_code(), 3);
+    }
+
+    #[test]
+    fn a_changed_hash_drifts_at_exactly_its_step() {
+        let mut recording = recorded(6, "llllooo");
+        recording.step_hashes[5] ^= 1;
+        let report = replay(&recording, content(), None, |_, _, _| {}).expect("replays");
+        assert!(
+            matches!(report.verdict, Verdict::Drift(Drift { step: 5, .. })),
+            "{report:?}"
+        );
+    }
+
+    #[test]
+    fn to_step_stops_early_and_compares_only_that_far() {
+        let mut recording = recorded(7, "llllooo");
+        recording.step_hashes[6] ^= 1;
+        let report = replay(&recording, content(), Some(4), |_, _, _| {}).expect("replays");
+        assert_eq!(report.verdict, Verdict::Same);
+        assert_eq!(report.steps, 4);
+    }
+
+    #[test]
+    fn a_recorded_failure_that_no_longer_happens_is_fixed() {
+        let mut recording = recorded(8, "lll");
+        recording.failure = Some(Failure {
+            step: 2,
+            kind: FailureKind::Stuck {
+                message: "old bug".into(),
+            },
+        });
+        recording.outcome = RecordedOutcome::Failed;
+        recording.step_hashes.truncate(2);
+        let report = replay(&recording, content(), None, |_, _, _| {}).expect("replays");
+        assert!(
+            matches!(report.verdict, Verdict::Fixed { .. }),
+            "{report:?}"
+        );
+        assert_eq!(report.exit_code(), 0);
+    }
+
+    #[test]
+    fn frames_side_by_side() {
+        let text = side_by_side("a", "x\ny", "b", "z", 3);
+        assert_eq!(text, "a   | b\nx   | z\ny   | \n");
+    }
+}
