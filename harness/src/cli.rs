@@ -75,6 +75,10 @@ pub struct PlayArgs {
     /// The recording's note: what it shows.
     #[arg(long, default_value = "")]
     pub note: String,
+    /// Switch on a planted defect (testing the harness; needs a build with
+    /// the `canary` feature). Repeatable.
+    #[arg(long, value_name = "NAME", value_parser = parse_canary)]
+    pub canary: Vec<game_core::canary::Canary>,
     #[command(flatten)]
     pub content: ContentArgs,
 }
@@ -161,6 +165,14 @@ pub struct BenchArgs {
     pub runs: u32,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+fn parse_canary(name: &str) -> Result<game_core::canary::Canary, String> {
+    use game_core::canary::Canary;
+    Canary::from_name(name).ok_or_else(|| {
+        let known: Vec<&str> = Canary::ALL.iter().map(|c| c.name()).collect();
+        format!("unknown canary {name:?}; known: {}", known.join(", "))
+    })
 }
 
 /// Runs a parsed command line; returns the exit code.

@@ -13,6 +13,7 @@ use std::path::Path;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD_NO_PAD as BASE64;
 use game_core::Key;
+use game_core::canary::Canary;
 use serde::{Deserialize, Serialize};
 
 /// The version of the format this build reads and writes.
@@ -41,6 +42,8 @@ pub struct Recording {
     pub seed: u64,
     pub map_width: i32,
     pub map_height: i32,
+    /// Planted defects the run had switched on (tests of the harness only).
+    pub canaries: Vec<Canary>,
     pub keys: Vec<Key>,
     /// The low 32 bits of the state hash at step 0 (the start) and after
     /// each key, up to the last step with a known state: every key when the
@@ -185,6 +188,7 @@ struct File {
     content: String,
     seed: u64,
     map: MapSize,
+    canaries: Vec<String>,
     keys: Vec<String>,
     hashes: Hashes,
     outcome: RecordedOutcome,
@@ -251,6 +255,12 @@ pub fn to_text(recording: &Recording) -> String {
         "    map: (width: {}, height: {}),",
         recording.map_width, recording.map_height
     );
+    let canaries: Vec<String> = recording
+        .canaries
+        .iter()
+        .map(|c| quoted(c.name()))
+        .collect();
+    let _ = writeln!(out, "    canaries: [{}],", canaries.join(", "));
     out.push_str("    keys: [\n");
     for line in wrap_keys(&recording.keys) {
         let _ = writeln!(out, "        {},", quoted(&line));
@@ -368,6 +378,18 @@ fn check(text: &str, file: File) -> Result<Recording, String> {
             at("map")
         ));
     }
+    let mut canaries = Vec::new();
+    for name in &file.canaries {
+        let canary = Canary::from_name(name).ok_or_else(|| {
+            let known: Vec<&str> = Canary::ALL.iter().map(|c| c.name()).collect();
+            format!(
+                "{}: unknown canary {name:?}; known: {}",
+                at("canaries"),
+                known.join(", ")
+            )
+        })?;
+        canaries.push(canary);
+    }
     let mut keys = Vec::new();
     for (i, line) in file.keys.iter().enumerate() {
         let parsed = Key::parse_all(line).map_err(|e| {
@@ -434,6 +456,7 @@ fn check(text: &str, file: File) -> Result<Recording, String> {
         seed: file.seed,
         map_width: w,
         map_height: h,
+        canaries,
         keys,
         step_hashes,
         checkpoints,
@@ -615,6 +638,7 @@ mod tests {
             seed: 7,
             map_width: 80,
             map_height: 40,
+            canaries: Vec::new(),
             keys,
             step_hashes: full.iter().map(|&h| h as u32).collect(),
             checkpoints: Recording::checkpoints_of(&full),
@@ -675,7 +699,7 @@ mod tests {
         let text = to_text(&sample());
         let bad_key = text.replacen("llll<Esc>", "llll<Esx>", 1);
         let err = from_text(&bad_key).unwrap_err();
-        assert!(err.starts_with("10:14:"), "{err}");
+        assert!(err.starts_with("11:14:"), "{err}");
         assert!(err.contains("<Esx>"), "{err}");
 
         let future = text.replacen("format: 1", "format: 2", 1);

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use game_core::canary::Canaries;
 use game_core::content::Content;
 use game_core::{Game, GameConfig, Key, RunSeed};
 use serde::Serialize;
@@ -73,6 +74,10 @@ pub fn config_of(recording: &Recording, content: Arc<Content>) -> GameConfig {
         content,
         width: recording.map_width,
         height: recording.map_height,
+        canaries: recording
+            .canaries
+            .iter()
+            .fold(Canaries::NONE, |set, &c| set.with(c)),
     }
 }
 
@@ -209,13 +214,24 @@ fn check_step(
     None
 }
 
-/// The game as it stands after `step` keys of `recording` (stopping early at
-/// a failure), for showing a frame or a state.
+/// The game as it stands after `step` keys of `recording`, for showing a
+/// frame or a state. A run that fails on the way stops there: after a broken
+/// invariant or a stuck loop the game is shown as the failing key left it;
+/// after a panic, as it was before that key, since a panic may leave the
+/// state half-changed.
 pub fn game_at(recording: &Recording, content: Arc<Content>, step: u64) -> Result<Game, String> {
     let mut runner = Runner::new(config_of(recording, content))?;
-    for &key in recording.keys.iter().take(step as usize) {
-        if runner.press(key).is_err() {
-            break;
+    for (index, &key) in recording.keys.iter().take(step as usize).enumerate() {
+        let before = (index + 1 == step as usize).then(|| runner.game().clone());
+        match runner.press(key) {
+            Ok(_) => {}
+            Err(failure) => {
+                let panicked = matches!(failure.kind, crate::recording::FailureKind::Panic { .. });
+                return Ok(match before {
+                    Some(game) if panicked => game,
+                    _ => runner.game().clone(),
+                });
+            }
         }
     }
     Ok(runner.game().clone())

@@ -144,6 +144,7 @@ impl Runner {
             seed: self.game.state().seed.0,
             map_width: config_map.width(),
             map_height: config_map.height(),
+            canaries: self.game.state().canaries.list(),
             keys: self.keys.clone(),
             step_hashes: self.hashes.iter().map(|&h| h as u32).collect(),
             checkpoints: Recording::checkpoints_of(&self.hashes),

@@ -4,6 +4,7 @@
 //! A player action either spends time (the monsters then act until the
 //! player's turn comes round again) or is refused, which costs nothing.
 
+use crate::canary::Canary;
 use crate::content::{ItemEffect, Poison};
 use crate::dice::Dice;
 use crate::geom::{Dir, Pos};
@@ -607,6 +608,9 @@ impl Game {
                 Spent::Yes(BASE_ACTION_COST)
             }
             ItemEffect::Heal { amount } => {
+                if self.state.canaries.has(Canary::PanickingPotion) {
+                    panic!("canary {}: drinking {name} panics", Canary::PanickingPotion);
+                }
                 self.take_from_pack(slot, 1);
                 let rolled = amount.roll(&mut self.state.rng);
                 let player = &mut self.state.player;

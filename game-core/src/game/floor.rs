@@ -4,12 +4,9 @@
 //! ("mapgen", depth) and what lives on it from ("spawn", depth), so two runs
 //! of one seed meet the same floor 4 however differently they played 1 to 3.
 
-use std::sync::Arc;
-
-use crate::content::Content;
 use crate::geom::Pos;
 use crate::mapgen::{self, BuiltFloor, LAST_DEPTH};
-use crate::rng::{RunSeed, Stream};
+use crate::rng::Stream;
 use crate::rules;
 use crate::spawn;
 
@@ -17,7 +14,7 @@ use super::state::{
     Floor, FloorItem, GameState, MessageLog, Monster, MonsterRef, Pack, Player, RunStatus, Statuses,
 };
 use super::turn::{Actor, TurnQueue};
-use super::{Cache, Game};
+use super::{Cache, Game, GameConfig};
 
 /// Extra monsters per floor on top of one per depth.
 const BASE_MONSTERS: u32 = 3;
@@ -31,13 +28,14 @@ const START_CLEARANCE: i32 = 6;
 
 /// A fresh player with the starting kit on floor `depth` (1 for a new run;
 /// deeper for tools that look at a floor as the player arrives on it).
-pub(super) fn start_run(
-    seed: RunSeed,
-    content: Arc<Content>,
-    width: i32,
-    height: i32,
-    depth: u32,
-) -> Game {
+pub(super) fn start_run(config: GameConfig, depth: u32) -> Game {
+    let GameConfig {
+        seed,
+        content,
+        width,
+        height,
+        canaries,
+    } = config;
     let built = mapgen::generate_floor(seed, depth, width, height);
     let mut pack = Pack::default();
     for (item, count) in content.starting_kit() {
@@ -59,6 +57,7 @@ pub(super) fn start_run(
     let state = GameState {
         seed,
         content_fingerprint: content.fingerprint(),
+        canaries,
         depth,
         floor: floor_from(&built),
         player,

@@ -24,6 +24,7 @@ pub mod turn;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::canary::Canaries;
 use crate::content::Content;
 use crate::geom::Pos;
 use crate::keys::Key;
@@ -46,6 +47,8 @@ pub struct GameConfig {
     pub content: Arc<Content>,
     pub width: i32,
     pub height: i32,
+    /// Planted defects; none unless a test asks (see `crate::canary`).
+    pub canaries: Canaries,
 }
 
 impl GameConfig {
@@ -56,7 +59,27 @@ impl GameConfig {
             content: Arc::new(Content::embedded()),
             width: crate::map::DEFAULT_WIDTH,
             height: crate::map::DEFAULT_HEIGHT,
+            canaries: Canaries::NONE,
         }
+    }
+
+    pub fn with_canaries(mut self, canaries: Canaries) -> Self {
+        self.canaries = canaries;
+        self
+    }
+
+    /// Refuses sizes outside the map limits, and canaries in a build without
+    /// them.
+    fn check(&self) -> Result<(), ConfigError> {
+        let (width, height) = (self.width, self.height);
+        if !(MIN_WIDTH..=MAX_WIDTH).contains(&width) || !(MIN_HEIGHT..=MAX_HEIGHT).contains(&height)
+        {
+            return Err(ConfigError::MapSize { width, height });
+        }
+        if !self.canaries.is_empty() && !Canaries::AVAILABLE {
+            return Err(ConfigError::CanariesUnavailable);
+        }
+        Ok(())
     }
 
     pub fn with_size(mut self, width: i32, height: i32) -> Self {
@@ -76,6 +99,7 @@ impl GameConfig {
 pub enum ConfigError {
     MapSize { width: i32, height: i32 },
     Depth { depth: u32 },
+    CanariesUnavailable,
 }
 
 impl fmt::Display for ConfigError {
@@ -88,6 +112,10 @@ impl fmt::Display for ConfigError {
             ConfigError::Depth { depth } => {
                 write!(f, "depth {depth} is outside 1 to {LAST_DEPTH}")
             }
+            ConfigError::CanariesUnavailable => write!(
+                f,
+                "canaries are planted defects compiled only with the `canary` feature; build with --features canary"
+            ),
         }
     }
 }
@@ -155,17 +183,7 @@ impl Game {
     /// Starts a run: floor 1 generated from the seed, the player at its start
     /// with the starting kit.
     pub fn new(config: GameConfig) -> Result<Game, ConfigError> {
-        let GameConfig {
-            seed,
-            content,
-            width,
-            height,
-        } = config;
-        if !(MIN_WIDTH..=MAX_WIDTH).contains(&width) || !(MIN_HEIGHT..=MAX_HEIGHT).contains(&height)
-        {
-            return Err(ConfigError::MapSize { width, height });
-        }
-        Ok(floor::start_run(seed, content, width, height, 1))
+        Game::new_at_depth(config, 1)
     }
 
     /// A run that starts on floor `depth` (1 to [`LAST_DEPTH`]) with a fresh
@@ -176,17 +194,8 @@ impl Game {
         if !(1..=LAST_DEPTH).contains(&depth) {
             return Err(ConfigError::Depth { depth });
         }
-        let GameConfig {
-            seed,
-            content,
-            width,
-            height,
-        } = config;
-        if !(MIN_WIDTH..=MAX_WIDTH).contains(&width) || !(MIN_HEIGHT..=MAX_HEIGHT).contains(&height)
-        {
-            return Err(ConfigError::MapSize { width, height });
-        }
-        Ok(floor::start_run(seed, content, width, height, depth))
+        config.check()?;
+        Ok(floor::start_run(config, depth))
     }
 
     /// The whole state, read-only.

@@ -7,6 +7,7 @@
 //! charged at least a wait: a monster handed a free retry would ask again
 //! forever.
 
+use crate::canary::Canary;
 use crate::fov::{self, SIGHT_RADIUS};
 use crate::geom::Dir;
 use crate::paths::DijkstraMap;
@@ -22,6 +23,15 @@ use super::turn::Actor;
 /// floor's worth of monsters at top speed uses a few hundred; reaching this
 /// means the clock has stopped moving.
 pub const MAX_ACTIVATIONS: u32 = 10_000;
+
+/// What a monster's turn came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Acted {
+    Acted,
+    /// It wanted to act and could not: awake, with no free step toward the
+    /// player.
+    Refused,
+}
 
 /// How far (in steps) chasing monsters can follow the player.
 pub const CHASE_RADIUS: u16 = 40;
@@ -78,23 +88,30 @@ impl Game {
             return; // died before its turn; the dead are not rescheduled
         };
         let speed = self.content.monster(monster.kind).speed;
-        let cost = self.monster_act(id);
+        let acted = self.monster_act(id);
         if self.monster(id).is_some() {
-            let at = self.state.clock.now() + rules::scaled_cost(cost, speed);
+            // Every turn is charged at least a wait, a refused one too: a
+            // monster handed a free retry asks again forever.
+            let now = self.state.clock.now();
+            let uncharged =
+                acted == Acted::Refused && self.state.canaries.has(Canary::UnchargedRefusal);
+            let at = if uncharged {
+                now
+            } else {
+                now + rules::scaled_cost(BASE_ACTION_COST, speed)
+            };
             self.state.clock.schedule(Actor::Monster(id), at);
         }
     }
 
-    /// One monster's action; returns its cost, at least a wait.
-    fn monster_act(&mut self, id: MonsterRef) -> u64 {
+    /// One monster's turn: read the floor, decide, act through the same step
+    /// and attack code as the player.
+    fn monster_act(&mut self, id: MonsterRef) -> Acted {
         let Some(monster) = self.monster(id) else {
-            return BASE_ACTION_COST;
+            return Acted::Refused;
         };
-        let intended = if monster.awake {
-            self.chase_step(id)
-        } else {
-            None
-        };
+        let awake = monster.awake;
+        let intended = if awake { self.chase_step(id) } else { None };
         if self.monster(id).is_some_and(|m| m.statuses.is_confused()) {
             // A confused monster lurches like a confused player: half the
             // time a random way, and a stumble always spends the turn.
@@ -104,10 +121,16 @@ impl Game {
             let dir = rules::confused_direction(wanted, hijack, direction);
             let stumbled = hijack < rules::STUMBLE_CHANCE || intended.is_none();
             self.step_creature(Who::Monster(id), dir, stumbled);
+            Acted::Acted
         } else if let Some(dir) = intended {
             self.step_creature(Who::Monster(id), dir, false);
+            Acted::Acted
+        } else if awake {
+            // Awake with no free step toward the player: the chase is refused.
+            Acted::Refused
+        } else {
+            Acted::Acted // asleep: waiting is what it does
         }
-        BASE_ACTION_COST
     }
 
     /// Where an awake monster wants to step: at the player when adjacent,

@@ -11,6 +11,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::canary::Canaries;
 use crate::content::Content;
 use crate::mapgen::LAST_DEPTH;
 
@@ -145,6 +146,18 @@ impl Game {
         let monsters = self.content.monsters().len();
         let items = self.content.items().len();
         let mut problems = Vec::new();
+        let canaries = self.state.canaries;
+        if canaries.unknown_bits() != 0 {
+            problems.push(format!(
+                "unknown canary bits {:#x}",
+                canaries.unknown_bits()
+            ));
+        }
+        if !canaries.is_empty() && !Canaries::AVAILABLE {
+            problems.push(
+                "the save plants canaries, which only a build with the `canary` feature has".into(),
+            );
+        }
         if !(1..=LAST_DEPTH).contains(&self.state.depth) {
             problems.push(format!(
                 "depth {} is outside 1..={LAST_DEPTH}",

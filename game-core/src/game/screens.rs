@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::canary::Canary;
 use crate::content::ItemEffect;
 use crate::geom::{Dir, Pos};
 use crate::keys::{Key, KeyCode, Mods};
@@ -144,7 +145,11 @@ impl Game {
     pub(super) fn dispatch(&mut self, key: Key) -> Option<Action> {
         if key == Key::ESC {
             // Esc always closes the top screen, whatever it is, for free.
-            self.state.screens.pop();
+            let sticky = self.state.screens.last() == Some(&Screen::Help)
+                && self.state.canaries.has(Canary::StickyHelp);
+            if !sticky {
+                self.state.screens.pop();
+            }
             return None;
         }
         match self.state.screens.last().cloned() {

@@ -9,6 +9,7 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
+use crate::canary::Canaries;
 use crate::content::{ItemId, MonsterId};
 use crate::dice::Dice;
 use crate::geom::Pos;
@@ -31,6 +32,8 @@ pub struct GameState {
     pub seed: RunSeed,
     /// The content this run was started with; a save only loads against it.
     pub content_fingerprint: u64,
+    /// Planted defects switched on for this run (none in a normal run).
+    pub canaries: Canaries,
     pub depth: u32,
     pub floor: Floor,
     pub player: Player,

@@ -16,6 +16,7 @@ pub fn run(args: MapArgs) -> Result<u8, String> {
         content,
         width,
         height,
+        canaries: game_core::canary::Canaries::NONE,
     };
     let game = Game::new_at_depth(config, args.depth).map_err(|e| e.to_string())?;
     let built = mapgen::generate_floor(RunSeed(args.seed), args.depth, width, height);

@@ -2,6 +2,7 @@
 
 use std::io::Write;
 
+use game_core::canary::Canaries;
 use game_core::{GameConfig, RunSeed};
 
 use crate::cli::PlayArgs;
@@ -21,6 +22,10 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
         content,
         width: i32::from(args.map_size.0),
         height: i32::from(args.map_size.1),
+        canaries: args
+            .canary
+            .iter()
+            .fold(Canaries::NONE, |set, &c| set.with(c)),
     };
     let mut runner = Runner::new(config)?;
     let printer = FramePrinter {

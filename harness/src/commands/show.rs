@@ -16,6 +16,18 @@ pub fn run(args: ShowArgs) -> Result<u8, String> {
             args.file.display()
         ));
     }
+    if let Some(failure) = recording.failure.as_ref().filter(|f| args.at >= f.step) {
+        eprintln!(
+            "note: the run fails at step {} ({}); the game is shown as that failure left it{}",
+            failure.step,
+            failure.kind,
+            if matches!(failure.kind, crate::recording::FailureKind::Panic { .. }) {
+                ", which for a panic is the step before"
+            } else {
+                ""
+            }
+        );
+    }
     let content = super::load_content(&args.content)?;
     let game = replay::game_at(&recording, content, args.at)?;
     let key = match args.at {

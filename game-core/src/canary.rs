@@ -1,0 +1,123 @@
+//! Canaries: defects planted on purpose, to prove the harness finds bugs.
+//!
+//! Each canary is switched on separately through [`crate::GameConfig`] and
+//! travels in the game state, so a recording of a canary run replays the
+//! same defect. The defects only exist in builds with the `canary` cargo
+//! feature: in any other build [`Canaries::has`] is false whatever the flags
+//! say, and `Game::new` refuses a configuration that asks for one. A default
+//! build therefore has none.
+//!
+//! A canary that no tool catches is a bug in the harness.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// One planted defect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Canary {
+    /// A monster whose action is refused is not charged a wait, so it asks
+    /// again at the same instant forever and the turn loop stops progressing.
+    UnchargedRefusal,
+    /// Esc does not close the help screen.
+    StickyHelp,
+    /// Drinking a potion of healing panics.
+    PanickingPotion,
+}
+
+impl Canary {
+    pub const ALL: [Canary; 3] = [
+        Canary::UnchargedRefusal,
+        Canary::StickyHelp,
+        Canary::PanickingPotion,
+    ];
+
+    /// The name used on the command line and in recordings.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Canary::UnchargedRefusal => "uncharged-refusal",
+            Canary::StickyHelp => "sticky-help",
+            Canary::PanickingPotion => "panicking-potion",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Canary> {
+        Canary::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    const fn bit(self) -> u32 {
+        1 << (self as u32)
+    }
+}
+
+impl fmt::Display for Canary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which canaries a run has switched on. Empty by default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Canaries(u32);
+
+impl Canaries {
+    pub const NONE: Canaries = Canaries(0);
+
+    /// Whether this build can plant defects at all.
+    pub const AVAILABLE: bool = cfg!(feature = "canary");
+
+    pub fn with(self, canary: Canary) -> Canaries {
+        Canaries(self.0 | canary.bit())
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The canaries switched on, in [`Canary::ALL`] order.
+    pub fn list(self) -> Vec<Canary> {
+        Canary::ALL
+            .into_iter()
+            .filter(|c| self.0 & c.bit() != 0)
+            .collect()
+    }
+
+    /// Whether the defect is live: switched on, in a build that has them.
+    pub fn has(self, canary: Canary) -> bool {
+        Self::AVAILABLE && self.0 & canary.bit() != 0
+    }
+
+    /// Bits that name no canary, from a tampered save.
+    pub fn unknown_bits(self) -> u32 {
+        self.0 & !Canary::ALL.iter().fold(0, |bits, c| bits | c.bit())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_sets_list_in_order() {
+        for canary in Canary::ALL {
+            assert_eq!(Canary::from_name(canary.name()), Some(canary));
+        }
+        assert_eq!(Canary::from_name("nope"), None);
+        let set = Canaries::NONE
+            .with(Canary::PanickingPotion)
+            .with(Canary::UnchargedRefusal);
+        assert_eq!(
+            set.list(),
+            vec![Canary::UnchargedRefusal, Canary::PanickingPotion]
+        );
+        assert_eq!(set.unknown_bits(), 0);
+        assert!(Canaries::NONE.is_empty());
+    }
+
+    #[test]
+    fn a_defect_is_live_only_in_a_canary_build() {
+        let set = Canaries::NONE.with(Canary::StickyHelp);
+        assert_eq!(set.has(Canary::StickyHelp), cfg!(feature = "canary"));
+        assert!(!set.has(Canary::PanickingPotion));
+    }
+}
