@@ -1,0 +1,507 @@
+//! Every `deja` command and exit code, run as a user runs them: recordings
+//! written by `play`, replayed, drifted on purpose, blessed, shown; bug
+//! reports written for failures and reproduced.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
+use harness::recording;
+use proptest::prelude::*;
+
+fn deja() -> Command {
+    Command::cargo_bin("deja").expect("the deja binary is built")
+}
+
+fn run(args: &[&str], dir: &Path) -> Output {
+    deja()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("deja runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// Plays and records; returns the recording's path.
+fn record(dir: &Path, name: &str, seed: u64, keys: &str) -> PathBuf {
+    let path = dir.join(name);
+    let out = run(
+        &[
+            "play",
+            "--seed",
+            &seed.to_string(),
+            "--keys",
+            keys,
+            "--frames",
+            "none",
+            "--record",
+            name,
+            "--note",
+            "a test run",
+        ],
+        dir,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    path
+}
+
+fn assert_exit(out: &Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(
+        !text(&out.stderr).contains("panicked"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_recording_replays_the_same() {
+    let dir = scratch("same");
+    record(&dir, "run.ron", 7, "oooooo;ll<Esc>ib<Esc><Esc>oooo>");
+    let out = run(&["replay", "run.ron"], &dir);
+    assert_exit(&out, 0);
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("run.ron: same: "), "{stdout}");
+    assert!(
+        stdout.contains("steps") && stdout.contains("turns"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn one_changed_key_drifts_at_exactly_that_step() {
+    let dir = scratch("key-drift");
+    let path = record(&dir, "run.ron", 8, "llllkkkkoooo");
+    let mut rec = recording::read(&path).expect("readable");
+    // Look instead of a step: a key that surely changes the state (a step
+    // into a wall might not).
+    rec.keys[5] = game_core::Key::char(';');
+    recording::write(&path, &rec).expect("writable");
+    let out = run(&["replay", "run.ron"], &dir);
+    assert_exit(&out, 3);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("drift at step 6 (key ;"), "{stdout}");
+    assert!(stdout.contains("last matching frame (step 5)"), "{stdout}");
+    assert!(stdout.contains("first differing frame (step 6"), "{stdout}");
+}
+
+#[test]
+fn editing_one_key_in_the_file_text_drifts_at_that_step() {
+    let dir = scratch("text-drift");
+    let path = record(&dir, "run.ron", 9, "lllllooooo");
+    let text_before = std::fs::read_to_string(&path).expect("readable");
+    let edited = text_before.replacen("\"lllllooooo\"", "\"llllhooooo\"", 1);
+    assert_ne!(edited, text_before);
+    std::fs::write(&path, edited).expect("writable");
+    let out = run(&["replay", "run.ron"], &dir);
+    assert_exit(&out, 3);
+    assert!(
+        text(&out.stdout).contains("drift at step 5 (key h"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn one_changed_hash_drifts_at_exactly_that_step() {
+    let dir = scratch("hash-drift");
+    let path = record(&dir, "run.ron", 10, "llllkkkkoooo");
+    let mut rec = recording::read(&path).expect("readable");
+    rec.step_hashes[9] ^= 0x10;
+    recording::write(&path, &rec).expect("writable");
+    let out = run(&["replay", "run.ron"], &dir);
+    assert_exit(&out, 3);
+    assert!(
+        text(&out.stdout).contains("drift at step 9 "),
+        "{}",
+        text(&out.stdout)
+    );
+
+    // --to-step stops before the damage: nothing differs that far.
+    let out = run(&["replay", "run.ron", "--to-step", "8"], &dir);
+    assert_exit(&out, 0);
+    assert!(
+        text(&out.stdout).contains("same: 8 steps"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn json_reports_one_object_per_file() {
+    let dir = scratch("json");
+    record(&dir, "a.ron", 11, "llll");
+    let path = record(&dir, "b.ron", 12, "oooo");
+    let mut rec = recording::read(&path).expect("readable");
+    rec.step_hashes[2] ^= 1;
+    recording::write(&path, &rec).expect("writable");
+    let out = run(&["replay", "--format", "json", "a.ron", "b.ron"], &dir);
+    assert_exit(&out, 3);
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["file"], "a.ron");
+    assert_eq!(lines[0]["verdict"]["verdict"], "same");
+    assert_eq!(lines[1]["verdict"]["verdict"], "drift");
+    assert_eq!(lines[1]["verdict"]["step"], 2);
+}
+
+#[test]
+fn frames_every_during_replay() {
+    let dir = scratch("replay-frames");
+    record(&dir, "run.ron", 13, "ll");
+    let out = run(
+        &["replay", "run.ron", "--frames", "every", "--size", "40x12"],
+        &dir,
+    );
+    assert_exit(&out, 0);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("--- step 0 (start) ---"));
+    assert!(stdout.contains("--- step 2: l ---"));
+}
+
+#[test]
+fn version_and_content_mismatches_warn_then_replay() {
+    let dir = scratch("mismatch");
+    let path = record(&dir, "run.ron", 14, "llll");
+    let mut rec = recording::read(&path).expect("readable");
+    rec.game_version = "0.0.1".into();
+    rec.content ^= 1;
+    recording::write(&path, &rec).expect("writable");
+    let out = run(&["replay", "run.ron"], &dir);
+    assert_exit(&out, 0);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("warning: run.ron: recorded with undercroft 0.0.1"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("recorded with content"), "{stderr}");
+}
+
+#[test]
+fn an_unreadable_file_is_an_error_and_the_others_still_replay() {
+    let dir = scratch("unreadable");
+    record(&dir, "good.ron", 15, "ll");
+    std::fs::write(dir.join("bad.ron"), "(format: 1, game: ").expect("writable");
+    let out = run(&["replay", "bad.ron", "good.ron", "missing.ron"], &dir);
+    assert_exit(&out, 1);
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("bad.ron:1:"), "{stderr}");
+    assert!(stderr.contains("missing.ron"), "{stderr}");
+    assert!(
+        text(&out.stdout).contains("good.ron: same"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn a_failure_in_play_becomes_a_bug_report_that_replay_reproduces() {
+    let dir = scratch("bug-report");
+    // An invariant: help that Esc cannot close.
+    let out = run(
+        &[
+            "play",
+            "--seed",
+            "3",
+            "--keys",
+            "ll?<Esc>ll",
+            "--canary",
+            "sticky-help",
+            "--frames",
+            "none",
+        ],
+        &dir,
+    );
+    assert_exit(&out, 4);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("failure at step 3 (key ?): invariant screen.escapable"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("deja replay deja-failure-seed3-step3.ron"),
+        "{stderr}"
+    );
+    let out = run(&["replay", "deja-failure-seed3-step3.ron"], &dir);
+    assert_exit(&out, 4);
+    assert!(
+        text(&out.stdout).contains("reproduced at step 3: invariant screen.escapable"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    // A panic, caught so the report is still written, to --record.
+    let out = run(
+        &[
+            "play",
+            "--seed",
+            "3",
+            "--keys",
+            "llaall",
+            "--canary",
+            "panicking-potion",
+            "--record",
+            "panic.ron",
+        ],
+        &dir,
+    );
+    assert_exit(&out, 4);
+    assert!(
+        text(&out.stderr).contains("panic: canary panicking-potion"),
+        "{}",
+        text(&out.stderr)
+    );
+    let report = recording::read(&dir.join("panic.ron")).expect("the report is a recording");
+    assert_eq!(report.failure.as_ref().map(|f| f.step), Some(4));
+    assert_eq!(report.keys.len(), 4, "the keys stop at the failing one");
+    let out = run(&["replay", "panic.ron"], &dir);
+    assert_exit(&out, 4);
+    assert!(
+        text(&out.stdout).contains("reproduced at step 4: panic"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn a_stuck_turn_becomes_a_bug_report() {
+    let dir = scratch("stuck");
+    // With the canary, an awake monster with no free step toward the player
+    // asks again forever. On seed 15 exploring soon makes one.
+    let out = run(
+        &[
+            "play",
+            "--seed",
+            "15",
+            "--keys",
+            &"o.".repeat(60),
+            "--canary",
+            "uncharged-refusal",
+            "--frames",
+            "none",
+            "--record",
+            "stuck.ron",
+        ],
+        &dir,
+    );
+    assert_exit(&out, 4);
+    assert!(
+        text(&out.stderr).contains("stuck: stuck in the turn loop"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run(&["replay", "stuck.ron"], &dir);
+    assert_exit(&out, 4);
+    assert!(
+        text(&out.stdout).contains("reproduced at step"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn a_fixed_failure_is_reported_as_fixed() {
+    let dir = scratch("fixed");
+    let path = record(&dir, "run.ron", 16, "llll");
+    let mut rec = recording::read(&path).expect("readable");
+    rec.failure = Some(recording::Failure {
+        step: 3,
+        kind: recording::FailureKind::Stuck {
+            message: "an old bug".into(),
+        },
+    });
+    rec.outcome = recording::RecordedOutcome::Failed;
+    rec.step_hashes.truncate(3);
+    rec.checkpoints.retain(|(step, _)| *step < 3);
+    rec.keys.truncate(3);
+    recording::write(&path, &rec).expect("writable");
+    let out = run(&["replay", "run.ron"], &dir);
+    assert_exit(&out, 0);
+    assert!(
+        text(&out.stdout).contains("fixed: the recorded failure at step 3"),
+        "{}",
+        text(&out.stdout)
+    );
+    // Blessing turns it back into an ordinary recording.
+    let out = run(&["bless", "run.ron"], &dir);
+    assert_exit(&out, 0);
+    assert!(
+        text(&out.stdout).contains("the failure at step 3 no longer happens"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_exit(&run(&["replay", "run.ron"], &dir), 0);
+    assert_eq!(recording::read(&path).expect("readable").failure, None);
+}
+
+#[test]
+fn bless_follows_a_rule_change_and_keeps_seed_keys_and_note() {
+    let dir = scratch("bless");
+    let path = record(&dir, "run.ron", 17, "llllkkkk");
+    let original = recording::read(&path).expect("readable");
+    // As if the rules had changed: the recorded hashes no longer match.
+    let mut stale = original.clone();
+    stale.step_hashes[4] ^= 1;
+    stale.game_version = "0.0.9".into();
+    recording::write(&path, &stale).expect("writable");
+    assert_exit(&run(&["replay", "run.ron"], &dir), 3);
+    let out = run(&["bless", "run.ron"], &dir);
+    assert_exit(&out, 0);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("run.ron: blessed: "), "{stdout}");
+    assert!(
+        stdout.contains("state hashes differ from step 4"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("0.0.9"), "{stdout}");
+    let blessed = recording::read(&path).expect("readable");
+    assert_eq!(
+        blessed, original,
+        "blessing restores what this build records"
+    );
+    assert_exit(&run(&["replay", "run.ron"], &dir), 0);
+    let out = run(&["bless", "run.ron"], &dir);
+    assert!(
+        text(&out.stdout).contains("run.ron: unchanged"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn bless_refuses_a_recording_that_now_fails() {
+    let dir = scratch("bless-fails");
+    let path = record(&dir, "run.ron", 3, "ll?<Esc>ll");
+    let mut rec = recording::read(&path).expect("readable");
+    rec.canaries = vec![game_core::canary::Canary::StickyHelp];
+    recording::write(&path, &rec).expect("writable");
+    let before = std::fs::read_to_string(&path).expect("readable");
+    let out = run(&["bless", "run.ron"], &dir);
+    assert_exit(&out, 4);
+    assert!(
+        text(&out.stderr).contains("not blessed"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("readable"),
+        before,
+        "the file is left alone"
+    );
+}
+
+#[test]
+fn show_seeks_to_a_step() {
+    let dir = scratch("show");
+    record(&dir, "run.ron", 18, "llll;");
+    let out = run(&["show", "run.ron", "--at", "5", "--size", "60x20"], &dir);
+    assert_exit(&out, 0);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("--- run.ron at step 5 (key ;) ---"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("move: look"),
+        "the look reticle is up: {stdout}"
+    );
+    let out = run(&["show", "run.ron", "--at", "0", "--state"], &dir);
+    assert_exit(&out, 0);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("--- state ---") && stdout.contains("seed: (18)"),
+        "{stdout}"
+    );
+    let out = run(&["show", "run.ron", "--at", "6"], &dir);
+    assert_exit(&out, 1);
+    assert!(
+        text(&out.stderr).contains("steps 0 to 5"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn map_prints_a_floor_and_its_stats() {
+    let dir = scratch("map");
+    let out = run(&["map", "--seed", "7", "--depth", "3"], &dir);
+    assert_exit(&out, 0);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("seed 7, depth 3: generator temple"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("monsters ") && stdout.contains("items "),
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches('@').count(), 1);
+    let revealed = run(&["map", "--seed", "7", "--depth", "3", "--reveal"], &dir);
+    assert_exit(&revealed, 0);
+    assert!(
+        text(&revealed.stdout).contains('>'),
+        "the stairs show when revealed"
+    );
+    assert!(text(&revealed.stdout).len() > stdout.len());
+    assert_exit(&run(&["map", "--depth", "7"], &dir), 2);
+}
+
+#[test]
+fn bench_reports_steps_per_second() {
+    let dir = scratch("bench");
+    let out = run(&["bench", "--keys", "300", "--runs", "1"], &dir);
+    assert_exit(&out, 0);
+    assert!(
+        text(&out.stdout).contains("steps/s"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+/// Keys a player might press, for the property test.
+fn key_text() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop::sample::select(vec![
+            "h", "j", "k", "l", "y", "u", "b", "n", "o", "o", ".", "g", ">", "i", "a", "t", "d",
+            "w", ";", "?", "<Esc>", "<Tab>", "<Enter>", "H", "L", "Q", "n",
+        ]),
+        1..120,
+    )
+    .prop_map(|keys| keys.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    /// Whatever is played and recorded replays the same.
+    #[test]
+    fn anything_recorded_replays_the_same(seed in 0u64..1000, keys in key_text()) {
+        let dir = scratch(&format!("prop-{seed}"));
+        let path = record(&dir, "run.ron", seed, &keys);
+        let out = run(&["replay", "run.ron"], &dir);
+        prop_assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+        prop_assert!(path.exists());
+    }
+}
