@@ -4,8 +4,9 @@
 //! name in angle brackets, optionally with modifiers: `<Esc>` `<Enter>`
 //! `<Tab>` `<BS>` `<Space>` `<Up>` `<Down>` `<Left>` `<Right>` `<Home>` `<End>`
 //! `<PgUp>` `<PgDn>` `<Del>` `<Ins>` `<F1>`..`<F12>`, `<S-Left>` (Shift),
-//! `<C-c>` (Control), `<A-x>` (Alt), `<C-S-Up>` (several), and `<lt>` for a
-//! literal `<`. Names are case-insensitive when read and printed in the form
+//! `<C-c>` (Control), `<A-x>` (Alt), `<C-S-Up>` (several), `<lt>` for a
+//! literal `<` and `<gt>` for `>` (needed with a modifier: `<C-gt>`), and
+//! `<U+00A0>` for any character by code point. Names are case-insensitive when read and printed in the form
 //! above. A shifted letter is written as the capital letter, so `<S-h>` reads
 //! as `H`; parsing then printing any notation gives its canonical form, and
 //! printing then parsing any key gives the same key back.
@@ -209,7 +210,10 @@ fn parse_bracketed(inner: &str) -> Result<Key, String> {
         rest = &rest[2..];
     }
     let code = parse_code(rest)?;
-    if mods.is_empty() && matches!(code, KeyCode::Char(c) if c != ' ' && c != '<') {
+    // A literal character needs brackets only with a modifier; named forms
+    // (lt, gt, Space, U+hex) are always fine.
+    let literal = rest.chars().count() == 1;
+    if mods.is_empty() && literal {
         return Err(format!(
             "a plain character is written as itself, not in brackets; write {rest}"
         ));
@@ -220,6 +224,19 @@ fn parse_bracketed(inner: &str) -> Result<Key, String> {
 fn parse_code(name: &str) -> Result<KeyCode, String> {
     if name.eq_ignore_ascii_case("lt") {
         return Ok(KeyCode::Char('<'));
+    }
+    if name.eq_ignore_ascii_case("gt") {
+        return Ok(KeyCode::Char('>'));
+    }
+    if let Some(hex) = name.strip_prefix("U+").or_else(|| name.strip_prefix("u+")) {
+        return (1..=6)
+            .contains(&hex.len())
+            .then(|| u32::from_str_radix(hex, 16).ok())
+            .flatten()
+            .and_then(char::from_u32)
+            .filter(|c| !c.is_control())
+            .map(KeyCode::Char)
+            .ok_or_else(|| format!("U+{hex} is not a printable character's code point"));
     }
     if let Some((_, code)) = NAMED.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)) {
         return Ok(*code);
@@ -238,7 +255,7 @@ fn parse_code(name: &str) -> Result<KeyCode, String> {
         return Ok(KeyCode::Char(c));
     }
     Err(format!(
-        "unknown key name; use one of {}, F1-F12, lt, or a single character after a modifier",
+        "unknown key name; use one of {}, F1-F12, lt, gt, U+hex, or a single character after a modifier",
         NAMED.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(" ")
     ))
 }
@@ -249,6 +266,10 @@ impl fmt::Display for Key {
             KeyCode::Char('<') => "lt".into(),
             KeyCode::Char(' ') => "Space".into(),
             KeyCode::Char(c) if self.mods.is_empty() => return write!(f, "{c}"),
+            // Inside brackets, `>` would end the name and other white space
+            // would read as a gap.
+            KeyCode::Char('>') => "gt".into(),
+            KeyCode::Char(c) if c.is_whitespace() => format!("U+{:04X}", u32::from(c)),
             KeyCode::Char(c) => c.to_string(),
             KeyCode::F(n) => format!("F{n}"),
             code => NAMED
@@ -352,6 +373,24 @@ mod tests {
                 Key::char(' '),
                 Key::char(' '),
             ]
+        );
+    }
+
+    #[test]
+    fn brackets_can_name_any_character() {
+        let keys = Key::parse_all("<C-gt><A-U+00A0><U+263A><gt>").expect("valid");
+        assert_eq!(keys[0], Key::with_mods(KeyCode::Char('>'), Mods::CTRL));
+        assert_eq!(keys[1], Key::with_mods(KeyCode::Char('\u{a0}'), Mods::ALT));
+        assert_eq!(keys[2], Key::char('☺'));
+        assert_eq!(keys[3], Key::char('>'));
+        assert_eq!(Key::format_all(&keys), "<C-gt><A-U+00A0>☺>");
+        assert!(
+            Key::parse_all("<U+D800>").is_err(),
+            "a surrogate is no character"
+        );
+        assert!(
+            Key::parse_all("<U+0007>").is_err(),
+            "a control character is no key"
         );
     }
 

@@ -132,3 +132,35 @@ proptest! {
         }
     }
 }
+
+/// Any key the game's type can hold, in its normal form.
+fn any_key() -> impl Strategy<Value = game_core::Key> {
+    use game_core::keys::{Key, KeyCode, Mods};
+    let code = prop_oneof![
+        4 => any::<char>().prop_filter("printable", |c| !c.is_control()).prop_map(KeyCode::Char),
+        1 => prop::sample::select(vec![
+            KeyCode::Esc, KeyCode::Enter, KeyCode::Tab, KeyCode::Backspace, KeyCode::Up, KeyCode::Down,
+            KeyCode::Left, KeyCode::Right, KeyCode::Home, KeyCode::End, KeyCode::PageUp, KeyCode::PageDown,
+            KeyCode::Delete, KeyCode::Insert, KeyCode::Char('<'), KeyCode::Char(' '),
+        ]),
+        1 => (1u8..=12).prop_map(KeyCode::F),
+    ];
+    (code, 0u8..8).prop_map(|(code, bits)| Key::with_mods(code, Mods::from_bits(bits)))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn key_notation_round_trips(keys in prop::collection::vec(any_key(), 0..40)) {
+        let text = game_core::Key::format_all(&keys);
+        prop_assert_eq!(game_core::Key::parse_all(&text), Ok(keys), "{}", text);
+    }
+
+    #[test]
+    fn key_parsing_never_panics_and_errors_point_inside_the_text(text in "\\PC{0,40}") {
+        if let Err(e) = game_core::Key::parse_all(&text) {
+            prop_assert!(e.column >= 1 && e.column <= text.chars().count(), "{:?} in {:?}", e, text);
+        }
+    }
+}
