@@ -41,7 +41,7 @@ pub fn run(args: BenchArgs) -> Result<u8, String> {
     }
     rates.sort_by(f64::total_cmp);
     let median = rates[rates.len() / 2];
-    println!(
+    super::out(format_args!(
         "replay with hashing: median {:.0} steps/s over {} runs ({} steps, {} turns, {} recordings each; min {:.0}, max {:.0})",
         median,
         args.runs,
@@ -50,7 +50,7 @@ pub fn run(args: BenchArgs) -> Result<u8, String> {
         recordings.len(),
         rates[0],
         rates[rates.len() - 1]
-    );
+    ))?;
     Ok(exit::OK)
 }
 

@@ -35,10 +35,10 @@ pub fn run(args: BlessArgs) -> Result<u8, String> {
             let new = runner.recording(old.note.clone());
             let changes = changes(&old, &new);
             if changes.is_empty() {
-                println!("{}: unchanged", file.display());
+                super::out(format_args!("{}: unchanged", file.display()))?;
             } else {
                 recording::write(file, &new)?;
-                println!("{}: blessed: {}", file.display(), changes.join("; "));
+                super::out(format_args!("{}: blessed: {}", file.display(), changes.join("; ")))?;
             }
             Ok(())
         });

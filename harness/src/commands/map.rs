@@ -20,12 +20,12 @@ pub fn run(args: MapArgs) -> Result<u8, String> {
     };
     let game = Game::new_at_depth(config, args.depth).map_err(|e| e.to_string())?;
     let built = mapgen::generate_floor(RunSeed(args.seed), args.depth, width, height);
-    println!(
+    super::out(format_args!(
         "seed {}, depth {}: {}",
         args.seed,
         args.depth,
         FloorStats::of(&built)
-    );
+    ))?;
     let state = game.state();
     let mut monsters: BTreeMap<&str, u32> = BTreeMap::new();
     for m in &state.monsters {
@@ -44,9 +44,17 @@ pub fn run(args: MapArgs) -> Result<u8, String> {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    println!("monsters {}: {}", state.monsters.len(), list(&monsters));
-    println!("items {}: {}", state.items.len(), list(&items));
-    println!("{}", floor_text(&game, args.reveal));
+    super::out(format_args!(
+        "monsters {}: {}",
+        state.monsters.len(),
+        list(&monsters)
+    ))?;
+    super::out(format_args!(
+        "items {}: {}",
+        state.items.len(),
+        list(&items)
+    ))?;
+    super::out(format_args!("{}", floor_text(&game, args.reveal)))?;
     Ok(exit::OK)
 }
 

@@ -15,6 +15,13 @@ use game_core::content::Content;
 use crate::cli::ContentArgs;
 use crate::recording::{self, Recording};
 
+/// Writes a line to standard output. A closed pipe (`deja map | head`) is
+/// an error like any other, never a panic.
+pub fn out(text: impl std::fmt::Display) -> Result<(), String> {
+    use std::io::Write;
+    writeln!(std::io::stdout().lock(), "{text}").map_err(|e| format!("writing output: {e}"))
+}
+
 /// The content a command runs with: the directory given, or the embedded.
 pub fn load_content(args: &ContentArgs) -> Result<Arc<Content>, String> {
     match &args.content {

@@ -34,15 +34,18 @@ pub fn run(args: ShowArgs) -> Result<u8, String> {
         0 => "the start".to_string(),
         n => format!("key {}", recording.keys[(n - 1) as usize]),
     };
-    println!(
+    super::out(format_args!(
         "--- {} at step {} ({key}) ---",
         args.file.display(),
         args.at
-    );
-    println!("{}", game.frame(args.size.0, args.size.1).to_text());
+    ))?;
+    super::out(format_args!(
+        "{}",
+        game.frame(args.size.0, args.size.1).to_text()
+    ))?;
     if args.state {
-        println!("--- state ---");
-        println!("{}", game.save());
+        super::out(format_args!("--- state ---"))?;
+        super::out(format_args!("{}", game.save()))?;
     }
     Ok(exit::OK)
 }
