@@ -36,6 +36,11 @@ pub enum Command {
     Map(MapArgs),
     /// Measure replay speed (steps per second, hashing every step).
     Bench(BenchArgs),
+    /// Check every floor of a range of seeds, and play them with a bot,
+    /// checking every invariant after every key.
+    Sweep(SweepArgs),
+    /// Merge the JSON reports of sweep shards into the report of the whole.
+    Merge(MergeArgs),
 }
 
 /// Options every command that runs the game shares.
@@ -175,6 +180,103 @@ fn parse_canary(name: &str) -> Result<game_core::canary::Canary, String> {
     })
 }
 
+#[derive(Args)]
+pub struct SweepArgs {
+    /// Seeds to sweep, START..END (END excluded).
+    #[arg(long, default_value = "1..201", value_parser = parse_seed_range)]
+    pub seeds: (u64, u64),
+    /// Floors to generate and check for each seed, FIRST..=LAST.
+    #[arg(long, default_value = "1..=6", value_parser = parse_depth_range)]
+    pub depths: (u32, u32),
+    /// The bot that plays each seed from the start.
+    #[arg(long, value_enum, default_value = "explorer")]
+    pub bot: crate::bots::BotKind,
+    /// Most keys the bot presses per seed.
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub turns: u64,
+    /// Worker threads (default: the machine's cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: Option<u32>,
+    /// Run only part I of N of the seeds, e.g. 2/4.
+    #[arg(long, value_parser = parse_shard)]
+    pub shard: Option<(u32, u32)>,
+    /// Write the full report as JSON here.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write a recording that reproduces each failure into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub save_failures: Option<PathBuf>,
+    /// Stop starting new seeds after the first failure.
+    #[arg(long)]
+    pub fail_fast: bool,
+    /// Map size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "80x40", value_parser = crate::frames::parse_map_size)]
+    pub map_size: (u16, u16),
+    #[command(flatten)]
+    pub content: ContentArgs,
+}
+
+#[derive(Args)]
+pub struct MergeArgs {
+    /// Shard reports (from `sweep --json`).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Write the merged report here instead of standard output.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+}
+
+fn parse_seed_range(text: &str) -> Result<(u64, u64), String> {
+    let (a, b) = text
+        .split_once("..")
+        .ok_or_else(|| format!("{text:?} is not a range; write START..END, e.g. 1..1001"))?;
+    let number = |s: &str| {
+        s.parse::<u64>()
+            .map_err(|_| format!("{s:?} in {text:?} is not a seed"))
+    };
+    let (a, b) = (number(a)?, number(b)?);
+    if a >= b {
+        return Err(format!(
+            "{text:?} is empty; END is excluded, so write {a}..{}",
+            a.saturating_add(1)
+        ));
+    }
+    Ok((a, b))
+}
+
+fn parse_depth_range(text: &str) -> Result<(u32, u32), String> {
+    let (a, b) = text
+        .split_once("..=")
+        .ok_or_else(|| format!("{text:?} is not a range; write FIRST..=LAST, e.g. 1..=6"))?;
+    let number = |s: &str| {
+        s.parse::<u32>()
+            .ok()
+            .filter(|d| (1..=game_core::mapgen::LAST_DEPTH).contains(d))
+            .ok_or_else(|| {
+                format!(
+                    "{s:?} in {text:?} is not a depth from 1 to {}",
+                    game_core::mapgen::LAST_DEPTH
+                )
+            })
+    };
+    let (a, b) = (number(a)?, number(b)?);
+    if a > b {
+        return Err(format!("{text:?} is empty"));
+    }
+    Ok((a, b))
+}
+
+fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+    let (i, n) = text
+        .split_once('/')
+        .ok_or_else(|| format!("{text:?} is not a shard; write I/N, e.g. 2/4"))?;
+    let (i, n) = (i.parse::<u32>(), n.parse::<u32>());
+    match (i, n) {
+        (Ok(i), Ok(n)) if (1..=n).contains(&i) && n <= 1024 => Ok((i, n)),
+        _ => Err(format!("{text:?}: a shard is I/N with 1 <= I <= N <= 1024")),
+    }
+}
+
 /// Runs a parsed command line; returns the exit code.
 pub fn run(cli: Cli) -> u8 {
     let result = match cli.command {
@@ -184,6 +286,8 @@ pub fn run(cli: Cli) -> u8 {
         Command::Show(args) => crate::commands::show::run(args),
         Command::Map(args) => crate::commands::map::run(args),
         Command::Bench(args) => crate::commands::bench::run(args),
+        Command::Sweep(args) => crate::commands::sweep::run(args),
+        Command::Merge(args) => crate::commands::sweep::merge(args),
     };
     match result {
         Ok(code) => code,

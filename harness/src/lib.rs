@@ -4,6 +4,7 @@
 //! clocks, threads, processes. The game core stays a pure function of (seed,
 //! content, keys); this crate feeds it and reports what happened.
 
+pub mod bots;
 pub mod cli;
 pub mod commands;
 pub mod content_dir;
@@ -14,3 +15,4 @@ pub mod keys_input;
 pub mod recording;
 pub mod replay;
 pub mod runner;
+pub mod sweep;

@@ -9,7 +9,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Once;
 
 use game_core::invariants::{self, TurnWatch};
-use game_core::mapgen::LAST_DEPTH;
+use game_core::mapgen::{self, LAST_DEPTH};
 use game_core::{Game, GameConfig, Key, Outcome};
 
 use crate::recording::{Failure, FailureKind, RecordedOutcome, Recording};
@@ -27,7 +27,13 @@ pub struct Runner {
 impl Runner {
     /// Starts a run, checking the first floor and the starting state.
     pub fn new(config: GameConfig) -> Result<Runner, String> {
-        let game = Game::new(config).map_err(|e| e.to_string())?;
+        Runner::new_at_depth(config, 1)
+    }
+
+    /// Starts a run on floor `depth` (see `Game::new_at_depth`): how a sweep
+    /// reproduces a floor that fails its checks when generated.
+    pub fn new_at_depth(config: GameConfig, depth: u32) -> Result<Runner, String> {
+        let game = Game::new_at_depth(config, depth).map_err(|e| e.to_string())?;
         let depth = game.state().depth;
         let mut runner = Runner {
             hashes: vec![game.state_hash()],
@@ -114,16 +120,15 @@ impl Runner {
         Err(failure)
     }
 
+    /// The floor invariants of the current floor, all of them: the floor is
+    /// generated again from its seed and depth (a pure function of them) so
+    /// the checks that need what only generation knows, the spawn regions,
+    /// run too.
     fn floor_violations(&self) -> Vec<invariants::Violation> {
         let state = self.game.state();
-        let floor = &state.floor;
-        invariants::check_floor_map(
-            &floor.map,
-            floor.start,
-            floor.goal,
-            floor.vault.as_ref(),
-            state.depth == LAST_DEPTH,
-        )
+        let map = &state.floor.map;
+        let built = mapgen::generate_floor(state.seed, state.depth, map.width(), map.height());
+        invariants::check_floor(&built, state.depth == LAST_DEPTH)
     }
 
     /// How the run stands, as a recording writes it.

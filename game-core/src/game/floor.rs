@@ -28,15 +28,14 @@ const START_CLEARANCE: i32 = 6;
 
 /// A fresh player with the starting kit on floor `depth` (1 for a new run;
 /// deeper for tools that look at a floor as the player arrives on it).
-pub(super) fn start_run(config: GameConfig, depth: u32) -> Game {
+/// `built` is floor `depth` of the seed, as `mapgen::generate_floor` made it.
+pub(super) fn start_run(config: GameConfig, depth: u32, built: &BuiltFloor) -> Game {
     let GameConfig {
         seed,
         content,
-        width,
-        height,
         canaries,
+        ..
     } = config;
-    let built = mapgen::generate_floor(seed, depth, width, height);
     let mut pack = Pack::default();
     for (item, count) in content.starting_kit() {
         let stackable = content.item(item).stackable;
@@ -59,7 +58,7 @@ pub(super) fn start_run(config: GameConfig, depth: u32) -> Game {
         content_fingerprint: content.fingerprint(),
         canaries,
         depth,
-        floor: floor_from(&built),
+        floor: floor_from(built),
         player,
         monsters: Vec::new(),
         items: Vec::new(),
@@ -77,7 +76,7 @@ pub(super) fn start_run(config: GameConfig, depth: u32) -> Game {
         content,
         cache: Cache::default(),
     };
-    game.populate(&built);
+    game.populate(built);
     game.say(format!(
         "Welcome to the Undercroft. Find the way out on depth {LAST_DEPTH}. Press ? for help."
     ));

@@ -195,7 +195,36 @@ impl Game {
             return Err(ConfigError::Depth { depth });
         }
         config.check()?;
-        Ok(floor::start_run(config, depth))
+        let built = crate::mapgen::generate_floor(config.seed, depth, config.width, config.height);
+        Ok(floor::start_run(config, depth, &built))
+    }
+
+    /// Like [`Game::new_at_depth`], on a floor already generated: for a sweep
+    /// that has just generated and checked the floor and wants what spawns on
+    /// it without generating it twice. `built` must be
+    /// `mapgen::generate_floor(config.seed, depth, config.width, config.height)`
+    /// (debug builds check it); a floor of another size is refused.
+    pub fn new_on_floor(
+        config: GameConfig,
+        depth: u32,
+        built: &crate::mapgen::BuiltFloor,
+    ) -> Result<Game, ConfigError> {
+        if !(1..=LAST_DEPTH).contains(&depth) {
+            return Err(ConfigError::Depth { depth });
+        }
+        config.check()?;
+        if built.map.width() != config.width || built.map.height() != config.height {
+            return Err(ConfigError::MapSize {
+                width: built.map.width(),
+                height: built.map.height(),
+            });
+        }
+        debug_assert_eq!(
+            built,
+            &crate::mapgen::generate_floor(config.seed, depth, config.width, config.height),
+            "new_on_floor was handed a floor the seed and depth do not make"
+        );
+        Ok(floor::start_run(config, depth, built))
     }
 
     /// The whole state, read-only.

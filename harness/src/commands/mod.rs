@@ -6,6 +6,7 @@ pub mod map;
 pub mod play;
 pub mod replay;
 pub mod show;
+pub mod sweep;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -1,0 +1,355 @@
+//! Bots that play the game by pressing keys, so every bot run is an ordinary
+//! recording. Each draws from its own named stream of the run's seed, never
+//! from the game's, so a bot's choices are as reproducible as the game.
+//!
+//! - `random` presses weighted random keys, menus, throws and Esc included:
+//!   it goes where a player's fumbling goes.
+//! - `explorer` plays to win: explores, fights what it meets, drinks healing
+//!   when low, reads and throws, wears what it finds, and descends when the
+//!   floor is done.
+
+use game_core::content::ItemEffect;
+use game_core::game::screens::key_for_direction;
+use game_core::game::state::GameState;
+use game_core::geom::{Dir, Pos};
+use game_core::map::Tile;
+use game_core::rng::Stream;
+use game_core::{Aim, Game, Intent, Key, RunSeed, Slot};
+
+/// Which bot plays.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum BotKind {
+    /// No bot: floors are generated and checked, nothing is played.
+    None,
+    Random,
+    Explorer,
+}
+
+/// A bot: what to press next.
+pub trait Bot {
+    /// The next keys to press (at least one).
+    fn next_keys(&mut self, game: &Game) -> Vec<Key>;
+}
+
+/// The bot of `kind` for the run of `seed`; `None` for [`BotKind::None`].
+pub fn bot(kind: BotKind, seed: u64) -> Option<Box<dyn Bot + Send>> {
+    match kind {
+        BotKind::None => None,
+        BotKind::Random => Some(Box::new(RandomBot::new(seed))),
+        BotKind::Explorer => Some(Box::new(ExplorerBot::new(seed))),
+    }
+}
+
+/// Weighted random keys.
+pub struct RandomBot {
+    rng: Stream,
+    keys: Vec<Key>,
+    weights: Vec<u32>,
+}
+
+impl RandomBot {
+    pub fn new(seed: u64) -> RandomBot {
+        // (notation, weight): moving and exploring most, menus and aiming
+        // often enough to reach every screen, quitting rarely.
+        const TABLE: [(&str, u32); 30] = [
+            ("h", 6),
+            ("j", 6),
+            ("k", 6),
+            ("l", 6),
+            ("y", 3),
+            ("u", 3),
+            ("b", 3),
+            ("n", 3),
+            ("o", 8),
+            (".", 3),
+            ("g", 3),
+            (">", 3),
+            ("H", 1),
+            ("L", 1),
+            ("i", 2),
+            ("a", 2),
+            ("t", 3),
+            ("d", 1),
+            ("w", 1),
+            (";", 2),
+            ("?", 1),
+            ("<Esc>", 5),
+            ("<Tab>", 2),
+            ("<Enter>", 3),
+            ("<Up>", 1),
+            ("<S-Left>", 1),
+            ("Q", 1),
+            ("c", 1),
+            ("e", 1),
+            ("y", 1),
+        ];
+        let (keys, weights) = TABLE
+            .iter()
+            .map(|&(notation, weight)| {
+                (Key::parse_all(notation).expect("valid notation")[0], weight)
+            })
+            .unzip();
+        RandomBot {
+            rng: RunSeed(seed).stream("bot-random", 0),
+            keys,
+            weights,
+        }
+    }
+}
+
+impl Bot for RandomBot {
+    fn next_keys(&mut self, _game: &Game) -> Vec<Key> {
+        let i = self.rng.weighted(&self.weights).expect("positive weights");
+        vec![self.keys[i]]
+    }
+}
+
+/// Plays to win.
+pub struct ExplorerBot {
+    rng: Stream,
+    /// State hash and repeat count: a bot that keeps seeing the same state is
+    /// going nowhere and tries a random step instead.
+    last_hash: u64,
+    repeats: u32,
+}
+
+/// Hit points at or below this fraction (percent) of the maximum send the
+/// explorer to its potions.
+const LOW_HP_PERCENT: i32 = 45;
+/// Seeing the same state this many times in a row breaks a stalemate.
+const STALEMATE: u32 = 3;
+
+impl ExplorerBot {
+    pub fn new(seed: u64) -> ExplorerBot {
+        ExplorerBot {
+            rng: RunSeed(seed).stream("bot-explorer", 0),
+            last_hash: 0,
+            repeats: 0,
+        }
+    }
+
+    fn decide(&mut self, game: &Game) -> Intent {
+        let state = game.state();
+        let me = state.player.pos;
+        let map = &state.floor.map;
+        let seen: Vec<&game_core::game::state::Monster> = state
+            .monsters
+            .iter()
+            .filter(|m| map.is_visible(m.pos))
+            .collect();
+        let low = state.player.hp * 100 <= state.player.max_hp * LOW_HP_PERCENT;
+        if low && let Some(slot) = find_item(game, |e| matches!(e, ItemEffect::Heal { .. })) {
+            return Intent::Use {
+                slot,
+                aim: Aim::Nearest,
+            };
+        }
+        if state.player.statuses.is_poisoned()
+            && let Some(slot) = find_item(game, |e| matches!(e, ItemEffect::CurePoison))
+        {
+            return Intent::Use {
+                slot,
+                aim: Aim::Nearest,
+            };
+        }
+        if let Some(m) = seen
+            .iter()
+            .find(|m| me.direction_to(m.pos).is_some_and(|d| map.can_step(me, d)))
+        {
+            return Intent::Step(me.direction_to(m.pos).expect("adjacent"));
+        }
+        if !seen.is_empty() {
+            let nearest = seen.iter().map(|m| me.chebyshev(m.pos)).min().unwrap_or(0);
+            if nearest <= game_core::rules::THROW_RANGE {
+                let strong = seen
+                    .iter()
+                    .any(|m| game.content().monster(m.kind).danger > state.depth + 1);
+                if strong
+                    && let Some(slot) = find_item(game, |e| matches!(e, ItemEffect::Confuse { .. }))
+                {
+                    return Intent::Use {
+                        slot,
+                        aim: Aim::Nearest,
+                    };
+                }
+                if let Some(slot) = find_item(game, |e| matches!(e, ItemEffect::Thrown { .. })) {
+                    return Intent::Throw {
+                        slot,
+                        aim: Aim::Nearest,
+                    };
+                }
+            }
+            // Close in on the nearest one rather than wait for it: a monster
+            // that cannot reach us would otherwise hold the bot forever.
+            if let Some(dir) = seen
+                .iter()
+                .min_by_key(|m| (me.chebyshev(m.pos), m.pos.y, m.pos.x))
+                .and_then(|m| first_step(state, me, m.pos))
+            {
+                return Intent::Step(dir);
+            }
+            return Intent::Wait;
+        }
+        if state.items.iter().any(|i| i.pos == me)
+            && state.player.pack.len() < game_core::game::state::PACK_SLOTS
+        {
+            return Intent::PickUp;
+        }
+        if let Some(intent) = self.better_equipment(game) {
+            return intent;
+        }
+        if let Some(slot) = find_item(game, |e| matches!(e, ItemEffect::MagicMapping)) {
+            return Intent::Use {
+                slot,
+                aim: Aim::Nearest,
+            };
+        }
+        if matches!(map.tile(me), Tile::StairsDown | Tile::Exit) && explored(state) {
+            return Intent::Descend;
+        }
+        // Items in view are worth the walk.
+        if let Some(dir) = state
+            .items
+            .iter()
+            .filter(|i| map.is_visible(i.pos) && i.pos != me)
+            .min_by_key(|i| (me.chebyshev(i.pos), i.pos.y, i.pos.x))
+            .and_then(|i| first_step(state, me, i.pos))
+        {
+            return Intent::Step(dir);
+        }
+        Intent::AutoExplore
+    }
+
+    /// Wield a weapon or wear armour that is better than what is on.
+    fn better_equipment(&self, game: &Game) -> Option<Intent> {
+        let state = game.state();
+        let content = game.content();
+        let effect_of = |slot: Option<u8>| {
+            slot.and_then(|s| state.player.pack.get(s))
+                .map(|s| &content.item(s.item).effect)
+        };
+        let wielded_score = match effect_of(state.player.wielded) {
+            Some(ItemEffect::Weapon { to_hit, damage }) => damage.max() + damage.min() + 2 * to_hit,
+            _ => 0,
+        };
+        let worn_score = match effect_of(state.player.worn) {
+            Some(ItemEffect::Armour { defence }) => *defence,
+            _ => 0,
+        };
+        for (slot, stack) in state.player.pack.slots() {
+            match &content.item(stack.item).effect {
+                ItemEffect::Weapon { to_hit, damage }
+                    if damage.max() + damage.min() + 2 * to_hit > wielded_score =>
+                {
+                    return Some(Intent::Wear {
+                        slot: Slot::new(slot),
+                    });
+                }
+                ItemEffect::Armour { defence } if *defence > worn_score => {
+                    return Some(Intent::Wear {
+                        slot: Slot::new(slot),
+                    });
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+impl Bot for ExplorerBot {
+    fn next_keys(&mut self, game: &Game) -> Vec<Key> {
+        let hash = game.state_hash();
+        if hash == self.last_hash {
+            self.repeats += 1;
+        } else {
+            self.last_hash = hash;
+            self.repeats = 0;
+        }
+        if self.repeats >= STALEMATE {
+            // Going nowhere: a random step shakes things loose.
+            self.repeats = 0;
+            let dir = Dir::ALL[self.rng.below(8) as usize];
+            return vec![key_for_direction(dir)];
+        }
+        let intent = self.decide(game);
+        let keys = game.keys_for(&intent);
+        if keys.is_empty() {
+            vec![Key::char('.')]
+        } else {
+            keys
+        }
+    }
+}
+
+/// The first pack slot holding an item whose effect matches.
+fn find_item(game: &Game, wanted: impl Fn(&ItemEffect) -> bool) -> Option<Slot> {
+    game.state()
+        .player
+        .pack
+        .slots()
+        .find(|(_, stack)| wanted(&game.content().item(stack.item).effect))
+        .map(|(slot, _)| Slot::new(slot))
+}
+
+/// The first step of a route from `from` to `to` over tiles the player
+/// knows, through the game's own pathfinding.
+fn first_step(state: &GameState, from: Pos, to: Pos) -> Option<Dir> {
+    let map = &state.floor.map;
+    let route = game_core::paths::astar(map, from, to, map.len())?;
+    route.first().and_then(|&next| from.direction_to(next))
+}
+
+/// Whether nothing walkable the player could reach is still unknown: every
+/// revealed walkable tile has only revealed neighbours.
+fn explored(state: &GameState) -> bool {
+    let map = &state.floor.map;
+    map.revealed
+        .iter_ones()
+        .map(|i| map.idx_pos(i))
+        .filter(|&p| map.is_walkable(p))
+        .all(|p| {
+            Dir::ALL
+                .iter()
+                .all(|&d| !map.in_bounds(p.step(d)) || map.is_revealed(p.step(d)))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use game_core::GameConfig;
+
+    fn play(bot: &mut dyn Bot, seed: u64, keys: usize) -> Game {
+        let mut game = Game::new(GameConfig::new(seed)).expect("valid");
+        let mut pressed = 0;
+        while pressed < keys && !game.is_over() {
+            for key in bot.next_keys(&game) {
+                game.press(key).expect("not stuck");
+                pressed += 1;
+            }
+        }
+        game
+    }
+
+    #[test]
+    fn bots_are_deterministic() {
+        for kind in [BotKind::Random, BotKind::Explorer] {
+            let a = play(bot(kind, 5).expect("a bot").as_mut(), 5, 300).state_hash();
+            let b = play(bot(kind, 5).expect("a bot").as_mut(), 5, 300).state_hash();
+            assert_eq!(a, b, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn the_explorer_goes_down_the_floors() {
+        let deepest = (0..8u64)
+            .map(|seed| play(&mut ExplorerBot::new(seed), seed, 3000).state().depth)
+            .max()
+            .expect("seeds");
+        assert!(deepest >= 3, "the explorer never got past depth {deepest}");
+    }
+}

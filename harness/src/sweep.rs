@@ -1,0 +1,604 @@
+//! Seed sweeps: for every seed, generate and check every floor in range and,
+//! with a bot, play the seed from the start through the runner, so every
+//! turn invariant is checked after every key and every failure can become a
+//! recording.
+//!
+//! Seeds run in parallel, but the report is a pure function of the seeds
+//! swept: results are collected in seed order and every figure is computed
+//! from them, so `--jobs` never changes a byte, and merging the reports of
+//! all shards gives the unsharded report exactly.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use game_core::content::Content;
+use game_core::invariants;
+use game_core::mapgen::stats::FloorStats;
+use game_core::mapgen::{self, LAST_DEPTH};
+use game_core::{Game, GameConfig, RunSeed};
+use serde::{Deserialize, Serialize};
+
+use crate::bots::{self, BotKind};
+use crate::recording::{FailureKind, RecordedOutcome, Recording};
+use crate::runner::Runner;
+
+/// The version of the sweep report format.
+pub const REPORT_FORMAT: u32 = 1;
+
+/// What to sweep.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SweepSpec {
+    /// Seeds `start..end`.
+    pub seeds: SeedRange,
+    /// Floors `first..=last` generated and checked for each seed.
+    pub depths: DepthRange,
+    pub bot: BotKind,
+    /// Most keys a bot presses per seed.
+    pub turns: u64,
+    pub map_width: i32,
+    pub map_height: i32,
+    /// This report's part of the seeds, `index` of `count` (1-based).
+    pub shard: Option<Shard>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeedRange {
+    pub start: u64,
+    pub end: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DepthRange {
+    pub first: u32,
+    pub last: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl SweepSpec {
+    /// The seeds this spec (and its shard) covers, in order. Seed `s` belongs
+    /// to shard `(s - start) % count + 1`.
+    pub fn seeds(&self) -> impl Iterator<Item = u64> + '_ {
+        let SeedRange { start, end } = self.seeds;
+        (start..end).filter(move |s| match self.shard {
+            None => true,
+            Some(Shard { index, count }) => (s - start) % u64::from(count) == u64::from(index - 1),
+        })
+    }
+}
+
+/// One floor, measured and checked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FloorResult {
+    pub depth: u32,
+    pub generator: String,
+    pub rooms: u32,
+    pub regions: usize,
+    pub walkable: usize,
+    pub reachable: usize,
+    /// Steps from the start to the way down.
+    pub stairs_distance: Option<u32>,
+    pub monsters: usize,
+    pub items: usize,
+}
+
+/// How a bot's run of a seed went.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotResult {
+    pub keys: u64,
+    pub turns: u64,
+    pub deepest: u32,
+    pub outcome: RecordedOutcome,
+}
+
+/// A failure found in a sweep, and how to reproduce it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FoundFailure {
+    pub seed: u64,
+    pub depth: u32,
+    /// The key at which a bot run failed; 0 for a floor that failed its
+    /// checks when generated.
+    pub step: u64,
+    pub kind: FailureKind,
+    /// The recording that reproduces it, when saved.
+    pub recording: Option<String>,
+    /// The one line that reproduces it.
+    pub reproduce: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeedResult {
+    pub seed: u64,
+    pub floors: Vec<FloorResult>,
+    pub bot: Option<BotResult>,
+    pub failures: Vec<FoundFailure>,
+}
+
+/// The whole report: what was swept, the result of every seed in order, and
+/// figures computed from them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SweepReport {
+    pub format: u32,
+    pub game: String,
+    pub content: String,
+    pub spec: SweepSpec,
+    pub summary: Summary,
+    pub results: Vec<SeedResult>,
+}
+
+/// Figures over all the seeds of a report.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    pub seeds: u64,
+    pub floors: u64,
+    pub failures: u64,
+    pub depths: BTreeMap<u32, DepthSummary>,
+    pub bot: Option<BotSummary>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DepthSummary {
+    pub floors: u64,
+    /// Floors by the generator that built them.
+    pub generators: BTreeMap<String, u64>,
+    /// Means, rounded down.
+    pub mean_walkable: u64,
+    pub mean_reachable: u64,
+    pub mean_rooms: u64,
+    pub mean_stairs_distance: u64,
+    pub monsters: u64,
+    pub items: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotSummary {
+    pub runs: u64,
+    pub wins: u64,
+    /// Wins per thousand runs.
+    pub win_rate_permille: u64,
+    pub deaths: BTreeMap<String, u64>,
+    /// Runs by the deepest floor they reached.
+    pub deepest: BTreeMap<u32, u64>,
+    pub keys: u64,
+    pub turns: u64,
+}
+
+/// Where a sweep saves the recordings of its failures, if anywhere.
+#[derive(Clone, Debug)]
+pub struct Saving {
+    pub dir: Option<std::path::PathBuf>,
+}
+
+/// Sweeps one seed.
+pub fn sweep_seed(
+    spec: &SweepSpec,
+    content: &Arc<Content>,
+    seed: u64,
+    saving: &Saving,
+) -> SeedResult {
+    let mut floors = Vec::new();
+    let mut failures = Vec::new();
+    for depth in spec.depths.first..=spec.depths.last {
+        let (floor, found) = check_floor(spec, content, seed, depth);
+        floors.push(floor);
+        if let Some(kind) = found {
+            let config = config(spec, content, seed);
+            let recording = crate::runner::Runner::new_at_depth(config, depth).map(|runner| {
+                runner.recording(format!(
+                    "The floor at depth {depth} of seed {seed} breaks an invariant when generated."
+                ))
+            });
+            failures.push(found_failure(
+                spec,
+                seed,
+                depth,
+                0,
+                kind,
+                recording.ok(),
+                saving,
+            ));
+        }
+    }
+    let bot = bots::bot(spec.bot, seed).map(|mut bot| {
+        let mut runner = match Runner::new(config(spec, content, seed)) {
+            Ok(runner) => runner,
+            Err(message) => {
+                failures.push(found_failure(
+                    spec,
+                    seed,
+                    1,
+                    0,
+                    FailureKind::Panic {
+                        message,
+                        location: None,
+                    },
+                    None,
+                    saving,
+                ));
+                return BotResult {
+                    keys: 0,
+                    turns: 0,
+                    deepest: 0,
+                    outcome: RecordedOutcome::Failed,
+                };
+            }
+        };
+        let mut deepest = runner.game().state().depth;
+        'play: while runner.step() < spec.turns
+            && !runner.game().is_over()
+            && runner.failure().is_none()
+        {
+            let keys = match crate::runner::catch_panic(|| bot.next_keys(runner.game())) {
+                Ok(keys) => keys,
+                Err(kind) => {
+                    // The bot itself panicked reading the game: report it as
+                    // found at the next step, with the keys so far.
+                    let recording = runner
+                        .recording(format!("The {:?} bot panicked on seed {seed}.", spec.bot));
+                    failures.push(found_failure(
+                        spec,
+                        seed,
+                        deepest,
+                        runner.step() + 1,
+                        kind,
+                        Some(recording),
+                        saving,
+                    ));
+                    break 'play;
+                }
+            };
+            for key in keys {
+                if runner.press(key).is_err() {
+                    break;
+                }
+                deepest = deepest.max(runner.game().state().depth);
+                if runner.step() >= spec.turns {
+                    break;
+                }
+            }
+        }
+        if let Some(failure) = runner.failure().cloned() {
+            let note = format!(
+                "The {:?} bot found this on seed {seed} at step {}: {}",
+                spec.bot, failure.step, failure.kind
+            );
+            failures.push(found_failure(
+                spec,
+                seed,
+                runner.game().state().depth,
+                failure.step,
+                failure.kind,
+                Some(runner.recording(note)),
+                saving,
+            ));
+        }
+        BotResult {
+            keys: runner.step(),
+            turns: u64::from(runner.game().state().turns_taken),
+            deepest,
+            outcome: runner.outcome(),
+        }
+    });
+    SeedResult {
+        seed,
+        floors,
+        bot,
+        failures,
+    }
+}
+
+fn config(spec: &SweepSpec, content: &Arc<Content>, seed: u64) -> GameConfig {
+    GameConfig {
+        seed: RunSeed(seed),
+        content: content.clone(),
+        width: spec.map_width,
+        height: spec.map_height,
+        canaries: game_core::canary::Canaries::NONE,
+    }
+}
+
+/// Generates floor `depth` of `seed`, measures it, and checks the floor
+/// invariants; a panic in generation is caught and reported like a broken
+/// invariant.
+fn check_floor(
+    spec: &SweepSpec,
+    content: &Arc<Content>,
+    seed: u64,
+    depth: u32,
+) -> (FloorResult, Option<FailureKind>) {
+    let generated = crate::runner::catch_panic(|| {
+        let built = mapgen::generate_floor(RunSeed(seed), depth, spec.map_width, spec.map_height);
+        let violations = invariants::check_floor(&built, depth == LAST_DEPTH);
+        let game = Game::new_on_floor(config(spec, content, seed), depth, &built).ok();
+        (FloorStats::of(&built), violations, game)
+    });
+    match generated {
+        Err(kind) => (empty_floor(depth), Some(kind)),
+        Ok((stats, violations, game)) => {
+            let (monsters, items) = game.map_or((0, 0), |g| {
+                (g.state().monsters.len(), g.state().items.len())
+            });
+            let floor = FloorResult {
+                depth,
+                generator: stats.generator.name().to_string(),
+                rooms: stats.rooms,
+                regions: stats.regions,
+                walkable: stats.walkable,
+                reachable: stats.reachable,
+                stairs_distance: stats.start_to_goal,
+                monsters,
+                items,
+            };
+            let failure = violations
+                .into_iter()
+                .next()
+                .map(|v| FailureKind::Invariant {
+                    id: v.id.to_string(),
+                    message: v.message,
+                });
+            (floor, failure)
+        }
+    }
+}
+
+fn empty_floor(depth: u32) -> FloorResult {
+    FloorResult {
+        depth,
+        generator: "(panicked)".into(),
+        rooms: 0,
+        regions: 0,
+        walkable: 0,
+        reachable: 0,
+        stairs_distance: None,
+        monsters: 0,
+        items: 0,
+    }
+}
+
+fn found_failure(
+    spec: &SweepSpec,
+    seed: u64,
+    depth: u32,
+    step: u64,
+    kind: FailureKind,
+    recording: Option<Recording>,
+    saving: &Saving,
+) -> FoundFailure {
+    let saved = match (&saving.dir, recording) {
+        (Some(dir), Some(recording)) => {
+            let name = if step == 0 {
+                format!("seed{seed}-depth{depth}.ron")
+            } else {
+                format!("seed{seed}-step{step}.ron")
+            };
+            let path = dir.join(name);
+            match crate::recording::write(&path, &recording) {
+                Ok(()) => Some(path.display().to_string()),
+                Err(message) => {
+                    eprintln!("warning: could not save the failure's recording: {message}");
+                    None
+                }
+            }
+        }
+        _ => None,
+    };
+    let reproduce = match &saved {
+        Some(path) => format!("deja replay {path}"),
+        None => format!(
+            "deja sweep --seeds {seed}..{} --depths {}..={} --bot {} --turns {} --save-failures DIR",
+            seed + 1,
+            spec.depths.first,
+            spec.depths.last,
+            bot_name(spec.bot),
+            spec.turns
+        ),
+    };
+    FoundFailure {
+        seed,
+        depth,
+        step,
+        kind,
+        recording: saved,
+        reproduce,
+    }
+}
+
+pub fn bot_name(bot: BotKind) -> &'static str {
+    match bot {
+        BotKind::None => "none",
+        BotKind::Random => "random",
+        BotKind::Explorer => "explorer",
+    }
+}
+
+/// The report of seed results gathered for `spec`, with its summary.
+pub fn report(spec: SweepSpec, content: &Content, mut results: Vec<SeedResult>) -> SweepReport {
+    results.sort_by_key(|r| r.seed);
+    SweepReport {
+        format: REPORT_FORMAT,
+        game: format!("{} {}", game_core::GAME_NAME, game_core::GAME_VERSION),
+        content: format!("{:016x}", content.fingerprint()),
+        summary: summarize(&results, spec.bot != BotKind::None),
+        spec,
+        results,
+    }
+}
+
+/// Figures computed from the results alone, so a merged report's summary is
+/// the unsharded one's.
+pub fn summarize(results: &[SeedResult], with_bot: bool) -> Summary {
+    let mut summary = Summary {
+        seeds: results.len() as u64,
+        ..Summary::default()
+    };
+    let mut sums: BTreeMap<u32, [u64; 4]> = BTreeMap::new();
+    for result in results {
+        summary.failures += result.failures.len() as u64;
+        for floor in &result.floors {
+            summary.floors += 1;
+            let depth = summary.depths.entry(floor.depth).or_default();
+            depth.floors += 1;
+            *depth.generators.entry(floor.generator.clone()).or_default() += 1;
+            depth.monsters += floor.monsters as u64;
+            depth.items += floor.items as u64;
+            let sum = sums.entry(floor.depth).or_default();
+            sum[0] += floor.walkable as u64;
+            sum[1] += floor.reachable as u64;
+            sum[2] += u64::from(floor.rooms);
+            sum[3] += u64::from(floor.stairs_distance.unwrap_or(0));
+        }
+    }
+    for (depth, sum) in sums {
+        let entry = summary.depths.entry(depth).or_default();
+        let n = entry.floors.max(1);
+        entry.mean_walkable = sum[0] / n;
+        entry.mean_reachable = sum[1] / n;
+        entry.mean_rooms = sum[2] / n;
+        entry.mean_stairs_distance = sum[3] / n;
+    }
+    if with_bot {
+        let mut bot = BotSummary::default();
+        for run in results.iter().filter_map(|r| r.bot.as_ref()) {
+            bot.runs += 1;
+            bot.keys += run.keys;
+            bot.turns += run.turns;
+            *bot.deepest.entry(run.deepest).or_default() += 1;
+            match &run.outcome {
+                RecordedOutcome::Won { .. } => bot.wins += 1,
+                RecordedOutcome::Died { cause, .. } => {
+                    *bot.deaths.entry(cause.clone()).or_default() += 1
+                }
+                _ => {}
+            }
+        }
+        bot.win_rate_permille = bot.wins * 1000 / bot.runs.max(1);
+        summary.bot = Some(bot);
+    }
+    summary
+}
+
+/// Merges shard reports into the report of the whole sweep. They must be
+/// the same sweep (spec, game, content) and together hold every shard once.
+pub fn merge(reports: Vec<SweepReport>) -> Result<SweepReport, String> {
+    let Some(first) = reports.first() else {
+        return Err("no reports to merge".into());
+    };
+    let count = match first.spec.shard {
+        Some(shard) => shard.count,
+        None => 1,
+    };
+    let mut seen = vec![false; count as usize];
+    let unsharded = SweepSpec {
+        shard: None,
+        ..first.spec.clone()
+    };
+    for (i, report) in reports.iter().enumerate() {
+        if report.format != REPORT_FORMAT {
+            return Err(format!(
+                "report {} has format {}, not {REPORT_FORMAT}",
+                i + 1,
+                report.format
+            ));
+        }
+        if report.game != first.game || report.content != first.content {
+            return Err(format!(
+                "report {} was made by {} with content {}, the first by {} with content {}",
+                i + 1,
+                report.game,
+                report.content,
+                first.game,
+                first.content
+            ));
+        }
+        let this = SweepSpec {
+            shard: None,
+            ..report.spec.clone()
+        };
+        if this != unsharded {
+            return Err(format!(
+                "report {} sweeps something else: {:?} vs {:?}",
+                i + 1,
+                this,
+                unsharded
+            ));
+        }
+        let shard = report.spec.shard.unwrap_or(Shard { index: 1, count: 1 });
+        if shard.count != count || shard.index == 0 || shard.index > count {
+            return Err(format!(
+                "report {} is shard {}/{}, not one of {count}",
+                i + 1,
+                shard.index,
+                shard.count
+            ));
+        }
+        let slot = &mut seen[(shard.index - 1) as usize];
+        if *slot {
+            return Err(format!("shard {}/{count} is given twice", shard.index));
+        }
+        *slot = true;
+    }
+    if let Some(missing) = seen.iter().position(|s| !s) {
+        return Err(format!("shard {}/{count} is missing", missing + 1));
+    }
+    let (game, content) = (first.game.clone(), first.content.clone());
+    let mut results: Vec<SeedResult> = reports.into_iter().flat_map(|r| r.results).collect();
+    results.sort_by_key(|r| r.seed);
+    Ok(SweepReport {
+        format: REPORT_FORMAT,
+        game,
+        content,
+        summary: summarize(&results, unsharded.bot != BotKind::None),
+        spec: unsharded,
+        results,
+    })
+}
+
+/// The report as JSON, the bytes `--json` writes and `merge` compares.
+pub fn to_json(report: &SweepReport) -> String {
+    let mut text = serde_json::to_string_pretty(report).expect("reports always serialize");
+    text.push('\n');
+    text
+}
+
+/// Runs every seed of `spec` on `jobs` threads and gathers the report.
+/// `progress` is told after each seed. With `fail_fast`, seeds not yet
+/// started are skipped after the first failure (the report then depends on
+/// timing: it covers the seeds that ran).
+pub fn run(
+    spec: &SweepSpec,
+    content: &Arc<Content>,
+    jobs: usize,
+    saving: &Saving,
+    fail_fast: bool,
+    progress: &(dyn Fn(&SeedResult) + Sync),
+) -> Result<SweepReport, String> {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| format!("starting {jobs} worker threads: {e}"))?;
+    let seeds: Vec<u64> = spec.seeds().collect();
+    let failed = AtomicBool::new(false);
+    let results: Vec<SeedResult> = pool.install(|| {
+        seeds
+            .par_iter()
+            .filter_map(|&seed| {
+                if fail_fast && failed.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let result = sweep_seed(spec, content, seed, saving);
+                if !result.failures.is_empty() {
+                    failed.store(true, Ordering::Relaxed);
+                }
+                progress(&result);
+                Some(result)
+            })
+            .collect()
+    });
+    Ok(report(spec.clone(), content, results))
+}
