@@ -8,6 +8,7 @@
 //! never a panic.
 
 use std::fmt::Write as _;
+use std::io::Read as _;
 use std::path::Path;
 
 use base64::Engine as _;
@@ -59,6 +60,7 @@ pub struct Recording {
 
 /// How the recorded run stood at its last step.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum RecordedOutcome {
     Running {
         depth: u32,
@@ -109,6 +111,7 @@ pub struct Failure {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum FailureKind {
     /// The game panicked. `location` is where, which moves as code changes, so
     /// only the message decides whether a replay reproduces it.
@@ -180,8 +183,9 @@ impl Recording {
 
 // ----- the file as serde sees it -----
 
+// Named `Recording` in ron's messages ("missing field `map` in `Recording`").
 #[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename = "Recording")]
 struct File {
     format: u32,
     game: GameInfo,
@@ -227,6 +231,7 @@ struct Checkpoint {
 /// Only the version, read first and leniently, so a file from a newer deja
 /// is refused for its version rather than for the fields it added.
 #[derive(Deserialize)]
+#[serde(rename = "Recording")]
 struct Header {
     format: u32,
 }
@@ -321,10 +326,30 @@ pub fn write(path: &Path, recording: &Recording) -> Result<(), String> {
 
 // ----- reading -----
 
-/// Reads and checks a recording file.
+/// Reads and checks a recording file. Errors about the file's content start
+/// with `path:line:column: `, including a file too large or not UTF-8.
 pub fn read(path: &Path) -> Result<Recording, String> {
-    let text = crate::files::read_text(path, MAX_FILE_BYTES)?;
-    from_text(&text).map_err(|e| format!("{}:{e}", path.display()))
+    let name = path.display();
+    let io = |e: std::io::Error| format!("{name}: {e}");
+    let size = std::fs::metadata(path).map_err(io)?.len();
+    if size > MAX_FILE_BYTES {
+        return Err(format!(
+            "{name}:1:1: {size} bytes is over the {MAX_FILE_BYTES}-byte limit"
+        ));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(io)?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
+        let (line, col) = line_col(valid, valid.len());
+        format!(
+            "{name}:{line}:{col}: not UTF-8 text (bad byte at offset {})",
+            e.valid_up_to()
+        )
+    })?;
+    from_text(text).map_err(|e| format!("{name}:{e}"))
 }
 
 /// Parses and checks recording text. Errors start with `line:column: `.
@@ -335,7 +360,10 @@ pub fn from_text(text: &str) -> Result<Recording, String> {
             text.len()
         ));
     }
-    let header: Header = ron::from_str(text).map_err(|e| ron_error(&e))?;
+    if text.trim().is_empty() {
+        return Err("1:1: the file is empty".into());
+    }
+    let header: Header = ron::from_str(text).map_err(|e| ron_error(&e, text))?;
     if header.format != FORMAT_VERSION {
         let (line, col) = locate_field(text, "format").unwrap_or((1, 1));
         return Err(format!(
@@ -343,16 +371,46 @@ pub fn from_text(text: &str) -> Result<Recording, String> {
             header.format
         ));
     }
-    let file: File = ron::from_str(text).map_err(|e| ron_error(&e))?;
+    let file: File = ron::from_str(text).map_err(|e| ron_error(&e, text))?;
     check(text, file)
 }
 
-fn ron_error(e: &ron::error::SpannedError) -> String {
+fn ron_error(e: &ron::error::SpannedError, text: &str) -> String {
     let what = match &e.code {
         ron::Error::Eof => "the file ends too soon (is it truncated?)".to_string(),
+        // ron's own text suggests raising its limit, which a user cannot do.
+        ron::Error::ExceededRecursionLimit => "values are nested too deeply".to_string(),
+        ron::Error::TrailingCharacters => {
+            "text after the recording's closing `)` (two files in one?)".to_string()
+        }
+        // A file cut inside a name or a string is not reported as Eof.
+        other if ends_unclosed(text) => {
+            format!("{other}; the file ends with a bracket still open (is it truncated?)")
+        }
         other => other.to_string(),
     };
-    format!("{}:{}: {what}", e.span.start.line, e.span.start.col)
+    // Trailing text starts where the span ends; ron's start is the end of
+    // the comment or whitespace before it.
+    let at = match e.code {
+        ron::Error::TrailingCharacters => e.span.end,
+        _ => e.span.start,
+    };
+    format!("{}:{}: {what}", at.line, at.col)
+}
+
+/// Whether `text` ends with a bracket or a string still open, as a file
+/// cut short does.
+fn ends_unclosed(text: &str) -> bool {
+    let mut lexer = Lexer { text, pos: 0 };
+    let mut depth = 0i64;
+    while let Some((_, token)) = lexer.next_token() {
+        match token {
+            Token::Punct('(' | '[' | '{') => depth += 1,
+            Token::Punct(')' | ']' | '}') => depth -= 1,
+            _ => {}
+        }
+    }
+    depth > 0
 }
 
 /// The checks serde cannot make: key notation, hash encoding, counts and
@@ -360,6 +418,10 @@ fn ron_error(e: &ron::error::SpannedError) -> String {
 fn check(text: &str, file: File) -> Result<Recording, String> {
     let at = |field: &str| {
         let (line, col) = locate_field(text, field).unwrap_or((1, 1));
+        format!("{line}:{col}")
+    };
+    let at_item = |list: &str, index: usize| {
+        let (line, col) = locate_list_item(text, list, index).unwrap_or((1, 1));
         format!("{line}:{col}")
     };
     let content = parse_hex64(&file.content).ok_or_else(|| {
@@ -379,12 +441,12 @@ fn check(text: &str, file: File) -> Result<Recording, String> {
         ));
     }
     let mut canaries = Vec::new();
-    for name in &file.canaries {
+    for (i, name) in file.canaries.iter().enumerate() {
         let canary = Canary::from_name(name).ok_or_else(|| {
             let known: Vec<&str> = Canary::ALL.iter().map(|c| c.name()).collect();
             format!(
                 "{}: unknown canary {name:?}; known: {}",
-                at("canaries"),
+                at_item("canaries", i),
                 known.join(", ")
             )
         })?;
@@ -394,10 +456,9 @@ fn check(text: &str, file: File) -> Result<Recording, String> {
     for (i, line) in file.keys.iter().enumerate() {
         let parsed = Key::parse_all(line).map_err(|e| {
             let (line_no, col) = locate_list_item(text, "keys", i).unwrap_or((1, 1));
-            // The string's opening quote is at `col`, its first key at col + 1.
             format!(
                 "{line_no}:{}: bad key {:?}: {}",
-                col + e.column,
+                column_in_literal(text, line_no, col, e.column),
                 e.token,
                 e.reason
             )
@@ -433,11 +494,12 @@ fn check(text: &str, file: File) -> Result<Recording, String> {
         }
     }
     let mut checkpoints = Vec::new();
-    for c in &file.hashes.checkpoints {
+    for (i, c) in file.hashes.checkpoints.iter().enumerate() {
+        // Each checkpoint holds one string, its hash.
         let hash = parse_hex64(&c.hash).ok_or_else(|| {
             format!(
                 "{}: checkpoint hash {:?} is not 16 hex digits",
-                at("checkpoints"),
+                at_item("checkpoints", i),
                 c.hash
             )
         })?;
@@ -494,17 +556,43 @@ fn check(text: &str, file: File) -> Result<Recording, String> {
             }
         ));
     }
-    if let Some(&(step, _)) = recording
+    if let Some((i, &(step, _))) = recording
         .checkpoints
         .iter()
-        .find(|&&(step, _)| step >= expected)
+        .enumerate()
+        .find(|&(_, &(step, _))| step >= expected)
     {
         return Err(format!(
             "{}: a checkpoint at step {step}, past the last hashed step",
-            at("checkpoints")
+            at_item("checkpoints", i)
         ));
     }
     Ok(recording)
+}
+
+/// The column, as written, of the `nth` (1-based) character of the string
+/// literal that starts at `line:col`: escapes such as `\"` take more than one
+/// column, raw strings (`r#"..."#`) have none.
+fn column_in_literal(text: &str, line: usize, col: usize, nth: usize) -> usize {
+    let line_text = text.lines().nth(line.saturating_sub(1)).unwrap_or("");
+    let mut raw = line_text.chars().skip(col.saturating_sub(1));
+    if raw.next() == Some('r') {
+        let hashes = raw.take_while(|&c| c == '#').count();
+        return col + 1 + hashes + nth.max(1);
+    }
+    let mut column = col + 1;
+    for _ in 1..nth {
+        column += match raw.next() {
+            // `\u{...}`: the backslash, the u, and up to the closing brace.
+            Some('\\') => match raw.next() {
+                Some('u') => 3 + raw.by_ref().take_while(|&c| c != '}').count(),
+                Some('x') => 2 + raw.by_ref().take(2).count(),
+                _ => 2,
+            },
+            _ => 1,
+        };
+    }
+    column
 }
 
 fn parse_hex64(text: &str) -> Option<u64> {
@@ -538,19 +626,33 @@ impl<'a> Lexer<'a> {
             let rest = &self.text[self.pos..];
             if rest.starts_with("//") {
                 self.pos += rest.find('\n').unwrap_or(rest.len());
-            } else if let Some(comment) = rest.strip_prefix("/*") {
-                self.pos += comment.find("*/").map_or(rest.len(), |end| end + 4);
+            } else if rest.starts_with("/*") {
+                self.pos += block_comment_len(rest);
             } else {
                 break;
             }
         }
         let start = self.pos;
         let c = self.text[start..].chars().next()?;
+        if c == 'r' {
+            // A raw string: r"..." or r#"..."#, no escapes.
+            let hashes = self.text[start + 1..].bytes().take_while(|&b| b == b'#');
+            let hashes = hashes.count();
+            if self.text[start + 1 + hashes..].starts_with('"') {
+                let close = format!("\"{}", "#".repeat(hashes));
+                let body = start + 2 + hashes;
+                self.pos = self.text[body..]
+                    .find(&close)
+                    .map_or(self.text.len(), |end| body + end + close.len());
+                return Some((start, Token::Str));
+            }
+        }
         if c == '"' {
             self.pos += 1;
             while self.pos < bytes.len() {
                 match bytes[self.pos] {
-                    b'\\' => self.pos += 2,
+                    // Clamped: a backslash may be the text's last byte.
+                    b'\\' => self.pos = (self.pos + 2).min(bytes.len()),
                     b'"' => {
                         self.pos += 1;
                         return Some((start, Token::Str));
@@ -570,6 +672,28 @@ impl<'a> Lexer<'a> {
         self.pos += c.len_utf8();
         Some((start, Token::Punct(c)))
     }
+}
+
+/// The length of the block comment that starts `rest`. RON's block comments
+/// nest; an unclosed one runs to the end.
+fn block_comment_len(rest: &str) -> usize {
+    let bytes = rest.as_bytes();
+    let (mut depth, mut i) = (0usize, 0);
+    while i + 1 < bytes.len() {
+        match &bytes[i..i + 2] {
+            b"/*" => depth += 1,
+            b"*/" => depth -= 1,
+            _ => {
+                i += 1;
+                continue;
+            }
+        }
+        i += 2;
+        if depth == 0 {
+            return i;
+        }
+    }
+    rest.len()
 }
 
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
