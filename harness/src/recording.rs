@@ -41,6 +41,9 @@ pub struct Recording {
     /// The content fingerprint the run used.
     pub content: u64,
     pub seed: u64,
+    /// The floor the run starts on: 1 for a run, deeper for a sweep's
+    /// report of a floor that fails its checks when generated.
+    pub start_depth: u32,
     pub map_width: i32,
     pub map_height: i32,
     /// Planted defects the run had switched on (tests of the harness only).
@@ -191,6 +194,9 @@ struct File {
     game: GameInfo,
     content: String,
     seed: u64,
+    /// Absent in files written before it existed: those start on floor 1.
+    #[serde(default = "first_floor")]
+    start_depth: u32,
     map: MapSize,
     canaries: Vec<String>,
     keys: Vec<String>,
@@ -228,6 +234,10 @@ struct Checkpoint {
     hash: String,
 }
 
+fn first_floor() -> u32 {
+    1
+}
+
 /// Only the version, read first and leniently, so a file from a newer deja
 /// is refused for its version rather than for the fields it added.
 #[derive(Deserialize)]
@@ -255,6 +265,7 @@ pub fn to_text(recording: &Recording) -> String {
     );
     let _ = writeln!(out, "    content: \"{:016x}\",", recording.content);
     let _ = writeln!(out, "    seed: {},", recording.seed);
+    let _ = writeln!(out, "    start_depth: {},", recording.start_depth);
     let _ = writeln!(
         out,
         "    map: (width: {}, height: {}),",
@@ -320,8 +331,24 @@ fn wrap_keys(keys: &[Key]) -> Vec<String> {
     lines
 }
 
+/// Writes a recording. One that would be too large to read back (or whose
+/// note is too long) is refused rather than written.
 pub fn write(path: &Path, recording: &Recording) -> Result<(), String> {
-    std::fs::write(path, to_text(recording)).map_err(|e| format!("{}: {e}", path.display()))
+    if recording.note.chars().count() > MAX_NOTE_CHARS {
+        return Err(format!(
+            "{}: the note is longer than {MAX_NOTE_CHARS} characters",
+            path.display()
+        ));
+    }
+    let text = to_text(recording);
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "{}: the recording would be {} bytes, over the {MAX_FILE_BYTES}-byte limit a reader accepts",
+            path.display(),
+            text.len()
+        ));
+    }
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 // ----- reading -----
@@ -440,6 +467,14 @@ fn check(text: &str, file: File) -> Result<Recording, String> {
             at("map")
         ));
     }
+    if !(1..=game_core::mapgen::LAST_DEPTH).contains(&file.start_depth) {
+        return Err(format!(
+            "{}: start_depth {} is outside 1 to {}",
+            at("start_depth"),
+            file.start_depth,
+            game_core::mapgen::LAST_DEPTH
+        ));
+    }
     let mut canaries = Vec::new();
     for (i, name) in file.canaries.iter().enumerate() {
         let canary = Canary::from_name(name).ok_or_else(|| {
@@ -518,6 +553,7 @@ fn check(text: &str, file: File) -> Result<Recording, String> {
         seed: file.seed,
         map_width: w,
         map_height: h,
+        start_depth: file.start_depth,
         canaries,
         keys,
         step_hashes,
@@ -760,6 +796,7 @@ mod tests {
             game_version: "0.1.0".into(),
             content: 0x1e28_e194_8b00_7230,
             seed: 7,
+            start_depth: 1,
             map_width: 80,
             map_height: 40,
             canaries: Vec::new(),
@@ -823,7 +860,7 @@ mod tests {
         let text = to_text(&sample());
         let bad_key = text.replacen("llll<Esc>", "llll<Esx>", 1);
         let err = from_text(&bad_key).unwrap_err();
-        assert!(err.starts_with("11:14:"), "{err}");
+        assert!(err.starts_with("12:14:"), "{err}");
         assert!(err.contains("<Esx>"), "{err}");
 
         let future = text.replacen("format: 1", "format: 2", 1);

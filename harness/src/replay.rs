@@ -81,6 +81,12 @@ pub fn config_of(recording: &Recording, content: Arc<Content>) -> GameConfig {
     }
 }
 
+/// A runner at the start of `recording`'s run: its seed, map size, canaries
+/// and starting floor, on `content`.
+pub fn start(recording: &Recording, content: Arc<Content>) -> Result<Runner, String> {
+    Runner::new_at_depth(config_of(recording, content), recording.start_depth)
+}
+
 /// Replays `recording` on `content`, stopping after `to_step` keys when
 /// given. `each_step` sees the game after every step (0 first), for frames.
 pub fn replay(
@@ -108,7 +114,7 @@ pub fn replay(
             content.fingerprint()
         ));
     }
-    let mut runner = Runner::new(config_of(recording, content))?;
+    let mut runner = start(recording, content)?;
     let last = to_step.map_or(recording.keys.len() as u64, |n| {
         n.min(recording.keys.len() as u64)
     });
@@ -220,7 +226,7 @@ fn check_step(
 /// after a panic, as it was before that key, since a panic may leave the
 /// state half-changed.
 pub fn game_at(recording: &Recording, content: Arc<Content>, step: u64) -> Result<Game, String> {
-    let mut runner = Runner::new(config_of(recording, content))?;
+    let mut runner = start(recording, content)?;
     for (index, &key) in recording.keys.iter().take(step as usize).enumerate() {
         let before = (index + 1 == step as usize).then(|| runner.game().clone());
         match runner.press(key) {

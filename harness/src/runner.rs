@@ -22,6 +22,7 @@ pub struct Runner {
     hashes: Vec<u64>,
     failure: Option<Failure>,
     depth: u32,
+    start_depth: u32,
 }
 
 impl Runner {
@@ -41,6 +42,7 @@ impl Runner {
             keys: Vec::new(),
             failure: None,
             depth,
+            start_depth: depth,
         };
         let mut found = runner.floor_violations();
         found.extend(invariants::check_state(&runner.game));
@@ -147,6 +149,7 @@ impl Runner {
             game_version: game_core::GAME_VERSION.into(),
             content: self.game.content().fingerprint(),
             seed: self.game.state().seed.0,
+            start_depth: self.start_depth,
             map_width: config_map.width(),
             map_height: config_map.height(),
             canaries: self.game.state().canaries.list(),

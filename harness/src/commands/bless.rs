@@ -5,14 +5,13 @@ use crate::cli::BlessArgs;
 use crate::exit;
 use crate::recording::{self, Recording};
 use crate::replay;
-use crate::runner::Runner;
 
 pub fn run(args: BlessArgs) -> Result<u8, String> {
     let content = super::load_content(&args.content)?;
     let mut worst = exit::OK;
     for file in &args.files {
         let result = recording::read(file).and_then(|old| {
-            let mut runner = Runner::new(replay::config_of(&old, content.clone()))?;
+            let mut runner = replay::start(&old, content.clone())?;
             for &key in &old.keys {
                 if runner.press(key).is_err() {
                     break;

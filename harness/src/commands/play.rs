@@ -11,6 +11,13 @@ use crate::frames::FramePrinter;
 use crate::runner::Runner;
 
 pub fn run(args: PlayArgs) -> Result<u8, String> {
+    let note_chars = args.note.chars().count();
+    if note_chars > crate::recording::MAX_NOTE_CHARS {
+        return Err(format!(
+            "--note is {note_chars} characters; a recording's note holds at most {}",
+            crate::recording::MAX_NOTE_CHARS
+        ));
+    }
     let keys = match (&args.keys, &args.keys_file) {
         (Some(text), _) => crate::keys_input::from_arg(text)?,
         (None, Some(path)) => crate::keys_input::from_file(path)?,

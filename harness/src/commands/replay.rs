@@ -12,7 +12,6 @@ use crate::exit;
 use crate::frames::FramePrinter;
 use crate::recording::{self, Recording};
 use crate::replay::{self, Report, Verdict};
-use crate::runner::Runner;
 
 pub fn run(args: ReplayArgs) -> Result<u8, String> {
     let content = super::load_content(&args.content)?;
@@ -21,7 +20,13 @@ pub fn run(args: ReplayArgs) -> Result<u8, String> {
         let code = match replay_file(file, &args, &content) {
             Ok(code) => code,
             Err(message) => {
-                eprintln!("error: {message}");
+                // Reading errors name the file already; the rest get it here.
+                let name = file.display().to_string();
+                if message.starts_with(&name) {
+                    eprintln!("error: {message}");
+                } else {
+                    eprintln!("error: {name}: {message}");
+                }
                 exit::ERROR
             }
         };
@@ -165,11 +170,15 @@ fn bug_report(
     content: Arc<Content>,
     from: &str,
 ) -> Result<Recording, String> {
-    let mut runner = Runner::new(replay::config_of(recording, content))?;
+    let mut runner = replay::start(recording, content)?;
     for &key in &recording.keys {
         if runner.press(key).is_err() {
             break;
         }
     }
-    Ok(runner.recording(format!("Found replaying {from}. {}", recording.note)))
+    let note: String = format!("Found replaying {from}. {}", recording.note)
+        .chars()
+        .take(crate::recording::MAX_NOTE_CHARS)
+        .collect();
+    Ok(runner.recording(note))
 }
