@@ -212,6 +212,10 @@ pub struct SweepArgs {
     /// Map size, WIDTHxHEIGHT.
     #[arg(long, default_value = "80x40", value_parser = crate::frames::parse_map_size)]
     pub map_size: (u16, u16),
+    /// Switch on a planted defect in every run (testing the harness; needs a
+    /// build with the `canary` feature). Repeatable.
+    #[arg(long, value_name = "NAME", value_parser = parse_canary)]
+    pub canary: Vec<game_core::canary::Canary>,
     #[command(flatten)]
     pub content: ContentArgs,
 }

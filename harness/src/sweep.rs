@@ -37,6 +37,8 @@ pub struct SweepSpec {
     pub turns: u64,
     pub map_width: i32,
     pub map_height: i32,
+    /// Planted defects switched on in every run (harness tests only), by name.
+    pub canaries: Vec<String>,
     /// This report's part of the seeds, `index` of `count` (1-based).
     pub shard: Option<Shard>,
 }
@@ -292,12 +294,17 @@ pub fn sweep_seed(
 }
 
 fn config(spec: &SweepSpec, content: &Arc<Content>, seed: u64) -> GameConfig {
+    use game_core::canary::{Canaries, Canary};
     GameConfig {
         seed: RunSeed(seed),
         content: content.clone(),
         width: spec.map_width,
         height: spec.map_height,
-        canaries: game_core::canary::Canaries::NONE,
+        canaries: spec
+            .canaries
+            .iter()
+            .filter_map(|name| Canary::from_name(name))
+            .fold(Canaries::NONE, Canaries::with),
     }
 }
 
@@ -388,14 +395,21 @@ fn found_failure(
     };
     let reproduce = match &saved {
         Some(path) => format!("deja replay {path}"),
-        None => format!(
-            "deja sweep --seeds {seed}..{} --depths {}..={} --bot {} --turns {} --save-failures DIR",
-            seed + 1,
-            spec.depths.first,
-            spec.depths.last,
-            bot_name(spec.bot),
-            spec.turns
-        ),
+        None => {
+            let canaries: String = spec
+                .canaries
+                .iter()
+                .map(|c| format!(" --canary {c}"))
+                .collect();
+            format!(
+                "deja sweep --seeds {seed}..{} --depths {}..={} --bot {} --turns {}{canaries} --save-failures DIR",
+                seed + 1,
+                spec.depths.first,
+                spec.depths.last,
+                bot_name(spec.bot),
+                spec.turns
+            )
+        }
     };
     FoundFailure {
         seed,

@@ -24,8 +24,12 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
         turns: args.turns,
         map_width: i32::from(args.map_size.0),
         map_height: i32::from(args.map_size.1),
+        canaries: args.canary.iter().map(|c| c.name().to_string()).collect(),
         shard: args.shard.map(|(index, count)| Shard { index, count }),
     };
+    if !spec.canaries.is_empty() && !game_core::canary::Canaries::AVAILABLE {
+        return Err(game_core::game::ConfigError::CanariesUnavailable.to_string());
+    }
     if let Some(dir) = &args.save_failures {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }

@@ -1,0 +1,208 @@
+//! `deja sweep` and `deja merge` as CI runs them: a small sweep passes, the
+//! report does not depend on --jobs, merged shards equal the whole sweep byte
+//! for byte, and a planted defect is found, saved and reproduced.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
+
+fn deja(args: &[&str], dir: &Path) -> Output {
+    Command::cargo_bin("deja")
+        .expect("the deja binary is built")
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("deja runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("sweep")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn assert_exit(out: &Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(
+        !text(&out.stderr).contains("panicked"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+const SMALL: [&str; 6] = ["--seeds", "1..9", "--bot", "explorer", "--turns", "400"];
+
+#[test]
+fn a_small_sweep_passes_and_measures_the_game() {
+    let dir = scratch("small");
+    let mut args = vec!["sweep", "--json", "report.json"];
+    args.extend(SMALL);
+    let out = deja(&args, &dir);
+    assert_exit(&out, 0);
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("swept 8 seeds: 48 floors"), "{stdout}");
+    assert!(stdout.contains("depth 3: 8 floors (temple 8)"), "{stdout}");
+    assert!(
+        stdout.contains("depth 5: 8 floors (big-room 8)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("bot explorer: 8 runs"), "{stdout}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).expect("written"))
+            .expect("JSON");
+    assert_eq!(report["summary"]["seeds"], 8);
+    assert_eq!(report["results"].as_array().map(Vec::len), Some(8));
+    let seeds: Vec<u64> = report["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| r["seed"].as_u64().expect("a seed"))
+        .collect();
+    assert_eq!(seeds, (1..9).collect::<Vec<_>>(), "ordered by seed");
+}
+
+#[test]
+fn the_report_is_the_same_whatever_the_jobs() {
+    let dir = scratch("jobs");
+    for (jobs, file) in [("1", "one.json"), ("2", "two.json"), ("3", "three.json")] {
+        let mut args = vec!["sweep", "--jobs", jobs, "--json", file];
+        args.extend(SMALL);
+        assert_exit(&deja(&args, &dir), 0);
+    }
+    let one = std::fs::read(dir.join("one.json")).expect("written");
+    assert_eq!(one, std::fs::read(dir.join("two.json")).expect("written"));
+    assert_eq!(one, std::fs::read(dir.join("three.json")).expect("written"));
+}
+
+#[test]
+fn merged_shards_equal_the_whole_sweep_byte_for_byte() {
+    let dir = scratch("shards");
+    let mut whole = vec!["sweep", "--json", "whole.json"];
+    whole.extend(SMALL);
+    assert_exit(&deja(&whole, &dir), 0);
+    let mut files = Vec::new();
+    for shard in ["1/3", "2/3", "3/3"] {
+        let file = format!("shard{}.json", &shard[..1]);
+        let mut args = vec!["sweep", "--shard", shard, "--json", &file];
+        args.extend(SMALL);
+        assert_exit(&deja(&args, &dir), 0);
+        files.push(file);
+    }
+    // Given in any order.
+    let out = deja(
+        &[
+            "merge",
+            &files[2],
+            &files[0],
+            &files[1],
+            "-o",
+            "merged.json",
+        ],
+        &dir,
+    );
+    assert_exit(&out, 0);
+    let whole = std::fs::read(dir.join("whole.json")).expect("written");
+    assert_eq!(
+        whole,
+        std::fs::read(dir.join("merged.json")).expect("written")
+    );
+
+    // A missing or doubled shard is refused.
+    let out = deja(&["merge", &files[0], &files[1]], &dir);
+    assert_exit(&out, 1);
+    assert!(
+        text(&out.stderr).contains("shard 3/3 is missing"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = deja(&["merge", &files[0], &files[0], &files[1]], &dir);
+    assert_exit(&out, 1);
+    assert!(
+        text(&out.stderr).contains("given twice"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_planted_defect_is_found_saved_and_reproduced() {
+    let dir = scratch("canary");
+    let out = deja(
+        &[
+            "sweep",
+            "--seeds",
+            "1..6",
+            "--bot",
+            "random",
+            "--turns",
+            "500",
+            "--canary",
+            "sticky-help",
+            "--save-failures",
+            "failures",
+        ],
+        &dir,
+    );
+    assert_exit(&out, 4);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("FAILURE seed "), "{stdout}");
+    assert!(
+        stdout.contains("invariant screen.escapable broken"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("reproduce: deja replay failures/"),
+        "{stdout}"
+    );
+    let mut saved: Vec<PathBuf> = std::fs::read_dir(dir.join("failures"))
+        .expect("the failures directory")
+        .map(|e| e.expect("an entry").path())
+        .collect();
+    saved.sort();
+    assert!(!saved.is_empty());
+    for file in saved {
+        let out = deja(&["replay", file.to_str().expect("a UTF-8 path")], &dir);
+        assert_exit(&out, 4);
+        assert!(
+            text(&out.stdout).contains("reproduced at step"),
+            "{}",
+            text(&out.stdout)
+        );
+    }
+}
+
+#[test]
+fn bad_arguments_exit_1_or_2() {
+    let dir = scratch("bad-args");
+    for args in [
+        vec!["sweep", "--seeds", "5..5"],
+        vec!["sweep", "--seeds", "x..9"],
+        vec!["sweep", "--depths", "0..=3"],
+        vec!["sweep", "--shard", "3/2"],
+        vec!["sweep", "--bot", "genius"],
+    ] {
+        assert_exit(&deja(&args, &dir), 2);
+    }
+    std::fs::write(dir.join("junk.json"), "{").expect("write");
+    let out = deja(&["merge", "junk.json"], &dir);
+    assert_exit(&out, 1);
+    assert!(
+        text(&out.stderr).contains("junk.json:1:"),
+        "{}",
+        text(&out.stderr)
+    );
+}
