@@ -571,6 +571,34 @@ pub fn merge(reports: Vec<SweepReport>) -> Result<SweepReport, String> {
     })
 }
 
+/// A text table of every floor of the given results, one line per floor: the
+/// seed catalog kept as a snapshot, so a change to generation or spawning
+/// shows up as a reviewed diff.
+pub fn catalog(results: &[SeedResult]) -> String {
+    let mut out = String::from(
+        "seed depth generator  rooms regions walkable reachable stairs monsters items\n",
+    );
+    for result in results {
+        for f in &result.floors {
+            out.push_str(&format!(
+                "{:>4} {:>5} {:<10} {:>5} {:>7} {:>8} {:>9} {:>6} {:>8} {:>5}\n",
+                result.seed,
+                f.depth,
+                f.generator,
+                f.rooms,
+                f.regions,
+                f.walkable,
+                f.reachable,
+                f.stairs_distance
+                    .map_or_else(|| "-".to_string(), |d| d.to_string()),
+                f.monsters,
+                f.items
+            ));
+        }
+    }
+    out
+}
+
 /// The report as JSON, the bytes `--json` writes and `merge` compares.
 pub fn to_json(report: &SweepReport) -> String {
     let mut text = serde_json::to_string_pretty(report).expect("reports always serialize");
