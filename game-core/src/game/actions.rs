@@ -378,29 +378,38 @@ impl Game {
         self.say(line);
     }
 
+    /// A dose of poison. Said only when it starts: a fresh bite while
+    /// already poisoned lengthens it quietly.
     fn poison(&mut self, who: Who, poison: &Poison, source: String) {
         let Some(statuses) = self.statuses_mut(who) else {
             return;
         };
+        let already = statuses.poison.is_some();
         let remaining = statuses.poison.as_ref().map_or(0, |p| p.rounds);
         statuses.poison = Some(Poisoned {
             rounds: rules::poison_rounds_after_dose(remaining, poison.turns),
             damage: poison.damage,
             source,
         });
-        self.narrate(who, "You are poisoned!", |name| {
-            format!("{name} is poisoned.")
-        });
+        if !already {
+            self.narrate(who, "You are poisoned!", |name| {
+                format!("{name} is poisoned.")
+            });
+        }
     }
 
+    /// Confusion for `rounds`, said only when it starts.
     pub(super) fn confuse(&mut self, who: Who, rounds: u32) {
         let Some(statuses) = self.statuses_mut(who) else {
             return;
         };
+        let already = statuses.is_confused();
         statuses.confused = statuses.confused.max(rounds);
-        self.narrate(who, "You are confused!", |name| {
-            format!("{name} looks confused.")
-        });
+        if !already {
+            self.narrate(who, "You are confused!", |name| {
+                format!("{name} looks confused.")
+            });
+        }
     }
 
     // ----- the player's actions -----
