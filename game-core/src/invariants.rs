@@ -88,6 +88,11 @@ pub const CATALOGUE: &[Invariant] = &[
         asserts: "the turn clock never runs backwards",
     },
     Invariant {
+        id: "clock.advances",
+        when: When::Turn,
+        asserts: "a key that spends the player's turns moves the clock on",
+    },
+    Invariant {
         id: "clock.queue",
         when: When::Turn,
         asserts: "on the player's turn every monster is queued exactly once, no later-than-now entry is missing, and the player is not queued",
@@ -299,12 +304,15 @@ pub fn vault_crossings(map: &Map, vault: &Vault) -> usize {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TurnWatch {
     pub clock: u64,
+    /// Player actions that had spent time.
+    pub turns_taken: u32,
 }
 
 impl TurnWatch {
     pub fn of(game: &Game) -> TurnWatch {
         TurnWatch {
             clock: game.state().clock.now(),
+            turns_taken: game.state().turns_taken,
         }
     }
 }
@@ -317,6 +325,13 @@ pub fn check_turn(before: TurnWatch, game: &Game) -> Vec<Violation> {
         found.push(violation(
             "clock.monotonic",
             format!("the clock went back from {} to {now}", before.clock),
+        ));
+    }
+    let spent = game.state().turns_taken.saturating_sub(before.turns_taken);
+    if spent > 0 && now == before.clock && game.state().status == RunStatus::Playing {
+        found.push(violation(
+            "clock.advances",
+            format!("{spent} player turns were spent but the clock stayed at {now}"),
         ));
     }
     found.extend(check_escapable(game));

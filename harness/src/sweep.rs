@@ -429,28 +429,40 @@ pub fn bot_name(bot: BotKind) -> &'static str {
     }
 }
 
-/// The report of seed results gathered for `spec`, with its summary.
-pub fn report(spec: SweepSpec, content: &Content, mut results: Vec<SeedResult>) -> SweepReport {
-    results.sort_by_key(|r| r.seed);
-    SweepReport {
-        format: REPORT_FORMAT,
-        game: format!("{} {}", game_core::GAME_NAME, game_core::GAME_VERSION),
-        content: format!("{:016x}", content.fingerprint()),
-        summary: summarize(&results, spec.bot != BotKind::None),
-        spec,
-        results,
-    }
-}
-
 /// Figures computed from the results alone, so a merged report's summary is
 /// the unsharded one's.
 pub fn summarize(results: &[SeedResult], with_bot: bool) -> Summary {
-    let mut summary = Summary {
-        seeds: results.len() as u64,
-        ..Summary::default()
-    };
-    let mut sums: BTreeMap<u32, [u64; 4]> = BTreeMap::new();
+    let mut tally = Tally::new(with_bot);
     for result in results {
+        tally.add(result);
+    }
+    tally.finish()
+}
+
+/// Running totals, added to seed by seed in any order (every figure is a
+/// count or a sum) and finished into a [`Summary`]: a sweep that keeps no
+/// per-seed results still has its summary, in constant memory.
+#[derive(Debug, Default)]
+pub struct Tally {
+    summary: Summary,
+    /// Per depth: walkable, reachable, rooms and stairs distance, summed.
+    sums: BTreeMap<u32, [u64; 4]>,
+}
+
+impl Tally {
+    pub fn new(with_bot: bool) -> Tally {
+        Tally {
+            summary: Summary {
+                bot: with_bot.then(BotSummary::default),
+                ..Summary::default()
+            },
+            sums: BTreeMap::new(),
+        }
+    }
+
+    pub fn add(&mut self, result: &SeedResult) {
+        let summary = &mut self.summary;
+        summary.seeds += 1;
         summary.failures += result.failures.len() as u64;
         for floor in &result.floors {
             summary.floors += 1;
@@ -459,24 +471,13 @@ pub fn summarize(results: &[SeedResult], with_bot: bool) -> Summary {
             *depth.generators.entry(floor.generator.clone()).or_default() += 1;
             depth.monsters += floor.monsters as u64;
             depth.items += floor.items as u64;
-            let sum = sums.entry(floor.depth).or_default();
+            let sum = self.sums.entry(floor.depth).or_default();
             sum[0] += floor.walkable as u64;
             sum[1] += floor.reachable as u64;
             sum[2] += u64::from(floor.rooms);
             sum[3] += u64::from(floor.stairs_distance.unwrap_or(0));
         }
-    }
-    for (depth, sum) in sums {
-        let entry = summary.depths.entry(depth).or_default();
-        let n = entry.floors.max(1);
-        entry.mean_walkable = sum[0] / n;
-        entry.mean_reachable = sum[1] / n;
-        entry.mean_rooms = sum[2] / n;
-        entry.mean_stairs_distance = sum[3] / n;
-    }
-    if with_bot {
-        let mut bot = BotSummary::default();
-        for run in results.iter().filter_map(|r| r.bot.as_ref()) {
+        if let (Some(bot), Some(run)) = (summary.bot.as_mut(), result.bot.as_ref()) {
             bot.runs += 1;
             bot.keys += run.keys;
             bot.turns += run.turns;
@@ -489,10 +490,22 @@ pub fn summarize(results: &[SeedResult], with_bot: bool) -> Summary {
                 _ => {}
             }
         }
-        bot.win_rate_permille = bot.wins * 1000 / bot.runs.max(1);
-        summary.bot = Some(bot);
     }
-    summary
+
+    pub fn finish(mut self) -> Summary {
+        for (depth, sum) in self.sums {
+            let entry = self.summary.depths.entry(depth).or_default();
+            let n = entry.floors.max(1);
+            entry.mean_walkable = sum[0] / n;
+            entry.mean_reachable = sum[1] / n;
+            entry.mean_rooms = sum[2] / n;
+            entry.mean_stairs_distance = sum[3] / n;
+        }
+        if let Some(bot) = self.summary.bot.as_mut() {
+            bot.win_rate_permille = bot.wins * 1000 / bot.runs.max(1);
+        }
+        self.summary
+    }
 }
 
 /// Merges shard reports into the report of the whole sweep. They must be
@@ -607,40 +620,66 @@ pub fn to_json(report: &SweepReport) -> String {
 }
 
 /// Runs every seed of `spec` on `jobs` threads and gathers the report.
-/// `progress` is told after each seed. With `fail_fast`, seeds not yet
-/// started are skipped after the first failure (the report then depends on
-/// timing: it covers the seeds that ran).
+/// `progress` is told after each seed. With `keep_all`, the report holds
+/// every seed's result (what `--json` writes and `merge` needs); without, it
+/// holds only the seeds that failed, and memory stays flat however many seeds
+/// are swept. With `fail_fast`, seeds not yet started are skipped after the
+/// first failure (the report then depends on timing: it covers the seeds that
+/// ran).
 pub fn run(
     spec: &SweepSpec,
     content: &Arc<Content>,
     jobs: usize,
     saving: &Saving,
-    fail_fast: bool,
+    options: RunOptions,
     progress: &(dyn Fn(&SeedResult) + Sync),
 ) -> Result<SweepReport, String> {
     use rayon::prelude::*;
+    use std::sync::Mutex;
     use std::sync::atomic::{AtomicBool, Ordering};
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
         .map_err(|e| format!("starting {jobs} worker threads: {e}"))?;
-    let seeds: Vec<u64> = spec.seeds().collect();
     let failed = AtomicBool::new(false);
-    let results: Vec<SeedResult> = pool.install(|| {
-        seeds
-            .par_iter()
-            .filter_map(|&seed| {
-                if fail_fast && failed.load(Ordering::Relaxed) {
-                    return None;
-                }
-                let result = sweep_seed(spec, content, seed, saving);
-                if !result.failures.is_empty() {
-                    failed.store(true, Ordering::Relaxed);
-                }
-                progress(&result);
-                Some(result)
-            })
-            .collect()
+    let gathered = Mutex::new((Tally::new(spec.bot != BotKind::None), Vec::new()));
+    let seeds: Vec<u64> = spec.seeds().collect();
+    pool.install(|| {
+        seeds.par_iter().for_each(|&seed| {
+            if options.fail_fast && failed.load(Ordering::Relaxed) {
+                return;
+            }
+            let result = sweep_seed(spec, content, seed, saving);
+            if !result.failures.is_empty() {
+                failed.store(true, Ordering::Relaxed);
+            }
+            progress(&result);
+            let mut gathered = gathered
+                .lock()
+                .expect("no worker panics while holding the lock");
+            gathered.0.add(&result);
+            if options.keep_all || !result.failures.is_empty() {
+                gathered.1.push(result);
+            }
+        });
     });
-    Ok(report(spec.clone(), content, results))
+    let (tally, mut results) = gathered
+        .into_inner()
+        .expect("no worker panicked while holding the lock");
+    results.sort_by_key(|r: &SeedResult| r.seed);
+    Ok(SweepReport {
+        format: REPORT_FORMAT,
+        game: format!("{} {}", game_core::GAME_NAME, game_core::GAME_VERSION),
+        content: format!("{:016x}", content.fingerprint()),
+        summary: tally.finish(),
+        spec: spec.clone(),
+        results,
+    })
+}
+
+/// How `run` gathers.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunOptions {
+    pub keep_all: bool,
+    pub fail_fast: bool,
 }

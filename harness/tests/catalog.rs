@@ -21,8 +21,12 @@ fn seed_catalog() {
         shard: None,
     };
     let content = Arc::new(Content::embedded());
+    let options = sweep::RunOptions {
+        keep_all: true,
+        fail_fast: false,
+    };
     let report =
-        sweep::run(&spec, &content, 1, &Saving { dir: None }, false, &|_| {}).expect("a sweep");
+        sweep::run(&spec, &content, 1, &Saving { dir: None }, options, &|_| {}).expect("a sweep");
     assert_eq!(
         report.summary.failures, 0,
         "the catalog's seeds keep every floor invariant"

@@ -43,7 +43,11 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     let saving = Saving {
         dir: args.save_failures.clone(),
     };
-    let report = sweep::run(&spec, &content, jobs, &saving, args.fail_fast, &|result| {
+    let options = sweep::RunOptions {
+        keep_all: args.json.is_some(),
+        fail_fast: args.fail_fast,
+    };
+    let report = sweep::run(&spec, &content, jobs, &saving, options, &|result| {
         progress.seed_done(result)
     })?;
     progress.finish();
