@@ -23,13 +23,24 @@ pub enum Canary {
     StickyHelp,
     /// Drinking a potion of healing panics.
     PanickingPotion,
+    /// The cavern generator's last-resort candidate is returned unpruned, so
+    /// on a cramped map a pocket may be unreachable (crawlfest's bug).
+    UnprunedCavern,
+    /// A confused stumble into a wall does not spend the turn, so confusion
+    /// can be rerolled for free.
+    FreeStumble,
+    /// A monster killed stays on the floor with no hit points, and acts.
+    UndeadMonster,
 }
 
 impl Canary {
-    pub const ALL: [Canary; 3] = [
+    pub const ALL: [Canary; 6] = [
         Canary::UnchargedRefusal,
         Canary::StickyHelp,
         Canary::PanickingPotion,
+        Canary::UnprunedCavern,
+        Canary::FreeStumble,
+        Canary::UndeadMonster,
     ];
 
     /// The name used on the command line and in recordings.
@@ -38,6 +49,9 @@ impl Canary {
             Canary::UnchargedRefusal => "uncharged-refusal",
             Canary::StickyHelp => "sticky-help",
             Canary::PanickingPotion => "panicking-potion",
+            Canary::UnprunedCavern => "unpruned-cavern",
+            Canary::FreeStumble => "free-stumble",
+            Canary::UndeadMonster => "undead-monster",
         }
     }
 

@@ -98,6 +98,11 @@ pub const CATALOGUE: &[Invariant] = &[
         asserts: "on the player's turn every monster is queued exactly once, no later-than-now entry is missing, and the player is not queued",
     },
     Invariant {
+        id: "rng.only_with_time",
+        when: When::Turn,
+        asserts: "the in-play dice are rolled only by keys that spend time, so no roll can be retried for free",
+    },
+    Invariant {
         id: "fov.symmetric",
         when: When::Turn,
         asserts: "every monster the player can see can see the player",
@@ -306,6 +311,8 @@ pub struct TurnWatch {
     pub clock: u64,
     /// Player actions that had spent time.
     pub turns_taken: u32,
+    /// How far the in-play random stream had been drawn.
+    pub rng: u128,
 }
 
 impl TurnWatch {
@@ -313,6 +320,7 @@ impl TurnWatch {
         TurnWatch {
             clock: game.state().clock.now(),
             turns_taken: game.state().turns_taken,
+            rng: game.state().rng.position(),
         }
     }
 }
@@ -332,6 +340,13 @@ pub fn check_turn(before: TurnWatch, game: &Game) -> Vec<Violation> {
         found.push(violation(
             "clock.advances",
             format!("{spent} player turns were spent but the clock stayed at {now}"),
+        ));
+    }
+    let drawn = game.state().rng.position() != before.rng;
+    if drawn && now == before.clock && game.state().status == RunStatus::Playing {
+        found.push(violation(
+            "rng.only_with_time",
+            format!("the dice were rolled but the clock stayed at {now}: a free reroll"),
         ));
     }
     found.extend(check_escapable(game));

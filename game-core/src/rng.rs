@@ -63,6 +63,12 @@ pub struct Stream {
 const MAX_REJECTIONS: u32 = 64;
 
 impl Stream {
+    /// How far the stream has been drawn from, in 32-bit words: changes
+    /// exactly when something was drawn.
+    pub fn position(&self) -> u128 {
+        self.rng.get_word_pos()
+    }
+
     /// A uniformly random integer in `0..n`. `n` must be at least 1.
     ///
     /// Rejection sampling on 64-bit draws: values at or above the largest

@@ -93,11 +93,12 @@ pub enum StepResult {
 }
 
 /// The step rules in one place. An unconfused bump into a wall is refused
-/// for free; a confused stumble always costs the turn, including one into a
-/// wall, or confusion would be free in a corridor (re-press until the roll
-/// goes your way) and would never tick down.
-pub fn resolve_step(target: StepTarget, stumbled: bool) -> StepResult {
-    match (target, stumbled) {
+/// for free. A confused creature's step always costs the turn, a lurch into
+/// a wall included, or confusion would be free in a corridor (re-press until
+/// the roll goes your way) and would never tick down; and since its dice were
+/// rolled, a free bump would reroll them.
+pub fn resolve_step(target: StepTarget, confused: bool) -> StepResult {
+    match (target, confused) {
         (StepTarget::Open, _) => StepResult::Move,
         (StepTarget::Occupied, _) => StepResult::Attack,
         (StepTarget::Blocked, false) => StepResult::Refused,
@@ -188,7 +189,11 @@ mod tests {
         assert_eq!(resolve_step(Occupied, false), Attack);
         assert_eq!(resolve_step(Occupied, true), Attack);
         assert_eq!(resolve_step(Blocked, false), Refused);
-        assert_eq!(resolve_step(Blocked, true), Wasted);
+        assert_eq!(
+            resolve_step(Blocked, true),
+            Wasted,
+            "a confused bump costs the turn"
+        );
     }
 
     #[test]

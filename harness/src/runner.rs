@@ -129,7 +129,13 @@ impl Runner {
     fn floor_violations(&self) -> Vec<invariants::Violation> {
         let state = self.game.state();
         let map = &state.floor.map;
-        let built = mapgen::generate_floor(state.seed, state.depth, map.width(), map.height());
+        let built = mapgen::generate_floor_planted(
+            state.seed,
+            state.depth,
+            map.width(),
+            map.height(),
+            state.canaries,
+        );
         invariants::check_floor(&built, state.depth == LAST_DEPTH)
     }
 

@@ -318,9 +318,16 @@ fn check_floor(
     depth: u32,
 ) -> (FloorResult, Option<FailureKind>) {
     let generated = crate::runner::catch_panic(|| {
-        let built = mapgen::generate_floor(RunSeed(seed), depth, spec.map_width, spec.map_height);
+        let config = config(spec, content, seed);
+        let built = mapgen::generate_floor_planted(
+            RunSeed(seed),
+            depth,
+            spec.map_width,
+            spec.map_height,
+            config.canaries,
+        );
         let violations = invariants::check_floor(&built, depth == LAST_DEPTH);
-        let game = Game::new_on_floor(config(spec, content, seed), depth, &built).ok();
+        let game = Game::new_on_floor(config, depth, &built).ok();
         (FloorStats::of(&built), violations, game)
     });
     match generated {

@@ -125,9 +125,9 @@ impl Game {
     }
 
     /// A step by anyone, through the one step rule: move, attack whoever is
-    /// there, or bump. `stumbled` marks a confused lurch, which always spends
-    /// the turn (see [`rules::resolve_step`]).
-    pub(super) fn step_creature(&mut self, who: Who, dir: Dir, stumbled: bool) -> StepResult {
+    /// there, or bump. A `confused` creature's step always spends the turn
+    /// (see [`rules::resolve_step`]).
+    pub(super) fn step_creature(&mut self, who: Who, dir: Dir, confused: bool) -> StepResult {
         let Some(from) = self.pos_of(who) else {
             return StepResult::Refused;
         };
@@ -140,7 +140,7 @@ impl Game {
         } else {
             StepTarget::Open
         };
-        let result = rules::resolve_step(target, stumbled);
+        let result = rules::resolve_step(target, confused);
         match result {
             StepResult::Move => self.set_pos(who, to),
             StepResult::Attack => {
@@ -346,6 +346,9 @@ impl Game {
                 if let Some(line) = line {
                     self.say(line);
                 }
+                if self.state.canaries.has(Canary::UndeadMonster) {
+                    return; // left on the floor and in the queue, hit points spent
+                }
                 self.state.monsters.retain(|m| m.id != id);
                 self.state.clock.remove(Actor::Monster(id));
             }
@@ -415,19 +418,20 @@ impl Game {
     // ----- the player's actions -----
 
     fn player_step(&mut self, intended: Dir) -> Spent {
-        let (dir, stumbled) = if self.state.player.statuses.is_confused() {
+        let confused = self.state.player.statuses.is_confused();
+        let dir = if confused {
             let hijack = self.state.rng.below(100);
             let direction = self.state.rng.below(8);
-            let dir = rules::confused_direction(intended, hijack, direction);
-            (dir, hijack < rules::STUMBLE_CHANCE)
+            if hijack < rules::STUMBLE_CHANCE {
+                self.say("You stumble.");
+            }
+            rules::confused_direction(intended, hijack, direction)
         } else {
-            (intended, false)
+            intended
         };
-        if stumbled {
-            self.say("You stumble.");
-        }
-        match self.step_creature(Who::Player, dir, stumbled) {
+        match self.step_creature(Who::Player, dir, confused) {
             StepResult::Refused => Spent::No,
+            StepResult::Wasted if self.state.canaries.has(Canary::FreeStumble) => Spent::No,
             StepResult::Move => {
                 self.mention_items_here();
                 Spent::Yes(BASE_ACTION_COST)

@@ -100,7 +100,13 @@ impl Game {
     pub(super) fn descend(&mut self) {
         let depth = self.state.depth + 1;
         let map = &self.state.floor.map;
-        let built = mapgen::generate_floor(self.state.seed, depth, map.width(), map.height());
+        let built = mapgen::generate_floor_planted(
+            self.state.seed,
+            depth,
+            map.width(),
+            map.height(),
+            self.state.canaries,
+        );
         self.state.depth = depth;
         self.state.floor = floor_from(&built);
         self.state.player.pos = built.start;

@@ -195,14 +195,20 @@ impl Game {
             return Err(ConfigError::Depth { depth });
         }
         config.check()?;
-        let built = crate::mapgen::generate_floor(config.seed, depth, config.width, config.height);
+        let built = crate::mapgen::generate_floor_planted(
+            config.seed,
+            depth,
+            config.width,
+            config.height,
+            config.canaries,
+        );
         Ok(floor::start_run(config, depth, &built))
     }
 
     /// Like [`Game::new_at_depth`], on a floor already generated: for a sweep
     /// that has just generated and checked the floor and wants what spawns on
     /// it without generating it twice. `built` must be
-    /// `mapgen::generate_floor(config.seed, depth, config.width, config.height)`
+    /// `mapgen::generate_floor_planted(config.seed, depth, config.width, config.height, config.canaries)`
     /// (debug builds check it); a floor of another size is refused.
     pub fn new_on_floor(
         config: GameConfig,
@@ -221,7 +227,13 @@ impl Game {
         }
         debug_assert_eq!(
             built,
-            &crate::mapgen::generate_floor(config.seed, depth, config.width, config.height),
+            &crate::mapgen::generate_floor_planted(
+                config.seed,
+                depth,
+                config.width,
+                config.height,
+                config.canaries
+            ),
             "new_on_floor was handed a floor the seed and depth do not make"
         );
         Ok(floor::start_run(config, depth, built))

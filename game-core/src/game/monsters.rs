@@ -114,13 +114,12 @@ impl Game {
         let intended = if awake { self.chase_step(id) } else { None };
         if self.monster(id).is_some_and(|m| m.statuses.is_confused()) {
             // A confused monster lurches like a confused player: half the
-            // time a random way, and a stumble always spends the turn.
+            // time a random way, and its step always spends the turn.
             let hijack = self.state.rng.below(100);
             let direction = self.state.rng.below(8);
             let wanted = intended.unwrap_or(Dir::ALL[direction as usize]);
             let dir = rules::confused_direction(wanted, hijack, direction);
-            let stumbled = hijack < rules::STUMBLE_CHANCE || intended.is_none();
-            self.step_creature(Who::Monster(id), dir, stumbled);
+            self.step_creature(Who::Monster(id), dir, true);
             Acted::Acted
         } else if let Some(dir) = intended {
             self.step_creature(Who::Monster(id), dir, false);

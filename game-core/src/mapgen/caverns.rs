@@ -12,6 +12,7 @@
 use super::regions::chunk_regions;
 use super::rooms::carve_horizontal;
 use super::{BuiltFloor, Generator, GeneratorKind};
+use crate::canary::{Canaries, Canary};
 use crate::geom::{Dir, Pos};
 use crate::map::{MIN_HEIGHT, MIN_WIDTH, Map, Tile};
 use crate::paths::farthest_tile;
@@ -49,6 +50,16 @@ impl Generator for CavernsGenerator {
     }
 
     fn build(&self, width: i32, height: i32, rng: &mut Stream) -> BuiltFloor {
+        self.build_planted(width, height, rng, Canaries::NONE)
+    }
+
+    fn build_planted(
+        &self,
+        width: i32,
+        height: i32,
+        rng: &mut Stream,
+        canaries: Canaries,
+    ) -> BuiltFloor {
         assert!(
             self.fits(width, height),
             "caverns do not fit a {width}x{height} map"
@@ -56,13 +67,20 @@ impl Generator for CavernsGenerator {
         let interior = ((width - 2) * (height - 2)) as usize;
         let good_size = interior.div_ceil(GOOD_COVER_DIVISOR);
         // `Cave::dig` prunes, and it is the only way to get a `Cave`: the
-        // first good candidate and the last resort are pruned alike.
+        // first good candidate and the last resort are pruned alike. (The
+        // `unpruned-cavern` canary plants crawlfest's bug back: its last
+        // resort skips the prune.)
         let mut cave = Cave::dig(width, height, rng);
-        for _ in 1..MAX_CANDIDATES {
+        for attempt in 1..MAX_CANDIDATES {
             if cave.tiles >= good_size {
                 break;
             }
-            cave = Cave::dig(width, height, rng);
+            let last_resort = attempt == MAX_CANDIDATES - 1;
+            cave = if last_resort && canaries.has(Canary::UnprunedCavern) {
+                Cave::dig_unpruned(width, height, rng)
+            } else {
+                Cave::dig(width, height, rng)
+            };
         }
 
         let Cave { mut map, tiles } = cave;
@@ -77,7 +95,10 @@ impl Generator for CavernsGenerator {
         let goal = farthest_tile(&map, start)
             .expect("the start is on the map")
             .0;
-        debug_assert_ne!(start, goal, "a cave of two or more connected tiles");
+        debug_assert!(
+            start != goal || canaries.has(Canary::UnprunedCavern),
+            "a cave of two or more connected tiles"
+        );
         map.set(goal, Tile::StairsDown);
         let regions = chunk_regions(&map, start);
         BuiltFloor {
@@ -124,6 +145,24 @@ impl Cave {
         }
         let tiles = areas.keep_largest(&mut map);
         debug_assert!(tiles >= MIN_CAVE_TILES);
+        Cave { map, tiles }
+    }
+
+    /// The `unpruned-cavern` canary's last resort: dug like any candidate but
+    /// never pruned, so its pockets stay.
+    fn dig_unpruned(width: i32, height: i32, rng: &mut Stream) -> Cave {
+        let mut map = smoothed_noise(width, height, rng);
+        if map.count_walkable() < MIN_CAVE_TILES {
+            let (middle_x, middle_y) = (width / 2, height / 2);
+            let half = STANDING_ROOM_LENGTH / 2;
+            carve_horizontal(
+                &mut map,
+                (middle_x - half).max(1),
+                (middle_x + half).min(width - 2),
+                middle_y,
+            );
+        }
+        let tiles = map.count_walkable();
         Cave { map, tiles }
     }
 }

@@ -25,6 +25,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::canary::Canaries;
 use crate::geom::{Pos, Rect};
 use crate::map::{MAX_HEIGHT, MAX_WIDTH, Map, Tile};
 use crate::rng::{RunSeed, Stream};
@@ -127,6 +128,19 @@ pub trait Generator {
     /// the caller, which [`generate_floor`] and [`build_with`] never make.
     /// Draws only from `rng`, and a bounded number of times.
     fn build(&self, width: i32, height: i32, rng: &mut Stream) -> BuiltFloor;
+
+    /// Builds with planted defects switched on (`crate::canary`); only a
+    /// generator with a canary of its own does anything different.
+    fn build_planted(
+        &self,
+        width: i32,
+        height: i32,
+        rng: &mut Stream,
+        canaries: Canaries,
+    ) -> BuiltFloor {
+        let _ = canaries;
+        self.build(width, height, rng)
+    }
 }
 
 /// The generator for `kind`.
@@ -175,6 +189,18 @@ pub fn generator_for_depth(depth: u32, rng: &mut Stream) -> GeneratorKind {
 /// [`MAX_WIDTH`] x [`MAX_HEIGHT`]; the game's configuration validates sizes
 /// before they get here.
 pub fn generate_floor(seed: RunSeed, depth: u32, width: i32, height: i32) -> BuiltFloor {
+    generate_floor_planted(seed, depth, width, height, Canaries::NONE)
+}
+
+/// [`generate_floor`] with planted defects switched on: how a canary run
+/// (and its replay) builds its floors.
+pub fn generate_floor_planted(
+    seed: RunSeed,
+    depth: u32,
+    width: i32,
+    height: i32,
+    canaries: Canaries,
+) -> BuiltFloor {
     let mut rng = seed.stream("mapgen", u64::from(depth));
     let chosen = generator_for_depth(depth, &mut rng);
     let kind = if generator(chosen).fits(width, height) {
@@ -182,9 +208,11 @@ pub fn generate_floor(seed: RunSeed, depth: u32, width: i32, height: i32) -> Bui
     } else {
         GeneratorKind::Rooms
     };
-    let mut floor = build_with(kind, width, height, &mut rng).unwrap_or_else(|| {
-        panic!("no generator builds a {width}x{height} map: the size is outside the legal bounds")
-    });
+    assert!(
+        generator(kind).fits(width, height),
+        "no generator builds a {width}x{height} map: the size is outside the legal bounds"
+    );
+    let mut floor = generator(kind).build_planted(width, height, &mut rng, canaries);
     if depth == LAST_DEPTH {
         floor.map.set(floor.goal, Tile::Exit);
     }
