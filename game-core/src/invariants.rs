@@ -365,43 +365,80 @@ pub fn check_state(game: &Game) -> Vec<Violation> {
     found
 }
 
+/// Who stands or lies somewhere, named only when a violation needs it: the
+/// checks run after every key, so the passing path allocates nothing.
+#[derive(Clone, Copy)]
+enum Entity {
+    Player,
+    Monster(usize),
+    Item(usize),
+}
+
+impl Entity {
+    fn pos(self, game: &Game) -> Pos {
+        let state = game.state();
+        match self {
+            Entity::Player => state.player.pos,
+            Entity::Monster(i) => state.monsters[i].pos,
+            Entity::Item(i) => state.items[i].pos,
+        }
+    }
+
+    fn name(self, game: &Game) -> String {
+        let state = game.state();
+        match self {
+            Entity::Player => "the player".into(),
+            Entity::Monster(i) => {
+                let m = &state.monsters[i];
+                format!(
+                    "monster {} ({})",
+                    m.id.0,
+                    game.content().monster(m.kind).name
+                )
+            }
+            Entity::Item(i) => format!("item {}", game.content().item(state.items[i].item).name),
+        }
+    }
+}
+
 fn check_entities(game: &Game, found: &mut Vec<Violation>) {
     let state = game.state();
     let map = &state.floor.map;
-    let content = game.content();
-    let mut creatures: Vec<(Pos, String)> = vec![(state.player.pos, "the player".into())];
-    creatures.extend(state.monsters.iter().map(|m| {
-        (
-            m.pos,
-            format!("monster {} ({})", m.id.0, content.monster(m.kind).name),
-        )
-    }));
-    let items = state
-        .items
-        .iter()
-        .map(|i| (i.pos, format!("item {}", content.item(i.item).name)));
-    for (pos, who) in creatures.iter().cloned().chain(items) {
+    let creatures =
+        std::iter::once(Entity::Player).chain((0..state.monsters.len()).map(Entity::Monster));
+    let everyone = creatures
+        .clone()
+        .chain((0..state.items.len()).map(Entity::Item));
+    for entity in everyone {
+        let pos = entity.pos(game);
         if !map.in_bounds(pos) {
             found.push(violation(
                 "entity.in_bounds",
-                format!("{who} is at {pos}, off the map"),
+                format!("{} is at {pos}, off the map", entity.name(game)),
             ));
         } else if !map.is_walkable(pos) {
             found.push(violation(
                 "entity.in_wall",
-                format!("{who} is inside the wall at {pos}"),
+                format!("{} is inside the wall at {pos}", entity.name(game)),
             ));
         }
     }
-    let mut positions: Vec<(Pos, &str)> = creatures.iter().map(|(p, w)| (*p, w.as_str())).collect();
-    positions.sort();
+    // Creatures sorted by position: two on one tile are neighbours.
+    let mut positions: Vec<(Pos, usize)> = creatures.map(|e| e.pos(game)).zip(0..).collect();
+    positions.sort_unstable();
     for pair in positions.windows(2) {
         if pair[0].0 == pair[1].0 {
+            let name = |index: usize| match index {
+                0 => Entity::Player.name(game),
+                i => Entity::Monster(i - 1).name(game),
+            };
             found.push(violation(
                 "entity.overlap",
                 format!(
                     "{} and {} both stand at {}",
-                    pair[0].1, pair[1].1, pair[0].0
+                    name(pair[0].1),
+                    name(pair[1].1),
+                    pair[0].0
                 ),
             ));
         }
@@ -438,32 +475,33 @@ fn check_hit_points(game: &Game, found: &mut Vec<Violation>) {
 fn check_inventory(game: &Game, found: &mut Vec<Violation>) {
     let state = game.state();
     let content = game.content();
-    let check_count = |count: u32, stackable: bool, what: String, found: &mut Vec<Violation>| {
+    let out_of_range = |count: u32, stackable: bool| {
         let limit = if stackable { MAX_STACK } else { 1 };
-        if count == 0 || count > limit {
-            found.push(violation(
-                "inventory.capacity",
-                format!("{what} holds {count}, outside 1..={limit}"),
-            ));
-        }
+        (count == 0 || count > limit).then_some(limit)
     };
     for (slot, stack) in state.player.pack.slots() {
         let def = content.item(stack.item);
-        check_count(
-            stack.count,
-            def.stackable,
-            format!("pack slot {slot} ({})", def.name),
-            found,
-        );
+        if let Some(limit) = out_of_range(stack.count, def.stackable) {
+            found.push(violation(
+                "inventory.capacity",
+                format!(
+                    "pack slot {slot} ({}) holds {}, outside 1..={limit}",
+                    def.name, stack.count
+                ),
+            ));
+        }
     }
     for item in &state.items {
         let def = content.item(item.item);
-        check_count(
-            item.count,
-            def.stackable,
-            format!("the pile of {} at {}", def.name, item.pos),
-            found,
-        );
+        if let Some(limit) = out_of_range(item.count, def.stackable) {
+            found.push(violation(
+                "inventory.capacity",
+                format!(
+                    "the pile of {} at {} holds {}, outside 1..={limit}",
+                    def.name, item.pos, item.count
+                ),
+            ));
+        }
     }
     let equipped = [
         ("wielded", state.player.wielded, true),

@@ -636,3 +636,15 @@ fn a_floor_is_the_same_whether_descended_to_or_started_on() {
     assert_eq!(spawns(a), spawns(b));
     assert!(game_core::Game::new_at_depth(game_core::GameConfig::new(23), 7).is_err());
 }
+
+#[test]
+fn a_scene_with_two_creatures_on_one_tile_is_refused_by_name() {
+    let game = new_game(24);
+    let player = game.state().player.pos;
+    let mut state = game.state().clone();
+    place_monster(&mut state, game.content(), "rat", player);
+    let err = game_core::Game::from_state(state, game.content().clone()).expect_err("overlap");
+    let text = err.to_string();
+    assert!(text.contains("entity.overlap: the player and monster"), "{text}");
+    assert!(text.contains("(rat) both stand at"), "{text}");
+}

@@ -11,6 +11,7 @@ pub mod content_dir;
 pub mod exit;
 pub mod files;
 pub mod frames;
+pub mod fuzz;
 pub mod keys_input;
 pub mod recording;
 pub mod replay;

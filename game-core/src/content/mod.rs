@@ -14,6 +14,7 @@ mod schema;
 mod validate;
 
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 pub use load::{MAX_ENTRIES, MAX_FILE_BYTES};
 pub use schema::*;
@@ -58,6 +59,14 @@ impl Content {
         };
         Content::parse(monsters, items)
             .unwrap_or_else(|errors| panic!("the embedded content files are invalid:\n{errors}"))
+    }
+
+    /// The embedded content, parsed once per process and shared: what
+    /// [`crate::GameConfig::new`] uses, so starting a game does not parse the
+    /// files again. (Parsing is pure, so sharing one result changes nothing.)
+    pub fn shared_embedded() -> Arc<Content> {
+        static SHARED: OnceLock<Arc<Content>> = OnceLock::new();
+        SHARED.get_or_init(|| Arc::new(Content::embedded())).clone()
     }
 
     /// Reads and checks both files. Both are always checked in full, so the

@@ -56,7 +56,7 @@ impl GameConfig {
     pub fn new(seed: u64) -> Self {
         Self {
             seed: RunSeed(seed),
-            content: Arc::new(Content::embedded()),
+            content: Content::shared_embedded(),
             width: crate::map::DEFAULT_WIDTH,
             height: crate::map::DEFAULT_HEIGHT,
             canaries: Canaries::NONE,

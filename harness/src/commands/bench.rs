@@ -18,7 +18,7 @@ use crate::replay::{self, Verdict};
 use crate::runner::Runner;
 
 pub fn run(args: BenchArgs) -> Result<u8, String> {
-    let content = Arc::new(Content::embedded());
+    let content = Content::shared_embedded();
     let recordings = bench_runs(args.seed, args.keys, content.clone())?;
     let steps: usize = recordings.iter().map(|r| r.keys.len()).sum();
     let mut rates = Vec::new();

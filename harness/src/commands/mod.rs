@@ -27,7 +27,7 @@ pub fn out(text: impl std::fmt::Display) -> Result<(), String> {
 pub fn load_content(args: &ContentArgs) -> Result<Arc<Content>, String> {
     match &args.content {
         Some(dir) => crate::content_dir::load(dir),
-        None => Ok(Arc::new(Content::embedded())),
+        None => Ok(Content::shared_embedded()),
     }
 }
 

@@ -1,0 +1,343 @@
+//! The bodies of the fuzz targets. `fuzz/fuzz_targets/*.rs` are one-line
+//! wrappers around these, so `cargo test` runs the committed corpus on stable
+//! through exactly the code libFuzzer runs, and `deja from-fuzz` turns an
+//! artifact into a recording through the same code again.
+//!
+//! Every body drives the game through [`Runner`] (every turn invariant after
+//! every key, the floor catalogue on every floor, panics caught, stuck loops
+//! reported) and returns the failure it met. The wrappers turn a failure into
+//! a crash, which is how libFuzzer keeps an input.
+
+use std::sync::{Arc, OnceLock};
+
+use arbitrary::{Arbitrary, Unstructured};
+use game_core::canary::{Canaries, Canary};
+use game_core::content::{Content, EMBEDDED_ITEMS, EMBEDDED_MONSTERS, Source};
+use game_core::invariants;
+use game_core::map::{MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH};
+use game_core::mapgen::{self, GeneratorKind, LAST_DEPTH};
+use game_core::{GameConfig, Intent, Key, RunSeed};
+
+use crate::recording::{self, Failure, FailureKind};
+use crate::runner::{Runner, catch_panic};
+
+/// The fuzz targets, as `cargo fuzz list` names them.
+pub const TARGETS: [&str; 5] = ["intents", "keys", "mapgen", "recording", "content"];
+
+/// Most intents one `intents` input plays: a bound on the work of one run.
+pub const MAX_INTENTS: usize = 256;
+/// Most keys one `keys` input presses.
+pub const MAX_KEYS: usize = 1024;
+/// Most keys of a fuzzed recording that are replayed.
+pub const MAX_REPLAY_STEPS: u64 = 200;
+/// Keys played on fuzzed content once it loads.
+const CONTENT_KEYS: &str = "oooo....hjkl>>oooo;<Esc>iaa<Esc>";
+
+/// The environment variable a canary build reads to plant defects in fuzz
+/// runs (comma-separated canary names), as `ci/canary.sh` does. Ignored in a
+/// build without the `canary` feature.
+pub const CANARIES_VAR: &str = "DEJA_FUZZ_CANARIES";
+
+/// The canaries planted in this process's fuzz runs.
+pub fn planted() -> Canaries {
+    static PLANTED: OnceLock<Canaries> = OnceLock::new();
+    *PLANTED.get_or_init(|| {
+        if !Canaries::AVAILABLE {
+            return Canaries::NONE;
+        }
+        let names = std::env::var(CANARIES_VAR).unwrap_or_default();
+        let mut planted = Canaries::NONE;
+        for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            match Canary::from_name(name) {
+                Some(canary) => planted = planted.with(canary),
+                None => {
+                    let known: Vec<&str> = Canary::ALL.iter().map(|c| c.name()).collect();
+                    eprintln!(
+                        "{CANARIES_VAR}: unknown canary {name:?}; known: {}",
+                        known.join(", ")
+                    );
+                    std::process::exit(2);
+                }
+            }
+        }
+        planted
+    })
+}
+
+fn embedded() -> Arc<Content> {
+    Content::shared_embedded()
+}
+
+fn config(seed: u64, canaries: Canaries) -> GameConfig {
+    GameConfig::new(seed).with_canaries(canaries)
+}
+
+// ----- intents -----
+
+/// A seed and the intents to carry out on it.
+#[derive(Clone, Debug, Arbitrary)]
+pub struct IntentsInput {
+    pub seed: u16,
+    pub intents: Vec<Intent>,
+}
+
+/// Plays the intents by pressing the keys each one stands for, until a
+/// failure, the end of the run or [`MAX_INTENTS`].
+pub fn play_intents(input: &IntentsInput, canaries: Canaries) -> Runner {
+    let mut runner = Runner::new(config(u64::from(input.seed), canaries))
+        .expect("the fuzz configuration is valid");
+    for intent in input.intents.iter().take(MAX_INTENTS) {
+        if runner.game().is_over() {
+            break;
+        }
+        for key in runner.game().keys_for(intent) {
+            if runner.press(key).is_err() {
+                return runner;
+            }
+        }
+    }
+    runner
+}
+
+pub fn intents(input: &IntentsInput) -> Result<(), Failure> {
+    outcome(&play_intents(input, planted()))
+}
+
+// ----- keys -----
+
+/// A seed and key notation text, read leniently: a token that is not a key
+/// is skipped, so every input plays something.
+#[derive(Clone, Debug)]
+pub struct KeysInput {
+    pub seed: u16,
+    pub keys: String,
+}
+
+impl<'a> Arbitrary<'a> for KeysInput {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
+        let seed = u16::arbitrary(u)?;
+        let rest = u.bytes(u.len())?;
+        Ok(KeysInput {
+            seed,
+            keys: String::from_utf8_lossy(rest).into_owned(),
+        })
+    }
+
+    fn arbitrary_take_rest(mut u: Unstructured<'a>) -> arbitrary::Result<Self> {
+        Self::arbitrary(&mut u)
+    }
+}
+
+/// The keys of `text`, skipping anything that is not a key (a bad bracket
+/// token, a control character), at most [`MAX_KEYS`].
+pub fn lenient_keys(text: &str) -> Vec<Key> {
+    let mut keys = Vec::new();
+    let mut rest = text;
+    while keys.len() < MAX_KEYS {
+        let Some(c) = rest.chars().next() else { break };
+        if c == '<'
+            && let Some(end) = rest.find('>').filter(|&end| end <= 16)
+            && let Ok(key) = rest[..=end].parse::<Key>()
+        {
+            keys.push(key);
+            rest = &rest[end + 1..];
+            continue;
+        }
+        if !c.is_control() && c != '<' {
+            keys.push(Key::char(c));
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    keys
+}
+
+pub fn play_keys(input: &KeysInput, canaries: Canaries) -> Runner {
+    let mut runner = Runner::new(config(u64::from(input.seed), canaries))
+        .expect("the fuzz configuration is valid");
+    for key in lenient_keys(&input.keys) {
+        if runner.game().is_over() || runner.press(key).is_err() {
+            break;
+        }
+    }
+    runner
+}
+
+pub fn keys(input: &KeysInput) -> Result<(), Failure> {
+    outcome(&play_keys(input, planted()))
+}
+
+// ----- mapgen -----
+
+/// A floor to build: a seed, a depth, a generator and a size, each mapped
+/// into its documented bounds (depth 1 to 6; width 20 to 256; height 10 to
+/// 256).
+#[derive(Clone, Debug, Arbitrary)]
+pub struct MapgenInput {
+    pub seed: u64,
+    pub depth: u8,
+    pub generator: GeneratorKind,
+    pub width: u8,
+    pub height: u8,
+}
+
+impl MapgenInput {
+    pub fn depth(&self) -> u32 {
+        1 + u32::from(self.depth) % LAST_DEPTH
+    }
+
+    pub fn size(&self) -> (i32, i32) {
+        let span = |min: i32, max: i32, n: u8| min + i32::from(n) % (max - min + 1);
+        (
+            span(MIN_WIDTH, MAX_WIDTH, self.width),
+            span(MIN_HEIGHT, MAX_HEIGHT, self.height),
+        )
+    }
+}
+
+/// Builds the floor with the chosen generator (when it fits) and as the game
+/// would at that depth, and checks every floor invariant on both.
+pub fn mapgen(input: &MapgenInput) -> Result<(), Failure> {
+    let canaries = planted();
+    let (width, height) = input.size();
+    let depth = input.depth();
+    let seed = RunSeed(input.seed);
+    let checked = catch_panic(|| {
+        let builder = mapgen::generator(input.generator);
+        let mut found = Vec::new();
+        if builder.fits(width, height) {
+            let mut rng = seed.stream("mapgen", u64::from(depth));
+            let floor = builder.build_planted(width, height, &mut rng, canaries);
+            found.extend(invariants::check_floor(&floor, false));
+        }
+        let floor = mapgen::generate_floor_planted(seed, depth, width, height, canaries);
+        found.extend(invariants::check_floor(&floor, depth == LAST_DEPTH));
+        found.into_iter().next()
+    });
+    match checked {
+        Err(kind) => Err(Failure { step: 0, kind }),
+        Ok(Some(v)) => Err(Failure {
+            step: 0,
+            kind: FailureKind::Invariant {
+                id: v.id.to_string(),
+                message: v.message,
+            },
+        }),
+        Ok(None) => Ok(()),
+    }
+}
+
+// ----- recording -----
+
+/// Bytes as a recording file: the reader must answer with a recording or an
+/// error, never a panic; a recording that reads is replayed (its first
+/// [`MAX_REPLAY_STEPS`] keys) and the game must not fail. Drift is fine.
+pub fn recording(bytes: &[u8]) -> Result<(), Failure> {
+    let text = String::from_utf8_lossy(bytes);
+    let parsed =
+        catch_panic(|| recording::from_text(&text)).map_err(|kind| Failure { step: 0, kind })?;
+    let Ok(recording) = parsed else {
+        return Ok(());
+    };
+    let replayed = catch_panic(|| {
+        crate::replay::replay(&recording, embedded(), Some(MAX_REPLAY_STEPS), |_, _, _| {})
+    })
+    .map_err(|kind| Failure { step: 0, kind })?;
+    match replayed {
+        // A configuration this build refuses (canaries in a plain build).
+        Err(_) => Ok(()),
+        Ok(report) => match report.verdict {
+            crate::replay::Verdict::NewFailure { failure }
+            | crate::replay::Verdict::Reproduced { failure } => Err(failure),
+            _ => Ok(()),
+        },
+    }
+}
+
+// ----- content -----
+
+/// Bytes as a monsters file and as an items file: loading answers with
+/// content or errors, never a panic; content that loads must survive a
+/// short game.
+pub fn content(bytes: &[u8]) -> Result<(), Failure> {
+    let text = String::from_utf8_lossy(bytes);
+    for as_monsters in [true, false] {
+        let (monsters, items) = if as_monsters {
+            (text.as_ref(), EMBEDDED_ITEMS)
+        } else {
+            (EMBEDDED_MONSTERS, text.as_ref())
+        };
+        let loaded = catch_panic(|| {
+            Content::parse(
+                Source {
+                    file: "monsters.ron",
+                    text: monsters,
+                },
+                Source {
+                    file: "items.ron",
+                    text: items,
+                },
+            )
+        })
+        .map_err(|kind| Failure { step: 0, kind })?;
+        let Ok(content) = loaded else { continue };
+        let config = GameConfig::new(1)
+            .with_content(Arc::new(content))
+            .with_canaries(planted());
+        let mut runner = Runner::new(config).map_err(|message| Failure {
+            step: 0,
+            kind: FailureKind::Panic {
+                message,
+                location: None,
+            },
+        })?;
+        for key in Key::parse_all(CONTENT_KEYS).expect("valid notation") {
+            if runner.game().is_over() || runner.press(key).is_err() {
+                break;
+            }
+        }
+        outcome(&runner)?;
+    }
+    Ok(())
+}
+
+fn outcome(runner: &Runner) -> Result<(), Failure> {
+    match runner.failure() {
+        Some(failure) => Err(failure.clone()),
+        None => Ok(()),
+    }
+}
+
+/// What a fuzz wrapper panics with, so the crash names the failure.
+pub fn crash_message(target: &str, failure: &Failure) -> String {
+    format!(
+        "deja fuzz target {target}: failure at step {}: {}. Turn the artifact into a recording with: deja from-fuzz {target} <artifact> -o failure.ron",
+        failure.step, failure.kind
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lenient_keys_skip_what_is_not_a_key() {
+        let keys = lenient_keys("l<Bogus>l<Esc>\u{7}<<Tab>");
+        assert_eq!(Key::format_all(&keys), "ll<Esc><Tab>");
+    }
+
+    #[test]
+    fn mapgen_inputs_map_into_their_bounds() {
+        for n in [0u8, 1, 236, 237, 255] {
+            let input = MapgenInput {
+                seed: 1,
+                depth: n,
+                generator: GeneratorKind::Rooms,
+                width: n,
+                height: n,
+            };
+            let (w, h) = input.size();
+            assert!((MIN_WIDTH..=MAX_WIDTH).contains(&w) && (MIN_HEIGHT..=MAX_HEIGHT).contains(&h));
+            assert!((1..=LAST_DEPTH).contains(&input.depth()));
+        }
+    }
+}
