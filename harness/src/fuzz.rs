@@ -137,9 +137,11 @@ pub fn lenient_keys(text: &str) -> Vec<Key> {
         let Some(c) = rest.chars().next() else { break };
         if c == '<'
             && let Some(end) = rest.find('>').filter(|&end| end <= 16)
-            && let Ok(key) = rest[..=end].parse::<Key>()
         {
-            keys.push(key);
+            // A bracketed token: a key if it parses, skipped whole if not.
+            if let Ok(key) = rest[..=end].parse::<Key>() {
+                keys.push(key);
+            }
             rest = &rest[end + 1..];
             continue;
         }
