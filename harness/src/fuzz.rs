@@ -135,8 +135,14 @@ pub fn lenient_keys(text: &str) -> Vec<Key> {
     let mut rest = text;
     while keys.len() < MAX_KEYS {
         let Some(c) = rest.chars().next() else { break };
+        // A bracketed token runs from this '<' to the next '>', unless another
+        // '<' comes first (then this one is a stray).
+        let closing = rest[1..]
+            .find(['<', '>'])
+            .map(|at| at + 1)
+            .filter(|&at| rest[at..].starts_with('>') && at <= 16);
         if c == '<'
-            && let Some(end) = rest.find('>').filter(|&end| end <= 16)
+            && let Some(end) = closing
         {
             // A bracketed token: a key if it parses, skipped whole if not.
             if let Ok(key) = rest[..=end].parse::<Key>() {
