@@ -80,53 +80,67 @@ pub fn compute(map: &Map, origin: Pos, radius: i32, visible: &mut BitGrid) {
         return;
     }
     visible.set(map.xy_idx(origin), true);
+    for transform in QUADRANTS {
+        scan_quadrant(map, origin, radius, radius, transform, |here| {
+            visible.set(map.xy_idx(here), true);
+        });
+    }
+}
+
+/// Scans one quadrant from `origin` out to `max_depth` rows (no farther than
+/// `radius`), calling `seen` for every tile in view within the radius.
+fn scan_quadrant(
+    map: &Map,
+    origin: Pos,
+    radius: i32,
+    max_depth: i32,
+    transform: QuadrantTransform,
+    mut seen: impl FnMut(Pos),
+) {
     let radius_squared = radius * radius;
+    let at = |depth: i32, col: i32| {
+        let (dx, dy) = transform(depth, col);
+        origin.offset(dx, dy)
+    };
     // Rows still to scan. A row spawns at most one deeper row per wall run,
     // and depth never exceeds the radius, so the stack stays small.
     let mut rows: Vec<Row> = Vec::with_capacity(32);
-    for transform in QUADRANTS {
-        let at = |depth: i32, col: i32| {
-            let (dx, dy) = transform(depth, col);
-            origin.offset(dx, dy)
-        };
-        let opaque = |depth: i32, col: i32| map.is_opaque(at(depth, col));
-        rows.push(Row {
-            depth: 1,
-            start: Slope { num: -1, den: 1 },
-            end: Slope { num: 1, den: 1 },
-        });
-        while let Some(mut row) = rows.pop() {
-            if row.depth > radius {
-                continue;
+    rows.push(Row {
+        depth: 1,
+        start: Slope { num: -1, den: 1 },
+        end: Slope { num: 1, den: 1 },
+    });
+    while let Some(mut row) = rows.pop() {
+        if row.depth > radius || row.depth > max_depth {
+            continue;
+        }
+        let mut previous_opaque: Option<bool> = None;
+        for col in row.min_col()..=row.max_col() {
+            let here = at(row.depth, col);
+            let is_opaque = map.is_opaque(here);
+            if (is_opaque || row.is_symmetric(col))
+                && map.in_bounds(here)
+                && origin.distance_squared(here) <= radius_squared
+            {
+                seen(here);
             }
-            let mut previous_opaque: Option<bool> = None;
-            for col in row.min_col()..=row.max_col() {
-                let here = at(row.depth, col);
-                let is_opaque = opaque(row.depth, col);
-                if (is_opaque || row.is_symmetric(col))
-                    && map.in_bounds(here)
-                    && origin.distance_squared(here) <= radius_squared
-                {
-                    visible.set(map.xy_idx(here), true);
-                }
-                if previous_opaque == Some(true) && !is_opaque {
-                    row.start = tile_slope(row.depth, col);
-                }
-                if previous_opaque == Some(false) && is_opaque {
-                    rows.push(Row {
-                        depth: row.depth + 1,
-                        start: row.start,
-                        end: tile_slope(row.depth, col),
-                    });
-                }
-                previous_opaque = Some(is_opaque);
+            if previous_opaque == Some(true) && !is_opaque {
+                row.start = tile_slope(row.depth, col);
             }
-            if previous_opaque == Some(false) {
+            if previous_opaque == Some(false) && is_opaque {
                 rows.push(Row {
                     depth: row.depth + 1,
-                    ..row
+                    start: row.start,
+                    end: tile_slope(row.depth, col),
                 });
             }
+            previous_opaque = Some(is_opaque);
+        }
+        if previous_opaque == Some(false) {
+            rows.push(Row {
+                depth: row.depth + 1,
+                ..row
+            });
         }
     }
 }
@@ -142,15 +156,32 @@ pub fn update(map: &mut Map, origin: Pos, radius: i32) {
     map.visible = visible;
 }
 
-/// Whether `to` is in view from `from`: one full field-of-view computation, so
-/// use it for checks, not per-tile in a hot loop.
+/// Whether `to` is in view from `from`, by the same scan as [`compute`] but
+/// only of the quadrants `to` lies in (two on a diagonal or an axis), and only
+/// as deep as `to`: what the `fov.symmetric` check asks after every key.
 pub fn can_see(map: &Map, from: Pos, to: Pos, radius: i32) -> bool {
-    if !map.in_bounds(to) {
+    if !map.in_bounds(to) || !map.in_bounds(from) {
         return false;
     }
-    let mut visible = BitGrid::new(map.len());
-    compute(map, from, radius, &mut visible);
-    visible.get(map.xy_idx(to))
+    if from == to {
+        return true;
+    }
+    let (dx, dy) = (to.x - from.x, to.y - from.y);
+    // (quadrant, depth of `to` in it) for each quadrant whose wedge holds it,
+    // in the order of QUADRANTS: north, east, south, west.
+    let wedges = [
+        (dy < 0 && dx.abs() <= -dy, -dy),
+        (dx > 0 && dy.abs() <= dx, dx),
+        (dy > 0 && dx.abs() <= dy, dy),
+        (dx < 0 && dy.abs() <= -dx, -dx),
+    ];
+    QUADRANTS.into_iter().zip(wedges).any(|(transform, (holds, depth))| {
+        let mut found = false;
+        if holds {
+            scan_quadrant(map, from, radius, depth, transform, |here| found |= here == to);
+        }
+        found
+    })
 }
 
 #[cfg(test)]

@@ -65,6 +65,29 @@ proptest! {
     }
 
     #[test]
+    fn can_see_agrees_with_the_full_field_of_view(
+        width in 8i32..30,
+        height in 8i32..24,
+        density in 0u32..60,
+        seed in any::<u64>(),
+        radius in 1i32..20,
+    ) {
+        let map = random_map(width, height, density, seed);
+        let cells: Vec<Pos> = map.walkable_cells().collect();
+        prop_assume!(!cells.is_empty());
+        let origin = cells[(seed % cells.len() as u64) as usize];
+        let mut visible = BitGrid::new(map.len());
+        fov::compute(&map, origin, radius, &mut visible);
+        for p in map.bounds().cells() {
+            prop_assert_eq!(
+                fov::can_see(&map, origin, p, radius),
+                visible.get(map.xy_idx(p)),
+                "from {} to {} (radius {})", origin, p, radius
+            );
+        }
+    }
+
+    #[test]
     fn astar_routes_are_as_short_as_bfs_says(
         seed in any::<u64>(),
         density in 0u32..45,

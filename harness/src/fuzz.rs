@@ -84,8 +84,7 @@ pub struct IntentsInput {
 /// Plays the intents by pressing the keys each one stands for, until a
 /// failure, the end of the run or [`MAX_INTENTS`].
 pub fn play_intents(input: &IntentsInput, canaries: Canaries) -> Runner {
-    let mut runner = Runner::new(config(u64::from(input.seed), canaries))
-        .expect("the fuzz configuration is valid");
+    let mut runner = start(u64::from(input.seed), canaries);
     for intent in input.intents.iter().take(MAX_INTENTS) {
         if runner.game().is_over() {
             break;
@@ -101,6 +100,44 @@ pub fn play_intents(input: &IntentsInput, canaries: Canaries) -> Runner {
 
 pub fn intents(input: &IntentsInput) -> Result<(), Failure> {
     outcome(&play_intents(input, planted()))
+}
+
+/// A runner at the start of `seed`'s run. Starting a game (generating,
+/// checking and populating floor 1) costs more than most inputs' play, and a
+/// fuzzer starts the same seeds again and again, so started runners are kept
+/// and copied: a copy of a fresh game is that fresh game, so this changes no
+/// result. Kept without hashing: fuzz runs ask only whether they fail, and
+/// `deja from-fuzz` replays an artifact with hashing to write it down.
+fn start(seed: u64, canaries: Canaries) -> Runner {
+    use std::cell::RefCell;
+    use std::collections::BTreeMap;
+    /// Started runners kept per thread; past this many the oldest go.
+    const KEPT: usize = 512;
+    thread_local! {
+        static STARTED: RefCell<BTreeMap<(u64, Canaries), (u64, Runner)>> = const { RefCell::new(BTreeMap::new()) };
+        static CLOCK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+    let tick = CLOCK.with(|c| {
+        c.set(c.get() + 1);
+        c.get()
+    });
+    STARTED.with(|started| {
+        let mut started = started.borrow_mut();
+        if let Some((used, runner)) = started.get_mut(&(seed, canaries)) {
+            *used = tick;
+            return runner.clone();
+        }
+        let runner = Runner::new(config(seed, canaries))
+            .expect("the fuzz configuration is valid")
+            .without_hashing();
+        if started.len() >= KEPT
+            && let Some(oldest) = started.iter().min_by_key(|(_, (used, _))| *used).map(|(k, _)| *k)
+        {
+            started.remove(&oldest);
+        }
+        started.insert((seed, canaries), (tick, runner.clone()));
+        runner
+    })
 }
 
 // ----- keys -----
@@ -160,8 +197,7 @@ pub fn lenient_keys(text: &str) -> Vec<Key> {
 }
 
 pub fn play_keys(input: &KeysInput, canaries: Canaries) -> Runner {
-    let mut runner = Runner::new(config(u64::from(input.seed), canaries))
-        .expect("the fuzz configuration is valid");
+    let mut runner = start(u64::from(input.seed), canaries);
     for key in lenient_keys(&input.keys) {
         if runner.game().is_over() || runner.press(key).is_err() {
             break;

@@ -15,11 +15,15 @@ use game_core::{Game, GameConfig, Key, Outcome};
 use crate::recording::{Failure, FailureKind, RecordedOutcome, Recording};
 
 /// A game being driven, with the history a recording needs.
+#[derive(Clone)]
 pub struct Runner {
     game: Game,
     keys: Vec<Key>,
-    /// The full state hash at step 0 and after each key.
+    /// The full state hash at step 0 and after each key, when recording.
     hashes: Vec<u64>,
+    /// Whether to hash every step: a recording needs it; a fuzz run that only
+    /// asks whether a failure happens does not (and is faster without).
+    hashing: bool,
     failure: Option<Failure>,
     depth: u32,
     start_depth: u32,
@@ -38,6 +42,7 @@ impl Runner {
         let depth = game.state().depth;
         let mut runner = Runner {
             hashes: vec![game.state_hash()],
+            hashing: true,
             game,
             keys: Vec::new(),
             failure: None,
@@ -57,6 +62,14 @@ impl Runner {
             runner.hashes.clear();
         }
         Ok(runner)
+    }
+
+    /// Stops hashing every step: for runs that are never written down. Such
+    /// a runner cannot make a recording.
+    pub fn without_hashing(mut self) -> Runner {
+        self.hashing = false;
+        self.hashes.clear();
+        self
     }
 
     pub fn game(&self) -> &Game {
@@ -108,7 +121,9 @@ impl Runner {
                         message: v.message,
                     }),
                     None => {
-                        self.hashes.push(self.game.state_hash());
+                        if self.hashing {
+                            self.hashes.push(self.game.state_hash());
+                        }
                         return Ok(outcome);
                     }
                 }
@@ -148,7 +163,11 @@ impl Runner {
     }
 
     /// The run written down, with `note`.
+    ///
+    /// # Panics
+    /// On a runner made `without_hashing`: it has nothing to write.
     pub fn recording(&self, note: String) -> Recording {
+        assert!(self.hashing, "a runner without hashing cannot make a recording");
         let config_map = &self.game.state().floor.map;
         Recording {
             game_name: game_core::GAME_NAME.into(),

@@ -176,32 +176,37 @@ fn known_ground(map: &Map) -> Map {
 /// that borders an unrevealed tile; returns the first step of that route.
 fn first_step_to_frontier(map: &Map, from: Pos) -> Option<Dir> {
     let is_frontier = |p: Pos| {
-        Dir::ALL
-            .iter()
-            .any(|&d| map.in_bounds(p.step(d)) && !map.is_revealed(p.step(d)))
+        Dir::ALL.iter().any(|&d| {
+            let q = p.step(d);
+            map.in_bounds(q) && !map.is_revealed(q)
+        })
     };
-    let mut first_step: Vec<Option<Dir>> = vec![None; map.len()];
     let mut visited = crate::map::BitGrid::new(map.len());
     visited.set(map.xy_idx(from), true);
-    let mut queue = VecDeque::new();
-    queue.push_back(from);
-    while let Some(here) = queue.pop_front() {
-        if here != from && is_frontier(here) {
-            return first_step[map.xy_idx(here)];
-        }
-        for (dir, next) in map.exits(here) {
+    // Each queued tile carries the first step of the route that reached it.
+    let mut queue: VecDeque<(Pos, Dir)> = VecDeque::new();
+    let mut enqueue = |queue: &mut VecDeque<(Pos, Dir)>, here: Pos, first: Option<Dir>| {
+        for dir in Dir::ALL {
+            let next = here.step(dir);
+            if !map.in_bounds(next) {
+                continue;
+            }
             let idx = map.xy_idx(next);
-            if visited.get(idx) || !map.is_revealed(next) {
+            // Seen already, or unknown ground (the route stays on what the
+            // player knows), is cheaper to ask than the step rule.
+            if visited.get(idx) || !map.is_revealed(next) || !map.can_step(here, dir) {
                 continue;
             }
             visited.set(idx, true);
-            first_step[idx] = if here == from {
-                Some(dir)
-            } else {
-                first_step[map.xy_idx(here)]
-            };
-            queue.push_back(next);
+            queue.push_back((next, first.unwrap_or(dir)));
         }
+    };
+    enqueue(&mut queue, from, None);
+    while let Some((here, first)) = queue.pop_front() {
+        if is_frontier(here) {
+            return Some(first);
+        }
+        enqueue(&mut queue, here, Some(first));
     }
     None
 }

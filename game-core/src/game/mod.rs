@@ -161,7 +161,7 @@ impl std::error::Error for Stuck {}
 
 /// Derived data, rebuilt on demand and never saved or hashed: everything here
 /// is a pure function of the state.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 struct Cache {
     /// The chase map, kept while the player stands on its origin tile of the
     /// floor it was built on. It is lazy but answers as a full search would,
@@ -169,6 +169,16 @@ struct Cache {
     chase: Option<(u32, DijkstraMap)>,
     /// Where the view was last computed from, on which floor.
     view_origin: Option<(u32, Pos)>,
+}
+
+/// A copy of a game starts with an empty cache and rebuilds what it needs:
+/// the cache is a pure function of the state, and copies are made to probe
+/// a key (the `screen.escapable` check) far more often than they are played
+/// on.
+impl Clone for Cache {
+    fn clone(&self) -> Self {
+        Cache::default()
+    }
 }
 
 /// A game in progress.
