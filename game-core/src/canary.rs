@@ -71,7 +71,9 @@ impl fmt::Display for Canary {
 }
 
 /// Which canaries a run has switched on. Empty by default.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub struct Canaries(u32);
 
 impl Canaries {

@@ -175,13 +175,18 @@ pub fn can_see(map: &Map, from: Pos, to: Pos, radius: i32) -> bool {
         (dy > 0 && dx.abs() <= dy, dy),
         (dx < 0 && dy.abs() <= -dx, -dx),
     ];
-    QUADRANTS.into_iter().zip(wedges).any(|(transform, (holds, depth))| {
-        let mut found = false;
-        if holds {
-            scan_quadrant(map, from, radius, depth, transform, |here| found |= here == to);
-        }
-        found
-    })
+    QUADRANTS
+        .into_iter()
+        .zip(wedges)
+        .any(|(transform, (holds, depth))| {
+            let mut found = false;
+            if holds {
+                scan_quadrant(map, from, radius, depth, transform, |here| {
+                    found |= here == to
+                });
+            }
+            found
+        })
 }
 
 #[cfg(test)]

@@ -645,6 +645,9 @@ fn a_scene_with_two_creatures_on_one_tile_is_refused_by_name() {
     place_monster(&mut state, game.content(), "rat", player);
     let err = game_core::Game::from_state(state, game.content().clone()).expect_err("overlap");
     let text = err.to_string();
-    assert!(text.contains("entity.overlap: the player and monster"), "{text}");
+    assert!(
+        text.contains("entity.overlap: the player and monster"),
+        "{text}"
+    );
     assert!(text.contains("(rat) both stand at"), "{text}");
 }

@@ -41,6 +41,42 @@ pub enum Command {
     Sweep(SweepArgs),
     /// Merge the JSON reports of sweep shards into the report of the whole.
     Merge(MergeArgs),
+    /// Turn an intents or keys fuzz artifact into a recording that reproduces
+    /// its failure.
+    FromFuzz(FromFuzzArgs),
+    /// Shrink a failing recording while it still fails the same way.
+    Shrink(ShrinkArgs),
+}
+
+#[derive(Args)]
+pub struct FromFuzzArgs {
+    /// The fuzz target that found it: intents or keys.
+    #[arg(value_name = "TARGET")]
+    pub target: String,
+    /// The artifact file libFuzzer wrote (fuzz/artifacts/TARGET/crash-...).
+    #[arg(value_name = "ARTIFACT")]
+    pub artifact: PathBuf,
+    /// Where to write the recording.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+    /// The canaries the fuzz run planted (its DEJA_FUZZ_CANARIES). Repeatable.
+    #[arg(long, value_name = "NAME", value_parser = parse_canary)]
+    pub canary: Vec<game_core::canary::Canary>,
+}
+
+#[derive(Args)]
+pub struct ShrinkArgs {
+    /// A recording that fails (a bug report).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Where to write the shrunk recording.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: PathBuf,
+    /// Most candidate runs to try.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_tries: u32,
+    #[command(flatten)]
+    pub content: ContentArgs,
 }
 
 /// Options every command that runs the game shares.
@@ -292,6 +328,8 @@ pub fn run(cli: Cli) -> u8 {
         Command::Bench(args) => crate::commands::bench::run(args),
         Command::Sweep(args) => crate::commands::sweep::run(args),
         Command::Merge(args) => crate::commands::sweep::merge(args),
+        Command::FromFuzz(args) => crate::commands::from_fuzz::run(args),
+        Command::Shrink(args) => crate::commands::shrink::run(args),
     };
     match result {
         Ok(code) => code,

@@ -84,7 +84,16 @@ pub struct IntentsInput {
 /// Plays the intents by pressing the keys each one stands for, until a
 /// failure, the end of the run or [`MAX_INTENTS`].
 pub fn play_intents(input: &IntentsInput, canaries: Canaries) -> Runner {
-    let mut runner = start(u64::from(input.seed), canaries);
+    play_intents_on(start(u64::from(input.seed), canaries), input)
+}
+
+/// [`play_intents`] with every step hashed, so the run can be written down:
+/// `deja from-fuzz`.
+pub fn play_intents_recorded(input: &IntentsInput, canaries: Canaries) -> Runner {
+    play_intents_on(fresh(u64::from(input.seed), canaries), input)
+}
+
+fn play_intents_on(mut runner: Runner, input: &IntentsInput) -> Runner {
     for intent in input.intents.iter().take(MAX_INTENTS) {
         if runner.game().is_over() {
             break;
@@ -127,11 +136,12 @@ fn start(seed: u64, canaries: Canaries) -> Runner {
             *used = tick;
             return runner.clone();
         }
-        let runner = Runner::new(config(seed, canaries))
-            .expect("the fuzz configuration is valid")
-            .without_hashing();
+        let runner = fresh(seed, canaries).without_hashing();
         if started.len() >= KEPT
-            && let Some(oldest) = started.iter().min_by_key(|(_, (used, _))| *used).map(|(k, _)| *k)
+            && let Some(oldest) = started
+                .iter()
+                .min_by_key(|(_, (used, _))| *used)
+                .map(|(k, _)| *k)
         {
             started.remove(&oldest);
         }
@@ -197,7 +207,15 @@ pub fn lenient_keys(text: &str) -> Vec<Key> {
 }
 
 pub fn play_keys(input: &KeysInput, canaries: Canaries) -> Runner {
-    let mut runner = start(u64::from(input.seed), canaries);
+    play_keys_on(start(u64::from(input.seed), canaries), input)
+}
+
+/// [`play_keys`] with every step hashed: `deja from-fuzz`.
+pub fn play_keys_recorded(input: &KeysInput, canaries: Canaries) -> Runner {
+    play_keys_on(fresh(u64::from(input.seed), canaries), input)
+}
+
+fn play_keys_on(mut runner: Runner, input: &KeysInput) -> Runner {
     for key in lenient_keys(&input.keys) {
         if runner.game().is_over() || runner.press(key).is_err() {
             break;
@@ -344,6 +362,11 @@ pub fn content(bytes: &[u8]) -> Result<(), Failure> {
     Ok(())
 }
 
+/// A new runner at the start of `seed`'s run, hashing every step.
+fn fresh(seed: u64, canaries: Canaries) -> Runner {
+    Runner::new(config(seed, canaries)).expect("the fuzz configuration is valid")
+}
+
 fn outcome(runner: &Runner) -> Result<(), Failure> {
     match runner.failure() {
         Some(failure) => Err(failure.clone()),
@@ -351,10 +374,24 @@ fn outcome(runner: &Runner) -> Result<(), Failure> {
     }
 }
 
-/// What a fuzz wrapper panics with, so the crash names the failure.
+/// What a fuzz wrapper panics with, so the crash names the failure and the
+/// next step: a recording for the game-playing targets (with the canaries
+/// this run planted), the artifact itself for the others.
 pub fn crash_message(target: &str, failure: &Failure) -> String {
+    let next = if target == "intents" || target == "keys" {
+        let canaries: String = Canary::ALL
+            .iter()
+            .filter(|&&c| planted().has(c))
+            .map(|c| format!(" --canary {}", c.name()))
+            .collect();
+        format!(
+            "Turn the artifact into a recording with: deja from-fuzz {target} <artifact>{canaries} -o failure.ron"
+        )
+    } else {
+        format!("Reproduce it with: cargo fuzz run {target} <artifact>")
+    };
     format!(
-        "deja fuzz target {target}: failure at step {}: {}. Turn the artifact into a recording with: deja from-fuzz {target} <artifact> -o failure.ron",
+        "deja fuzz target {target}: failure at step {}: {}. {next}",
         failure.step, failure.kind
     )
 }

@@ -16,4 +16,5 @@ pub mod keys_input;
 pub mod recording;
 pub mod replay;
 pub mod runner;
+pub mod shrink;
 pub mod sweep;

@@ -167,7 +167,10 @@ impl Runner {
     /// # Panics
     /// On a runner made `without_hashing`: it has nothing to write.
     pub fn recording(&self, note: String) -> Recording {
-        assert!(self.hashing, "a runner without hashing cannot make a recording");
+        assert!(
+            self.hashing,
+            "a runner without hashing cannot make a recording"
+        );
         let config_map = &self.game.state().floor.map;
         Recording {
             game_name: game_core::GAME_NAME.into(),

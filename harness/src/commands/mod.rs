@@ -2,10 +2,12 @@
 
 pub mod bench;
 pub mod bless;
+pub mod from_fuzz;
 pub mod map;
 pub mod play;
 pub mod replay;
 pub mod show;
+pub mod shrink;
 pub mod sweep;
 
 use std::path::{Path, PathBuf};

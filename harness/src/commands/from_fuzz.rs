@@ -1,0 +1,101 @@
+//! `deja from-fuzz`: an `intents` or `keys` artifact becomes a recording that
+//! reproduces its failure, through the same code the fuzz target ran.
+
+use arbitrary::{Arbitrary, Unstructured};
+use game_core::canary::Canaries;
+
+use crate::cli::FromFuzzArgs;
+use crate::exit;
+use crate::fuzz::{self, IntentsInput, KeysInput};
+
+/// Largest artifact read: libFuzzer's inputs are far smaller.
+const MAX_ARTIFACT_BYTES: u64 = 1024 * 1024;
+
+pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
+    let metadata = std::fs::metadata(&args.artifact)
+        .map_err(|e| format!("{}: {e}", args.artifact.display()))?;
+    if metadata.len() > MAX_ARTIFACT_BYTES {
+        return Err(format!(
+            "{}: {} bytes is over the {MAX_ARTIFACT_BYTES}-byte limit for an artifact",
+            args.artifact.display(),
+            metadata.len()
+        ));
+    }
+    let bytes =
+        std::fs::read(&args.artifact).map_err(|e| format!("{}: {e}", args.artifact.display()))?;
+    let canaries = args
+        .canary
+        .iter()
+        .fold(Canaries::NONE, |set, &c| set.with(c));
+    if !canaries.is_empty() && !Canaries::AVAILABLE {
+        return Err(game_core::game::ConfigError::CanariesUnavailable.to_string());
+    }
+    // Exactly how libfuzzer-sys turns bytes into a typed input.
+    let unstructured = Unstructured::new(&bytes);
+    let runner = match args.target.as_str() {
+        "intents" => {
+            let input = IntentsInput::arbitrary_take_rest(unstructured)
+                .map_err(|e| format!("{}: not an intents input: {e}", args.artifact.display()))?;
+            eprintln!(
+                "input: seed {}, {} intents",
+                input.seed,
+                input.intents.len()
+            );
+            fuzz::play_intents_recorded(&input, canaries)
+        }
+        "keys" => {
+            let input = KeysInput::arbitrary_take_rest(unstructured)
+                .map_err(|e| format!("{}: not a keys input: {e}", args.artifact.display()))?;
+            eprintln!("input: seed {}, keys {:?}", input.seed, input.keys);
+            fuzz::play_keys_recorded(&input, canaries)
+        }
+        other if fuzz::TARGETS.contains(&other) => {
+            return Err(format!(
+                "from-fuzz turns intents and keys artifacts into recordings; a {other} artifact is not a run of the game. Reproduce it with: cargo fuzz run {other} {}",
+                args.artifact.display()
+            ));
+        }
+        other => {
+            return Err(format!(
+                "unknown fuzz target {other:?}; the targets are {}",
+                fuzz::TARGETS.join(", ")
+            ));
+        }
+    };
+    let note = format!(
+        "From the {} fuzz artifact {}.",
+        args.target,
+        args.artifact
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+    );
+    let recording = runner.recording(note);
+    crate::recording::write(&args.output, &recording)?;
+    match runner.failure() {
+        Some(failure) => {
+            eprintln!(
+                "{} keys, failing at step {}: {}",
+                recording.keys.len(),
+                failure.step,
+                failure.kind
+            );
+            eprintln!(
+                "wrote {}; reproduce with: deja replay {}",
+                args.output.display(),
+                args.output.display()
+            );
+            eprintln!(
+                "shrink with: deja shrink {} -o small.ron",
+                args.output.display()
+            );
+            Ok(exit::FAILURE)
+        }
+        None => {
+            eprintln!(
+                "warning: the artifact does not fail in this build (a canary run? pass the same --canary); wrote the run anyway to {}",
+                args.output.display()
+            );
+            Ok(exit::OK)
+        }
+    }
+}

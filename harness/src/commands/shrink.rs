@@ -1,0 +1,38 @@
+//! `deja shrink`: the smallest recording that still fails the same way.
+
+use crate::cli::ShrinkArgs;
+use crate::exit;
+
+pub fn run(args: ShrinkArgs) -> Result<u8, String> {
+    let recording = crate::recording::read(&args.file)?;
+    let content = super::load_content(&args.content)?;
+    let shrunk = crate::shrink::shrink(&recording, content, args.max_tries)?;
+    crate::recording::write(&args.output, &shrunk.recording)?;
+    let failure = shrunk
+        .recording
+        .failure
+        .as_ref()
+        .map_or_else(String::new, |f| format!(" (step {}: {})", f.step, f.kind));
+    super::out(format!(
+        "{}: {} -> {}, the same failure{failure}; {} runs tried{}",
+        args.file.display(),
+        keys(shrunk.keys_before),
+        keys(shrunk.keys_after),
+        shrunk.tries,
+        if shrunk.budget_spent {
+            " (the budget ran out; a larger --max-tries may shrink further)"
+        } else {
+            ""
+        }
+    ))?;
+    super::out(format!(
+        "wrote {}; reproduce with: deja replay {}",
+        args.output.display(),
+        args.output.display()
+    ))?;
+    Ok(exit::OK)
+}
+
+fn keys(n: usize) -> String {
+    format!("{n} key{}", if n == 1 { "" } else { "s" })
+}
