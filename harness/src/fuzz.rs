@@ -184,12 +184,14 @@ pub fn lenient_keys(text: &str) -> Vec<Key> {
         let Some(c) = rest.chars().next() else { break };
         // A bracketed token runs from this '<' to the next '>', unless another
         // '<' comes first (then this one is a stray).
-        let closing = rest[1..]
-            .find(['<', '>'])
-            .map(|at| at + 1)
-            .filter(|&at| rest[at..].starts_with('>') && at <= 16);
+        let closing = || {
+            rest[1..]
+                .find(['<', '>'])
+                .map(|at| at + 1)
+                .filter(|&at| rest[at..].starts_with('>') && at <= 16)
+        };
         if c == '<'
-            && let Some(end) = closing
+            && let Some(end) = closing()
         {
             // A bracketed token: a key if it parses, skipped whole if not.
             if let Ok(key) = rest[..=end].parse::<Key>() {
@@ -404,6 +406,10 @@ mod tests {
     fn lenient_keys_skip_what_is_not_a_key() {
         let keys = lenient_keys("l<Bogus>l<Esc>\u{7}<<Tab>");
         assert_eq!(Key::format_all(&keys), "ll<Esc><Tab>");
+        // Found by the keys fuzzer: text that opens with a character of more
+        // than one byte.
+        let keys = lenient_keys("\u{fffd}l<\u{fffd}>l");
+        assert_eq!(Key::format_all(&keys), "\u{fffd}ll");
     }
 
     #[test]
