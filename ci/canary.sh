@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# ci/canary.sh: the harness's own test. Each canary is a defect planted in
+# the game (game-core's `canary` feature, switched on per run); for each one
+# this proves that
+#   1. a fuzz target or the sweep finds it within the budget stated below,
+#      starting from nothing (an empty corpus, the first seed);
+#   2. the failure it finds is the planted one (its invariant id or panic);
+#   3. `deja from-fuzz` (or the sweep's own bug report) plus `deja shrink`
+#      make a recording of at most 50 keys;
+#   4. `deja replay` reproduces that recording's failure.
+# A canary no tool catches is a bug in the harness.
+#
+# The fuzzers run with libFuzzer's -seed=1, so a search goes the same way
+# each time; the budgets are several times what the searches take on a
+# 2-core machine (the figures are in docs/fuzzing.md). Sanitizers find
+# nothing in a planted logic defect, so this uses `-s none` unless
+# DEJA_FUZZ_SANITIZER says otherwise.
+set -euo pipefail
+export DEJA_FUZZ_SANITIZER=${DEJA_FUZZ_SANITIZER:-none}
+source "$(dirname "$0")/fuzz-lib.sh"
+
+# canary | finder | budget | what the failure must say
+canaries=(
+    "sticky-help|fuzz keys|60|invariant screen.escapable"
+    "panicking-potion|fuzz intents|60|panic: canary panicking-potion"
+    "uncharged-refusal|fuzz intents|120|stuck: stuck in the turn loop"
+    "undead-monster|fuzz intents|120|invariant hp.range"
+    "unpruned-cavern|fuzz mapgen|60|invariant map.connected"
+    "unpruned-cavern|sweep --bot none --map-size 20x10|400000|invariant map.connected"
+    "free-stumble|sweep --bot random --depths 1..=1|20000|invariant rng.only_with_time"
+)
+max_keys=50
+
+work="$repo_root/target/canary"
+rm -rf "$work/runs"
+mkdir -p "$work/runs" "$work/recordings"
+
+echo "building deja with the canary feature"
+# In the usual target directory (only game-core and harness rebuild), copied
+# out so that a later plain build cannot replace it mid-run.
+cargo build --release --locked -q -p harness --features canary
+deja="$work/deja"
+cp "$repo_root/target/release/deja" "$deja"
+
+fuzz_built=false
+fuzz_target_dir="$fuzz_dir/target/canary-$DEJA_FUZZ_SANITIZER"
+fuzz_run_features=(--features canary)
+
+now() { printf '%s' "$EPOCHREALTIME"; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+summary=()
+failures=0
+fail() {
+    echo "FAIL $canary ($finder): $*" >&2
+    summary+=("$(printf '%-18s %-44s FAIL: %s' "$canary" "$finder" "$*")")
+    failures=$((failures + 1))
+}
+
+n=0
+for entry in "${canaries[@]}"; do
+    IFS='|' read -r canary finder budget expected <<<"$entry"
+    n=$((n + 1))
+    run="$work/runs/$n-$canary"
+    mkdir -p "$run"
+    echo
+    echo "==> $canary: $finder, budget $budget $([[ $finder == fuzz* ]] && echo seconds || echo seeds)"
+    start=$(now)
+    found=""
+    case "$finder" in
+        fuzz*)
+            target=${finder#fuzz }
+            if [ "$fuzz_built" = false ]; then
+                fuzz_install
+                fuzz_choose_toolchain
+                fuzz_build "$fuzz_target_dir" --features canary
+                fuzz_built=true
+                start=$(now)
+            fi
+            if DEJA_FUZZ_CANARIES=$canary fuzz_run "$fuzz_target_dir" "$target" "$budget" \
+                "$run/fuzz.log" "$run/corpus" -- -seed=1 -artifact_prefix="$run/"; then
+                fail "not found in ${budget}s of fuzzing ($fuzz_runs runs); log: $run/fuzz.log"
+                continue
+            fi
+            took=$(elapsed "$start")
+            if [ -z "$fuzz_artifact" ]; then
+                fail "the fuzzer stopped without an artifact; log: $run/fuzz.log"
+                continue
+            fi
+            if ! grep -q -- "$expected" "$run/fuzz.log"; then
+                fail "the fuzzer found something else: $(grep -m1 'deja fuzz target' "$run/fuzz.log")"
+                continue
+            fi
+            echo "found in ${took}s after $fuzz_runs runs: $fuzz_artifact"
+            if [ "$target" = mapgen ]; then
+                # A floor is not a run of the game: the sweep below makes
+                # this canary's recording. Found is what this line proves.
+                summary+=("$(printf '%-18s %-44s found in %6ss (a floor; the sweep makes its recording)' "$canary" "$finder" "$took")")
+                continue
+            fi
+            status=0
+            "$deja" from-fuzz "$target" "$fuzz_artifact" --canary "$canary" -o "$run/found.ron" \
+                2>"$run/from-fuzz.err" || status=$?
+            if [ "$status" -ne 4 ]; then
+                fail "from-fuzz did not reproduce the failure (exit $status): $(cat "$run/from-fuzz.err")"
+                continue
+            fi
+            found="$run/found.ron"
+            ;;
+        sweep*)
+            status=0
+            # shellcheck disable=SC2086 # the finder's options split into words
+            "$deja" sweep ${finder#sweep } --seeds "1..$((budget + 1))" --canary "$canary" --jobs 2 \
+                --fail-fast --save-failures "$run/failures" >"$run/sweep.out" 2>"$run/sweep.err" \
+                || status=$?
+            took=$(elapsed "$start")
+            if [ "$status" -ne 4 ]; then
+                fail "the sweep of $budget seeds found nothing (exit $status); $(tail -n 1 "$run/sweep.err")"
+                continue
+            fi
+            found=$(find "$run/failures" -name '*.ron' | sort | head -n 1)
+            if [ -z "$found" ]; then
+                fail "the sweep failed but saved no recording; see $run/sweep.err"
+                continue
+            fi
+            echo "found in ${took}s: $(grep -m1 '^FAILURE' "$run/sweep.out" "$run/sweep.err" | cut -d: -f2-)"
+            ;;
+    esac
+
+    if ! "$deja" shrink "$found" -o "$run/small.ron" >"$run/shrink.out" 2>&1; then
+        fail "shrink failed: $(cat "$run/shrink.out")"
+        continue
+    fi
+    cat "$run/shrink.out"
+    keys=$(sed -n 's/.* -> \([0-9]*\) keys\{0,1\},.*/\1/p' "$run/shrink.out")
+    before=$(sed -n 's/.*: \([0-9]*\) keys\{0,1\} -> .*/\1/p' "$run/shrink.out")
+    if [ -z "$keys" ] || [ "$keys" -gt "$max_keys" ]; then
+        fail "shrunk to ${keys:-?} keys, over the $max_keys-key limit"
+        continue
+    fi
+    status=0
+    "$deja" replay "$run/small.ron" >"$run/replay.out" 2>&1 || status=$?
+    if [ "$status" -ne 4 ] || ! grep -q -- "reproduced at step .*$expected" "$run/replay.out"; then
+        fail "deja replay did not reproduce it (exit $status): $(cat "$run/replay.out")"
+        continue
+    fi
+    cp "$run/small.ron" "$work/recordings/$canary.ron"
+    summary+=("$(printf '%-18s %-44s found in %6ss, keys %4s -> %2s, replay reproduces' "$canary" "$finder" "$took" "$before" "$keys")")
+done
+
+echo
+echo "canaries (budgets: fuzz in seconds, sweeps in seeds):"
+printf '  %s\n' "${summary[@]}"
+echo "shrunk recordings: $work/recordings/"
+if [ "$failures" -gt 0 ]; then
+    echo "$failures canary check(s) failed: the harness missed a planted defect" >&2
+    exit 1
+fi
+echo "every canary found, shrunk to at most $max_keys keys and reproduced"

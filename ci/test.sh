@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# ci/test.sh: format, lints and every test, as CI runs them. CI=true makes
+# insta fail on a new or changed snapshot instead of writing it: review with
+# `cargo insta review` and commit the accepted .snap files.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CI=true
+
+step() { printf '\n--> %s\n' "$*"; }
+
+rustup component add rustfmt clippy >/dev/null 2>&1 || true
+
+step "cargo fmt --all -- --check"
+cargo fmt --all -- --check
+
+step "cargo clippy --workspace --all-targets --all-features -- -D warnings"
+cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
+
+step "cargo test --workspace  (the README's test command)"
+# insta writes every snapshot a test asserts to this file; any other file in
+# snapshots/ is an orphan left by a renamed or removed test.
+references=$(mktemp)
+trap 'rm -f "$references"' EXIT
+INSTA_SNAPSHOT_REFERENCES_FILE="$references" cargo test --workspace --locked
+
+step "every file in snapshots/ belongs to a test"
+orphans=$(comm -23 <(cd snapshots && ls -- *.snap | sort) \
+    <(xargs -rd '\n' -n1 basename <"$references" | sort -u))
+if [ -n "$orphans" ]; then
+    echo "these snapshots belong to no test; git rm them (or restore their test):" >&2
+    printf '  snapshots/%s\n' $orphans >&2
+    exit 1
+fi
+echo "$(ls snapshots/*.snap | wc -l) snapshots, each asserted by a test"
+
+step "game-core with the fuzzers' arbitrary feature"
+cargo test -p game-core --locked --features arbitrary --test arbitrary_intents
+
+step "the pinned state hash in a release build (debug and release must agree)"
+cargo test --release --locked -p game-core --test determinism pinned
