@@ -60,8 +60,9 @@ pub fn shrink(
         }
     }
     let note = format!(
-        "Shrunk by deja shrink from {keys_before} keys to {}. {}",
-        runner.keys().len(),
+        "Shrunk by deja shrink from {} to {}. {}",
+        count_keys(keys_before),
+        count_keys(runner.keys().len()),
         recording.note
     )
     .chars()
@@ -75,6 +76,11 @@ pub fn shrink(
         tries: search.tries,
         budget_spent: search.spent(),
     })
+}
+
+/// "1 key", "3 keys".
+pub fn count_keys(n: usize) -> String {
+    format!("{n} key{}", if n == 1 { "" } else { "s" })
 }
 
 /// The failure a run of `keys` meets, and the keys up to and including it.

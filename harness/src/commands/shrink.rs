@@ -2,6 +2,7 @@
 
 use crate::cli::ShrinkArgs;
 use crate::exit;
+use crate::shrink::count_keys;
 
 pub fn run(args: ShrinkArgs) -> Result<u8, String> {
     let recording = crate::recording::read(&args.file)?;
@@ -16,8 +17,8 @@ pub fn run(args: ShrinkArgs) -> Result<u8, String> {
     super::out(format!(
         "{}: {} -> {}, the same failure{failure}; {} runs tried{}",
         args.file.display(),
-        keys(shrunk.keys_before),
-        keys(shrunk.keys_after),
+        count_keys(shrunk.keys_before),
+        count_keys(shrunk.keys_after),
         shrunk.tries,
         if shrunk.budget_spent {
             " (the budget ran out; a larger --max-tries may shrink further)"
@@ -31,8 +32,4 @@ pub fn run(args: ShrinkArgs) -> Result<u8, String> {
         args.output.display()
     ))?;
     Ok(exit::OK)
-}
-
-fn keys(n: usize) -> String {
-    format!("{n} key{}", if n == 1 { "" } else { "s" })
 }
