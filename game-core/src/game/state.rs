@@ -6,6 +6,7 @@
 //! cheap to rebuild (the Dijkstra map) lives outside it, in the game's cache.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -220,18 +221,25 @@ pub struct Message {
 
 /// The message log: the last [`LOG_CAPACITY`] messages, and a count of every
 /// message ever said so callers can ask what is new.
+///
+/// The messages are shared between copies of a game until one of them says
+/// something: the harness copies the game after every key on a screen (to
+/// check that Esc closes it) and fuzzers copy started games, and copying a
+/// hundred strings each time was most of that cost. Serialised as the plain
+/// list, so saves and the state hash do not see the sharing.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MessageLog {
-    messages: VecDeque<Message>,
+    messages: Arc<VecDeque<Message>>,
     total: u64,
 }
 
 impl MessageLog {
     pub fn push(&mut self, turn: u64, text: String) {
-        if self.messages.len() == LOG_CAPACITY {
-            self.messages.pop_front();
+        let messages = Arc::make_mut(&mut self.messages);
+        if messages.len() == LOG_CAPACITY {
+            messages.pop_front();
         }
-        self.messages.push_back(Message { turn, text });
+        messages.push_back(Message { turn, text });
         self.total += 1;
     }
 

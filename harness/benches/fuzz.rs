@@ -1,0 +1,105 @@
+//! `cargo bench -p harness --bench fuzz`: one run of a fuzz target's body
+//! per iteration, natively (no coverage instrumentation, no libFuzzer), so
+//! the figure is the ceiling a fuzzer's execs per second can reach. The
+//! `intents` aim is 5,000 runs a second with 64-intent inputs
+//! (docs/fuzzing.md has the figures under libFuzzer too).
+//!
+//! Inputs are decoded from a fixed byte stream, so every run of the bench
+//! plays the same games. Machines here are shared and noisy: read medians.
+
+use arbitrary::{Arbitrary, Unstructured};
+use divan::{Bencher, black_box};
+use game_core::{Intent, RunSeed};
+use harness::fuzz::{self, IntentsInput, KeysInput, MapgenInput};
+
+fn main() {
+    divan::main();
+}
+
+/// How many different inputs a bench cycles through: enough seeds that the
+/// kept started games are a realistic mix of new and reused.
+const INPUTS: usize = 2000;
+/// Seeds the inputs use, as a fuzzer's inputs do (`seed` is a u16).
+const SEEDS: u64 = 200;
+
+/// Bytes from a fixed stream: the raw material of every input.
+fn bytes(index: usize, len: usize) -> Vec<u8> {
+    let mut rng = RunSeed(index as u64).stream("bench-fuzz", 0);
+    (0..len).map(|_| rng.below(256) as u8).collect()
+}
+
+fn intents_inputs(intents_each: usize) -> Vec<IntentsInput> {
+    (0..INPUTS)
+        .map(|i| {
+            let raw = bytes(i, 64 * intents_each);
+            let mut u = Unstructured::new(&raw);
+            let intents = (0..intents_each)
+                .map(|_| Intent::arbitrary(&mut u).expect("enough bytes for an intent"))
+                .collect();
+            IntentsInput {
+                seed: (i as u64 % SEEDS) as u16,
+                intents,
+            }
+        })
+        .collect()
+}
+
+/// The `intents` target's body on 64-intent inputs (the measure).
+/// Every input runs once first: a fuzzer replays the same few seeds all
+/// run long, so its started games are kept (`fuzz::start`) and the steady
+/// state is what counts.
+#[divan::bench(args = [16, 64, 256], sample_count = 1000)]
+fn intents(bencher: Bencher, intents_each: usize) {
+    let inputs = intents_inputs(intents_each);
+    for input in &inputs {
+        black_box(fuzz::intents(input).is_err());
+    }
+    let mut next = 0;
+    bencher.bench_local(|| {
+        next = (next + 1) % inputs.len();
+        black_box(fuzz::intents(&inputs[next]).is_err())
+    });
+}
+
+/// The `keys` target's body on 64 keys drawn from the dictionary's kind of
+/// text: game keys, screens and Esc. Warmed as `intents` is.
+#[divan::bench(sample_count = 1000)]
+fn keys(bencher: Bencher) {
+    const ALPHABET: [&str; 24] = [
+        "h", "j", "k", "l", "y", "u", "b", "n", ".", "o", "g", ">", "i", "a", "t", "w", "d", ";",
+        "?", "Q", "<Esc>", "<Enter>", "<Tab>", "<S-Left>",
+    ];
+    let inputs: Vec<KeysInput> = (0..INPUTS)
+        .map(|i| KeysInput {
+            seed: (i as u64 % SEEDS) as u16,
+            keys: bytes(i, 64)
+                .iter()
+                .map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()])
+                .collect(),
+        })
+        .collect();
+    for input in &inputs {
+        black_box(fuzz::keys(input).is_err());
+    }
+    let mut next = 0;
+    bencher.bench_local(|| {
+        next = (next + 1) % inputs.len();
+        black_box(fuzz::keys(&inputs[next]).is_err())
+    });
+}
+
+/// The `mapgen` target's body: two floors built and checked per input.
+#[divan::bench(sample_count = 1000)]
+fn mapgen(bencher: Bencher) {
+    let inputs: Vec<MapgenInput> = (0..INPUTS)
+        .map(|i| {
+            let raw = bytes(i, 64);
+            MapgenInput::arbitrary(&mut Unstructured::new(&raw)).expect("enough bytes")
+        })
+        .collect();
+    let mut next = 0;
+    bencher.bench_local(|| {
+        next = (next + 1) % inputs.len();
+        black_box(fuzz::mapgen(&inputs[next]).is_err())
+    });
+}
