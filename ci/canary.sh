@@ -42,7 +42,7 @@ cargo build --release --locked -q -p harness --features canary
 deja="$work/deja"
 cp "$repo_root/target/release/deja" "$deja"
 
-fuzz_built=false
+fuzz_built=" "
 fuzz_target_dir="$fuzz_dir/target/canary-$DEJA_FUZZ_SANITIZER"
 fuzz_run_features=(--features canary)
 
@@ -70,11 +70,13 @@ for entry in "${canaries[@]}"; do
     case "$finder" in
         fuzz*)
             target=${finder#fuzz }
-            if [ "$fuzz_built" = false ]; then
-                fuzz_install
-                fuzz_choose_toolchain
-                fuzz_build "$fuzz_target_dir" --features canary
-                fuzz_built=true
+            if [[ "$fuzz_built" != *" $target "* ]]; then
+                if [ "$fuzz_built" = " " ]; then
+                    fuzz_install
+                    fuzz_choose_toolchain
+                fi
+                fuzz_build "$fuzz_target_dir" "$target" --features canary
+                fuzz_built+="$target "
                 start=$(now)
             fi
             if DEJA_FUZZ_CANARIES=$canary fuzz_run "$fuzz_target_dir" "$target" "$budget" \

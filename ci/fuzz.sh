@@ -20,9 +20,11 @@ fi
 fuzz_install
 fuzz_choose_toolchain
 target_dir="$fuzz_dir/target/$fuzz_sanitizer"
-fuzz_build "$target_dir"
-
 targets=$(cd "$fuzz_dir" && cargo fuzz list)
+for target in $targets; do
+    fuzz_build "$target_dir" "$target"
+done
+
 logs="$fuzz_dir/target/logs"
 mkdir -p "$logs"
 failed=()
