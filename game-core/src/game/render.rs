@@ -199,17 +199,22 @@ impl Game {
             format!("T{turn}"),
             " ",
         );
+        // The last resort drops the turn: depth, hit points and statuses are
+        // what a player must see on a 20-column terminal.
+        let bare = (compact.0.clone(), compact.1.clone(), String::new(), " ");
         let length = |(head, words, tail, gap): &(String, Vec<&str>, String, &str)| {
             head.len()
                 + words.iter().map(|w| gap.len() + w.len()).sum::<usize>()
-                + gap.len()
-                + tail.len()
+                + if tail.is_empty() {
+                    0
+                } else {
+                    gap.len() + tail.len()
+                }
         };
-        let (head, words, tail, gap) = if length(&full) as i32 <= width {
-            full
-        } else {
-            compact
-        };
+        let (head, words, tail, gap) = [full, compact]
+            .into_iter()
+            .find(|form| length(form) as i32 <= width)
+            .unwrap_or(bare);
         let low = p.hp * 3 <= p.max_hp;
         let mut col = frame.put_str(
             0,
@@ -225,36 +230,52 @@ impl Game {
             col = frame.put_str(col, row, gap, Style::Status);
             col = frame.put_str(col, row, word, Style::StatusAlert);
         }
-        col = frame.put_str(col, row, gap, Style::Status);
-        frame.put_str(col, row, &tail, Style::Status);
+        if !tail.is_empty() {
+            col = frame.put_str(col, row, gap, Style::Status);
+            frame.put_str(col, row, &tail, Style::Status);
+        }
     }
 
     /// The newest messages, wrapped, newest at the bottom. Lines from this
-    /// turn are bright, older ones dim.
+    /// turn are bright, older ones dim. A message is always read from its
+    /// start: when the rows left cannot hold all of it, its first lines are
+    /// shown and the last ends in `...`.
     fn draw_messages(&self, frame: &mut Frame, top: i32, rows: i32, width: i32) {
         let now = self.state.clock.turn();
-        let mut lines: Vec<(String, Style)> = Vec::new();
+        let rows = rows.max(0) as usize;
+        // Whole messages, newest first.
+        let mut shown: Vec<(Vec<String>, Style)> = Vec::new();
+        let mut used = 0;
         for message in self.state.log.messages().iter().rev() {
             let style = if message.turn >= now {
                 Style::Message
             } else {
                 Style::OldMessage
             };
-            for line in wrap(&message.text, width as usize).into_iter().rev() {
-                lines.push((line, style));
-            }
-            if lines.len() >= rows as usize {
+            let lines = cut_with_ellipsis(
+                wrap(&message.text, width as usize),
+                rows - used,
+                width as usize,
+            );
+            used += lines.len();
+            shown.push((lines, style));
+            if used == rows {
                 break;
             }
         }
-        for (i, (line, style)) in lines.iter().take(rows as usize).enumerate() {
-            frame.put_str(0, top + rows - 1 - i as i32, line, *style);
+        let mut y = top + (rows - used) as i32;
+        for (lines, style) in shown.iter().rev() {
+            for line in lines {
+                frame.put_str(0, y, line, *style);
+                y += 1;
+            }
         }
     }
 
     fn draw_screen(&self, frame: &mut Frame, screen: &Screen, width: i32, map_rows: i32) {
         let pack = &self.state.player.pack;
-        let (title, rows, footer): (String, Vec<(String, String)>, &str) = match screen {
+        // Footers and hints, longest first: the first that fits is drawn.
+        let (title, rows, footers): (String, Vec<(String, String)>, &[&str]) = match screen {
             Screen::Pack(mode) => {
                 let rows = pack
                     .slots()
@@ -271,12 +292,12 @@ impl Game {
                         (slot_letter(slot).to_string(), text)
                     })
                     .collect();
-                let footer = if *mode == PackMode::Browse {
-                    "letter: choose  Esc: close"
+                let footers: &[&str] = if *mode == PackMode::Browse {
+                    &["letter: choose  Esc: close", "Esc: close"]
                 } else {
-                    "letter: pick  Esc: cancel"
+                    &["letter: pick  Esc: cancel", "Esc: cancel"]
                 };
-                (mode.title().to_string(), rows, footer)
+                (mode.title().to_string(), rows, footers)
             }
             Screen::ItemMenu { slot } => {
                 let Some(stack) = pack.get(*slot) else { return };
@@ -293,26 +314,44 @@ impl Game {
                 for line in wrap(&def.description, 40) {
                     rows.push((String::new(), line));
                 }
-                (capitalise(&def.describe(stack.count)), rows, "Esc: back")
+                (capitalise(&def.describe(stack.count)), rows, &["Esc: back"])
             }
             Screen::Reticle(reticle) => {
-                let hint = match reticle.purpose {
-                    Purpose::Look => "move: look  Tab: next  Esc: done",
-                    Purpose::Throw { .. } => "move/Tab: aim  Enter: throw  Esc: cancel",
-                    Purpose::Use { .. } => "move/Tab: aim  Enter: read  Esc: cancel",
+                let hints: &[&str] = match reticle.purpose {
+                    Purpose::Look => &[
+                        "move: look  Tab: next  Esc: done",
+                        "Tab: next  Esc: done",
+                        "Esc: done",
+                    ],
+                    Purpose::Throw { .. } => &[
+                        "move/Tab: aim  Enter: throw  Esc: cancel",
+                        "Tab: aim  Enter: throw",
+                        "Enter: throw",
+                    ],
+                    Purpose::Use { .. } => &[
+                        "move/Tab: aim  Enter: read  Esc: cancel",
+                        "Tab: aim  Enter: read",
+                        "Enter: read",
+                    ],
                 };
                 // The reticle keeps the map visible: describe the target on
-                // the message rows instead of drawing a box.
+                // the message rows instead of drawing a box, with the keys on
+                // the last row when there are two or more.
                 let text = self.describe_tile(reticle.cursor);
                 let top = map_rows + 1;
                 let rows = frame.height() as i32 - top;
                 frame.fill(0, top, width, rows, Cell::BLANK);
-                let mut lines = wrap(&text, width as usize);
-                lines.truncate((rows - 1).max(1) as usize);
+                let text_rows = if rows > 1 { rows - 1 } else { rows.max(1) };
+                let lines = cut_with_ellipsis(
+                    wrap(&text, width as usize),
+                    text_rows as usize,
+                    width as usize,
+                );
                 for (i, line) in lines.iter().enumerate() {
                     frame.put_str(0, top + i as i32, line, Style::Text);
                 }
                 if rows > 1 {
+                    let hint = first_that_fits(hints, width as usize);
                     frame.put_str(0, top + rows - 1, hint, Style::Hint);
                 }
                 return;
@@ -322,15 +361,15 @@ impl Game {
                 HELP.iter()
                     .map(|(k, t)| ((*k).to_string(), (*t).to_string()))
                     .collect(),
-                "Esc: close",
+                &["Esc: close"],
             ),
             Screen::QuitPrompt => (
                 "Quit".to_string(),
                 vec![(String::new(), "Really leave the Undercroft?".to_string())],
-                "y: quit  n/Esc: stay",
+                &["y: quit  n/Esc: stay", "y: quit n: stay"],
             ),
         };
-        draw_box(frame, &title, &rows, footer, width, map_rows);
+        draw_box(frame, &title, &rows, footers, width, map_rows);
     }
 }
 
@@ -352,16 +391,26 @@ const HELP: [(&str, &str); 14] = [
 ];
 
 /// A box over the map: a title in the top border, key/text rows, a footer in
-/// the bottom border. Text wider than the frame wraps; rows that still do not
-/// fit the map area are left out.
+/// the bottom border (the first of `footers`, longest first, that fits the
+/// frame; none when none fits). Text wider than the frame wraps, under its
+/// key when the frame is narrow; when the rows still do not fit the map
+/// area, the last row that fits says how many more there are, so nothing
+/// goes missing unsaid.
 fn draw_box(
     frame: &mut Frame,
     title: &str,
     rows: &[(String, String)],
-    footer: &str,
+    footers: &[&str],
     width: i32,
     map_rows: i32,
 ) {
+    // The footer is drawn as " footer " from two columns in, inside the
+    // right border.
+    let footer = footers
+        .iter()
+        .copied()
+        .find(|f| f.chars().count() as i32 + 5 <= width)
+        .unwrap_or("");
     let key_width = rows
         .iter()
         .map(|(k, _)| k.chars().count())
@@ -369,22 +418,52 @@ fn draw_box(
         .unwrap_or(0);
     // Inside the borders and a space of padding on each side.
     let inner_limit = (width - 4).max(1) as usize;
+    // On a narrow frame a wide key column would leave the text a sliver:
+    // put the text under its key instead, indented.
+    let stacked = key_width > 0 && key_width + 3 > inner_limit / 2;
+    let key_width = if stacked { 0 } else { key_width };
+    let stacked_rows: Vec<(String, String)>;
+    let rows = if stacked {
+        stacked_rows = rows
+            .iter()
+            .flat_map(|(key, text)| {
+                let under = wrap(text, inner_limit.saturating_sub(2).max(1))
+                    .into_iter()
+                    .map(|line| (String::new(), format!("  {line}")));
+                let key_line = (!key.is_empty()).then(|| (String::new(), key.clone()));
+                key_line.into_iter().chain(under).collect::<Vec<_>>()
+            })
+            .collect();
+        &stacked_rows[..]
+    } else {
+        rows
+    };
     let mut lines: Vec<(String, String)> = Vec::new();
     for (key, text) in rows {
         let indent = if key.is_empty() { 0 } else { key_width + 3 };
-        let wrapped = wrap(text, inner_limit.saturating_sub(indent).max(1));
+        // A row's own leading spaces (text under its key) are kept.
+        let body = text.trim_start();
+        let lead = " ".repeat(text.len() - body.len());
+        let wrapped = wrap(body, inner_limit.saturating_sub(indent + lead.len()).max(1));
         if wrapped.is_empty() {
             lines.push((key.clone(), String::new()));
         }
         for (i, part) in wrapped.into_iter().enumerate() {
-            lines.push((if i == 0 { key.clone() } else { String::new() }, part));
-            if i > 0 && indent > 0 {
-                // Continuation lines sit under the text, not the key.
-                if let Some(last) = lines.last_mut() {
-                    last.1 = format!("{}{}", " ".repeat(indent), last.1);
-                }
-            }
+            let key = if i == 0 { key.clone() } else { String::new() };
+            // Continuation lines sit under the text, not the key.
+            let under = if i > 0 {
+                " ".repeat(indent)
+            } else {
+                String::new()
+            };
+            lines.push((key, format!("{under}{lead}{part}")));
         }
+    }
+    let fits = ((lines.len() as i32 + 2).min(map_rows) - 2).max(0) as usize;
+    if lines.len() > fits && fits > 0 {
+        let hidden = lines.len() - (fits - 1);
+        lines.truncate(fits - 1);
+        lines.push((String::new(), format!("({hidden} more lines)")));
     }
     let text_width = lines
         .iter()
@@ -432,14 +511,10 @@ fn draw_box(
     frame.put_str(
         left + 2,
         top,
-        &clip(&format!(" {title} "), left + 2),
+        &format!(" {} ", cut_to(title, (box_width - 5).max(0) as usize)),
         Style::Title,
     );
-    for (i, (key, text)) in lines
-        .iter()
-        .take((box_height - 2).max(0) as usize)
-        .enumerate()
-    {
+    for (i, (key, text)) in lines.iter().take(fits).enumerate() {
         let y = top + 1 + i as i32;
         if key.is_empty() {
             frame.put_str(left + 2, y, &clip(text, left + 2), Style::Text);
@@ -460,7 +535,9 @@ fn draw_box(
     }
 }
 
-/// The end of a run: a centred box of lines on an otherwise blank frame.
+/// The end of a run: a centred box of lines on an otherwise blank frame,
+/// "the run is over" in its bottom border. Blank spacing lines go first
+/// when the frame is too short for every line.
 fn draw_ending(frame: &mut Frame, title: &str, lines: &[String]) {
     let width = i32::from(frame.width());
     let height = i32::from(frame.height());
@@ -472,10 +549,46 @@ fn draw_ending(frame: &mut Frame, title: &str, lines: &[String]) {
             wrapped.extend(wrap(line, (width - 4).max(1) as usize));
         }
     }
-    wrapped.push(String::new());
-    wrapped.push("(the run is over)".into());
+    if wrapped.len() as i32 + 2 > height {
+        wrapped.retain(|line| !line.is_empty());
+    }
     let rows: Vec<(String, String)> = wrapped.into_iter().map(|l| (String::new(), l)).collect();
-    draw_box(frame, title, &rows, "", width, height);
+    draw_box(frame, title, &rows, &["the run is over"], width, height);
+}
+
+/// The first of `texts` (longest first) no wider than `width`, else the
+/// last.
+fn first_that_fits<'a>(texts: &[&'a str], width: usize) -> &'a str {
+    texts
+        .iter()
+        .copied()
+        .find(|t| t.chars().count() <= width)
+        .or(texts.last().copied())
+        .unwrap_or("")
+}
+
+/// `text`, or when it is longer than `width` its start ending in `...`.
+fn cut_to(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let keep = width.saturating_sub(3);
+    text.chars().take(keep).collect::<String>() + &".".repeat(width.min(3))
+}
+
+/// The first `rows` of `lines`; when some are left out, the last shown line
+/// ends in `...` (cut to make room) so the reader knows there is more.
+fn cut_with_ellipsis(mut lines: Vec<String>, rows: usize, width: usize) -> Vec<String> {
+    if lines.len() <= rows {
+        return lines;
+    }
+    lines.truncate(rows);
+    if let Some(last) = lines.last_mut() {
+        // Cut to make room for the mark even when the line was short.
+        let keep = width.saturating_sub(3).min(last.chars().count());
+        *last = last.chars().take(keep).collect::<String>() + &".".repeat(width.min(3));
+    }
+    lines
 }
 
 /// Word-wraps `text` to lines of at most `width` characters; a word longer
