@@ -50,15 +50,7 @@ fn intents_inputs(intents_each: usize) -> Vec<IntentsInput> {
 /// state is what counts.
 #[divan::bench(args = [16, 64, 256], sample_count = 1000)]
 fn intents(bencher: Bencher, intents_each: usize) {
-    let inputs = intents_inputs(intents_each);
-    for input in &inputs {
-        black_box(fuzz::intents(input).is_err());
-    }
-    let mut next = 0;
-    bencher.bench_local(|| {
-        next = (next + 1) % inputs.len();
-        black_box(fuzz::intents(&inputs[next]).is_err())
-    });
+    run_each(bencher, &intents_inputs(intents_each), true, fuzz::intents);
 }
 
 /// The `keys` target's body on 64 keys drawn from the dictionary's kind of
@@ -78,14 +70,7 @@ fn keys(bencher: Bencher) {
                 .collect(),
         })
         .collect();
-    for input in &inputs {
-        black_box(fuzz::keys(input).is_err());
-    }
-    let mut next = 0;
-    bencher.bench_local(|| {
-        next = (next + 1) % inputs.len();
-        black_box(fuzz::keys(&inputs[next]).is_err())
-    });
+    run_each(bencher, &inputs, true, fuzz::keys);
 }
 
 /// The `mapgen` target's body: two floors built and checked per input.
@@ -97,9 +82,20 @@ fn mapgen(bencher: Bencher) {
             MapgenInput::arbitrary(&mut Unstructured::new(&raw)).expect("enough bytes")
         })
         .collect();
+    run_each(bencher, &inputs, false, fuzz::mapgen);
+}
+
+/// One input per iteration, cycling through `inputs`; with `warm`, every
+/// input runs once before timing starts.
+fn run_each<T, E>(bencher: Bencher, inputs: &[T], warm: bool, body: fn(&T) -> Result<(), E>) {
+    if warm {
+        for input in inputs {
+            black_box(body(input).is_err());
+        }
+    }
     let mut next = 0;
     bencher.bench_local(|| {
         next = (next + 1) % inputs.len();
-        black_box(fuzz::mapgen(&inputs[next]).is_err())
+        black_box(body(&inputs[next]).is_err())
     });
 }
