@@ -174,39 +174,42 @@ fn known_ground(map: &Map) -> Map {
 
 /// Breadth-first over revealed walkable tiles from `from` to the nearest one
 /// that borders an unrevealed tile; returns the first step of that route.
+/// The start itself does not count: standing at the edge of the unknown,
+/// the walk goes to the nearest other tile that does.
 fn first_step_to_frontier(map: &Map, from: Pos) -> Option<Dir> {
-    let is_frontier = |p: Pos| {
-        Dir::ALL.iter().any(|&d| {
-            let q = p.step(d);
-            map.in_bounds(q) && !map.is_revealed(q)
-        })
-    };
     let mut visited = crate::map::BitGrid::new(map.len());
     visited.set(map.xy_idx(from), true);
     // Each queued tile carries the first step of the route that reached it.
     let mut queue: VecDeque<(Pos, Dir)> = VecDeque::new();
-    let mut enqueue = |queue: &mut VecDeque<(Pos, Dir)>, here: Pos, first: Option<Dir>| {
+    // One look at each neighbour both tells whether `here` borders the
+    // unknown (a frontier: the search ends) and queues the ones to go on to.
+    let mut visit = |queue: &mut VecDeque<(Pos, Dir)>, here: Pos, first: Option<Dir>| {
         for dir in Dir::ALL {
             let next = here.step(dir);
             if !map.in_bounds(next) {
                 continue;
             }
+            if !map.is_revealed(next) {
+                // Unknown ground: a frontier, unless `here` is the start.
+                if let Some(first) = first {
+                    return Some(first);
+                }
+                continue;
+            }
             let idx = map.xy_idx(next);
-            // Seen already, or unknown ground (the route stays on what the
-            // player knows), is cheaper to ask than the step rule.
-            if visited.get(idx) || !map.is_revealed(next) || !map.can_step(here, dir) {
+            if visited.get(idx) || !map.can_step(here, dir) {
                 continue;
             }
             visited.set(idx, true);
             queue.push_back((next, first.unwrap_or(dir)));
         }
+        None
     };
-    enqueue(&mut queue, from, None);
+    visit(&mut queue, from, None);
     while let Some((here, first)) = queue.pop_front() {
-        if is_frontier(here) {
-            return Some(first);
+        if let Some(found) = visit(&mut queue, here, Some(first)) {
+            return Some(found);
         }
-        enqueue(&mut queue, here, Some(first));
     }
     None
 }
