@@ -27,6 +27,7 @@ canaries=(
     "undead-monster|fuzz intents|120|invariant hp.range"
     "unpruned-cavern|fuzz mapgen|60|invariant map.connected"
     "unpruned-cavern|sweep --bot none --map-size 20x10|400000|invariant map.connected"
+    "free-stumble|fuzz intents|120|invariant rng.only_with_time"
     "free-stumble|sweep --bot random --depths 1..=1|20000|invariant rng.only_with_time"
 )
 max_keys=50
