@@ -2,12 +2,13 @@
 //! the status line keeps depth, hit points and statuses, a long message is
 //! read from its start, boxes keep a footer that fits and count the rows
 //! they leave out, the reticle's hint fits, and the end screens keep the
-//! cause.
+//! cause. And any state reached by keys draws at any size.
 
 mod support;
 
 use game_core::Game;
 use game_core::game::state::{Death, Poisoned, RunStatus};
+use proptest::prelude::*;
 use support::{edit, new_game, press};
 
 fn frame_rows(game: &Game, width: u16, height: u16) -> Vec<String> {
@@ -150,4 +151,41 @@ fn the_tombstone_keeps_its_cause_on_the_smallest_frame() {
     }
     assert!(!text.contains("more lines)"), "{text}");
     assert!(shows(&rows, " the run is over "), "{text}");
+}
+
+/// Keys a player presses, screens and all.
+fn game_keys() -> impl Strategy<Value = String> {
+    let key = prop::sample::select(vec![
+        "h", "j", "k", "l", "y", "u", "b", "n", "L", ".", "o", "o", "g", ">", "i", "a", "t", "w",
+        "d", ";", "?", "Q", "n", "<Esc>", "<Tab>", "<S-Tab>", "<Enter>", "a", "b",
+    ]);
+    prop::collection::vec(key, 0..60).prop_map(|keys| keys.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Whatever screen or ending the keys reach, a frame of any size from
+    /// the smallest draws without panicking, at the size asked, with the
+    /// status line (or the ending's box) on it.
+    #[test]
+    fn any_state_draws_at_any_size(
+        seed in 1u64..400,
+        keys in game_keys(),
+        sizes in prop::collection::vec((20u16..=130, 8u16..=60), 1..6),
+    ) {
+        let mut game = new_game(seed);
+        press(&mut game, &keys);
+        for (width, height) in sizes.into_iter().chain([(20, 8)]) {
+            let frame = game.frame(width, height);
+            prop_assert_eq!((frame.width(), frame.height()), (width, height));
+            let text = frame.to_text();
+            let drawn = if game.is_over() {
+                text.contains("+-")
+            } else {
+                text.lines().any(|row| row.starts_with('D'))
+            };
+            prop_assert!(drawn, "seed {} keys {:?} at {}x{}:\n{}", seed, keys, width, height, text);
+        }
+    }
 }
