@@ -3,10 +3,12 @@
 //! breaks. Reading each must be refused, without a panic, with an error that
 //! starts `path:line:column:` at the broken place and says what is wrong.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use harness::recording::{self, MAX_FILE_BYTES, MAX_KEYS};
+use support::deja;
 
 /// Each broken file, where its error points (`line:column`) and a fragment of
 /// the message. Every file in the directory must be here, and every entry
@@ -237,12 +239,8 @@ fn read_refused(path: &Path) -> Result<String, String> {
     }
 }
 
-/// A scratch directory under the target dir, fresh for each test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+    support::scratch("bad-recordings", name)
 }
 
 /// A real recording's text: seed 7, `llll>oooo`, as `deja play --record`
@@ -483,12 +481,7 @@ fn replay_of_a_broken_file_exits_1_and_names_the_place() {
         ("binary-gzipped.ron", "1:2"),
     ] {
         let path = corpus_dir().join(name);
-        let output = Command::cargo_bin("deja")
-            .expect("the deja binary is built")
-            .arg("replay")
-            .arg(&path)
-            .output()
-            .expect("deja runs");
+        let output = deja().arg("replay").arg(&path).output().expect("deja runs");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(1), "{name}: {stderr}");
         assert!(

@@ -2,37 +2,17 @@
 //! written by `play`, replayed, drifted on purpose, blessed, shown; bug
 //! reports written for failures and reproduced.
 
-use std::path::{Path, PathBuf};
-use std::process::Output;
+mod support;
 
-use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
 use harness::recording;
 use proptest::prelude::*;
-
-fn deja() -> Command {
-    Command::cargo_bin("deja").expect("the deja binary is built")
-}
-
-fn run(args: &[&str], dir: &Path) -> Output {
-    deja()
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("deja runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use support::{assert_exit, assert_prints, assert_says, run, text};
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("cli")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+    support::scratch("cli", name)
 }
 
 /// Plays and records; returns the recording's path.
@@ -56,21 +36,6 @@ fn record(dir: &Path, name: &str, seed: u64, keys: &str) -> PathBuf {
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     path
-}
-
-fn assert_exit(out: &Output, code: i32) {
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "stdout:\n{}\nstderr:\n{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
-    assert!(
-        !text(&out.stderr).contains("panicked"),
-        "{}",
-        text(&out.stderr)
-    );
 }
 
 #[test]
@@ -130,20 +95,12 @@ fn one_changed_hash_drifts_at_exactly_that_step() {
     recording::write(&path, &rec).expect("writable");
     let out = run(&["replay", "run.ron"], &dir);
     assert_exit(&out, 3);
-    assert!(
-        text(&out.stdout).contains("drift at step 9 "),
-        "{}",
-        text(&out.stdout)
-    );
+    assert_prints(&out, "drift at step 9 ");
 
     // --to-step stops before the damage: nothing differs that far.
     let out = run(&["replay", "run.ron", "--to-step", "8"], &dir);
     assert_exit(&out, 0);
-    assert!(
-        text(&out.stdout).contains("same: 8 steps"),
-        "{}",
-        text(&out.stdout)
-    );
+    assert_prints(&out, "same: 8 steps");
 }
 
 #[test]
@@ -209,11 +166,7 @@ fn an_unreadable_file_is_an_error_and_the_others_still_replay() {
     let stderr = text(&out.stderr);
     assert!(stderr.contains("bad.ron:1:"), "{stderr}");
     assert!(stderr.contains("missing.ron"), "{stderr}");
-    assert!(
-        text(&out.stdout).contains("good.ron: same"),
-        "{}",
-        text(&out.stdout)
-    );
+    assert_prints(&out, "good.ron: same");
 }
 
 #[test]
@@ -246,11 +199,7 @@ fn a_failure_in_play_becomes_a_bug_report_that_replay_reproduces() {
     );
     let out = run(&["replay", "deja-failure-seed3-step3.ron"], &dir);
     assert_exit(&out, 4);
-    assert!(
-        text(&out.stdout).contains("reproduced at step 3: invariant screen.escapable"),
-        "{}",
-        text(&out.stdout)
-    );
+    assert_prints(&out, "reproduced at step 3: invariant screen.escapable");
 
     // A panic, caught so the report is still written, to --record.
     let out = run(
@@ -268,21 +217,13 @@ fn a_failure_in_play_becomes_a_bug_report_that_replay_reproduces() {
         &dir,
     );
     assert_exit(&out, 4);
-    assert!(
-        text(&out.stderr).contains("panic: canary panicking-potion"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_says(&out, "panic: canary panicking-potion");
     let report = recording::read(&dir.join("panic.ron")).expect("the report is a recording");
     assert_eq!(report.failure.as_ref().map(|f| f.step), Some(4));
     assert_eq!(report.keys.len(), 4, "the keys stop at the failing one");
     let out = run(&["replay", "panic.ron"], &dir);
     assert_exit(&out, 4);
-    assert!(
-        text(&out.stdout).contains("reproduced at step 4: panic"),
-        "{}",
-        text(&out.stdout)
-    );
+    assert_prints(&out, "reproduced at step 4: panic");
 }
 
 #[test]
@@ -307,18 +248,10 @@ fn a_stuck_turn_becomes_a_bug_report() {
         &dir,
     );
     assert_exit(&out, 4);
-    assert!(
-        text(&out.stderr).contains("stuck: stuck in the turn loop"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_says(&out, "stuck: stuck in the turn loop");
     let out = run(&["replay", "stuck.ron"], &dir);
     assert_exit(&out, 4);
-    assert!(
-        text(&out.stdout).contains("reproduced at step"),
-        "{}",
-        text(&out.stdout)
-    );
+    assert_prints(&out, "reproduced at step");
 }
 
 #[test]
@@ -339,19 +272,11 @@ fn a_fixed_failure_is_reported_as_fixed() {
     recording::write(&path, &rec).expect("writable");
     let out = run(&["replay", "run.ron"], &dir);
     assert_exit(&out, 0);
-    assert!(
-        text(&out.stdout).contains("fixed: the recorded failure at step 3"),
-        "{}",
-        text(&out.stdout)
-    );
+    assert_prints(&out, "fixed: the recorded failure at step 3");
     // Blessing turns it back into an ordinary recording.
     let out = run(&["bless", "run.ron"], &dir);
     assert_exit(&out, 0);
-    assert!(
-        text(&out.stdout).contains("the failure at step 3 no longer happens"),
-        "{}",
-        text(&out.stdout)
-    );
+    assert_prints(&out, "the failure at step 3 no longer happens");
     assert_exit(&run(&["replay", "run.ron"], &dir), 0);
     assert_eq!(recording::read(&path).expect("readable").failure, None);
 }
@@ -383,11 +308,7 @@ fn bless_follows_a_rule_change_and_keeps_seed_keys_and_note() {
     );
     assert_exit(&run(&["replay", "run.ron"], &dir), 0);
     let out = run(&["bless", "run.ron"], &dir);
-    assert!(
-        text(&out.stdout).contains("run.ron: unchanged"),
-        "{}",
-        text(&out.stdout)
-    );
+    assert_prints(&out, "run.ron: unchanged");
 }
 
 #[test]
@@ -400,11 +321,7 @@ fn bless_refuses_a_recording_that_now_fails() {
     let before = std::fs::read_to_string(&path).expect("readable");
     let out = run(&["bless", "run.ron"], &dir);
     assert_exit(&out, 4);
-    assert!(
-        text(&out.stderr).contains("not blessed"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_says(&out, "not blessed");
     assert_eq!(
         std::fs::read_to_string(&path).expect("readable"),
         before,
@@ -436,11 +353,7 @@ fn show_seeks_to_a_step() {
     );
     let out = run(&["show", "run.ron", "--at", "6"], &dir);
     assert_exit(&out, 1);
-    assert!(
-        text(&out.stderr).contains("steps 0 to 5"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_says(&out, "steps 0 to 5");
 }
 
 #[test]
@@ -473,11 +386,7 @@ fn bench_reports_steps_per_second() {
     let dir = scratch("bench");
     let out = run(&["bench", "--keys", "300", "--runs", "1"], &dir);
     assert_exit(&out, 0);
-    assert!(
-        text(&out.stdout).contains("steps/s"),
-        "{}",
-        text(&out.stdout)
-    );
+    assert_prints(&out, "steps/s");
 }
 
 /// Keys a player might press, for the property test.

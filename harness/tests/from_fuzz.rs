@@ -3,45 +3,18 @@
 //! shrink` down to the keys that matter. The failures are planted canaries,
 //! so the same artifacts pass in a build without them.
 
-use std::path::{Path, PathBuf};
-use std::process::Output;
+mod support;
+
+use std::path::PathBuf;
 
 use arbitrary::{Arbitrary, Unstructured};
-use assert_cmd::Command;
 use game_core::canary::{Canaries, Canary};
 use harness::fuzz::{self, IntentsInput, KeysInput};
 use harness::recording;
-
-fn run(args: &[&str], dir: &Path) -> Output {
-    Command::cargo_bin("deja")
-        .expect("the deja binary is built")
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("deja runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn assert_exit(out: &Output, code: i32) {
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "stdout:\n{}\nstderr:\n{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
-}
+use support::{assert_exit, assert_prints, assert_says, run, text};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("from-fuzz")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+    support::scratch("from-fuzz", name)
 }
 
 /// The artifact bytes libFuzzer would hand the keys target for this input.
@@ -88,19 +61,11 @@ fn a_keys_artifact_becomes_a_recording_that_replays_and_shrinks_to_one_key() {
 
     let out = run(&["replay", "failure.ron"], &dir);
     assert_exit(&out, 4);
-    assert!(
-        text(&out.stdout).contains("reproduced at step 5: invariant screen.escapable"),
-        "{}",
-        text(&out.stdout)
-    );
+    assert_prints(&out, "reproduced at step 5: invariant screen.escapable");
 
     let out = run(&["shrink", "failure.ron", "-o", "small.ron"], &dir);
     assert_exit(&out, 0);
-    assert!(
-        text(&out.stdout).contains("failure.ron: 5 keys -> 1 key, the same failure"),
-        "{}",
-        text(&out.stdout)
-    );
+    assert_prints(&out, "failure.ron: 5 keys -> 1 key, the same failure");
     let small = recording::read(&dir.join("small.ron")).expect("a recording");
     assert_eq!(
         game_core::Key::format_all(&small.keys),
@@ -109,11 +74,7 @@ fn a_keys_artifact_becomes_a_recording_that_replays_and_shrinks_to_one_key() {
     );
     let out = run(&["replay", "small.ron"], &dir);
     assert_exit(&out, 4);
-    assert!(
-        text(&out.stdout).contains("reproduced at step 1: invariant screen.escapable"),
-        "{}",
-        text(&out.stdout)
-    );
+    assert_prints(&out, "reproduced at step 1: invariant screen.escapable");
 }
 
 #[test]
@@ -123,21 +84,13 @@ fn an_artifact_that_does_not_fail_here_is_written_anyway_with_a_warning() {
     // Without the canary the run is healthy.
     let out = run(&["from-fuzz", "keys", "crash-keys", "-o", "run.ron"], &dir);
     assert_exit(&out, 0);
-    assert!(
-        text(&out.stderr).contains("the artifact does not fail in this build"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_says(&out, "the artifact does not fail in this build");
     let out = run(&["replay", "run.ron"], &dir);
     assert_exit(&out, 0);
     // And shrink says there is nothing to shrink, writing nothing.
     let out = run(&["shrink", "run.ron", "-o", "small.ron"], &dir);
     assert_exit(&out, 1);
-    assert!(
-        text(&out.stderr).contains("the recording does not fail"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_says(&out, "the recording does not fail");
     assert!(!dir.join("small.ron").exists());
 }
 
@@ -187,11 +140,7 @@ fn an_intents_artifact_becomes_a_recording_of_the_keys_it_pressed_and_shrinks_sm
         &dir,
     );
     assert_exit(&out, 4);
-    assert!(
-        text(&out.stderr).contains("panic: canary panicking-potion"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_says(&out, "panic: canary panicking-potion");
     let out = run(&["replay", "failure.ron"], &dir);
     assert_exit(&out, 4);
     assert!(text(&out.stdout).contains("reproduced at step"));
@@ -202,11 +151,7 @@ fn an_intents_artifact_becomes_a_recording_of_the_keys_it_pressed_and_shrinks_sm
     assert!(small.keys.len() <= 3, "{:?}", small.keys);
     let out = run(&["replay", "small.ron"], &dir);
     assert_exit(&out, 4);
-    assert!(
-        text(&out.stdout).contains("panic: canary panicking-potion"),
-        "{}",
-        text(&out.stdout)
-    );
+    assert_prints(&out, "panic: canary panicking-potion");
 }
 
 #[test]
@@ -215,24 +160,15 @@ fn artifacts_of_other_targets_and_unknown_targets_are_refused_with_the_way_forwa
     std::fs::write(dir.join("crash-map"), [1u8, 2, 3]).unwrap();
     let out = run(&["from-fuzz", "mapgen", "crash-map", "-o", "x.ron"], &dir);
     assert_exit(&out, 1);
-    assert!(
-        text(&out.stderr).contains("cargo fuzz run mapgen crash-map"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_says(&out, "cargo fuzz run mapgen crash-map");
     let out = run(&["from-fuzz", "dungeon", "crash-map", "-o", "x.ron"], &dir);
     assert_exit(&out, 1);
-    assert!(
-        text(&out.stderr).contains("the targets are intents, keys, mapgen, recording, content"),
-        "{}",
-        text(&out.stderr)
+    assert_says(
+        &out,
+        "the targets are intents, keys, mapgen, recording, content",
     );
     let out = run(&["from-fuzz", "keys", "missing", "-o", "x.ron"], &dir);
     assert_exit(&out, 1);
-    assert!(
-        text(&out.stderr).contains("missing"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_says(&out, "missing");
     assert!(!dir.join("x.ron").exists());
 }

@@ -1,13 +1,11 @@
 //! `deja play` as a user runs it: frames on stdout, errors that name the
 //! place, and the exit codes of the README.
 
+mod support;
+
 use std::path::PathBuf;
 
-use assert_cmd::Command;
-
-fn deja() -> Command {
-    Command::cargo_bin("deja").expect("the deja binary is built")
-}
+use support::deja;
 
 fn stdout_of(args: &[&str]) -> String {
     let output = deja().args(args).output().expect("deja runs");
@@ -19,12 +17,8 @@ fn stdout_of(args: &[&str]) -> String {
     String::from_utf8(output.stdout).expect("frames are UTF-8")
 }
 
-/// A scratch directory under the target dir, fresh for each test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+    support::scratch("play", name)
 }
 
 #[test]

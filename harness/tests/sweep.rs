@@ -2,46 +2,14 @@
 //! report does not depend on --jobs, merged shards equal the whole sweep byte
 //! for byte, and a planted defect is found, saved and reproduced.
 
-use std::path::{Path, PathBuf};
-use std::process::Output;
+mod support;
 
-use assert_cmd::Command;
+use std::path::PathBuf;
 
-fn deja(args: &[&str], dir: &Path) -> Output {
-    Command::cargo_bin("deja")
-        .expect("the deja binary is built")
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("deja runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use support::{assert_exit, assert_prints, assert_says, run as deja, text};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("sweep")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
-
-fn assert_exit(out: &Output, code: i32) {
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "stdout:\n{}\nstderr:\n{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
-    assert!(
-        !text(&out.stderr).contains("panicked"),
-        "{}",
-        text(&out.stderr)
-    );
+    support::scratch("sweep", name)
 }
 
 const SMALL: [&str; 6] = ["--seeds", "1..9", "--bot", "explorer", "--turns", "400"];
@@ -124,18 +92,10 @@ fn merged_shards_equal_the_whole_sweep_byte_for_byte() {
     // A missing or doubled shard is refused.
     let out = deja(&["merge", &files[0], &files[1]], &dir);
     assert_exit(&out, 1);
-    assert!(
-        text(&out.stderr).contains("shard 3/3 is missing"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_says(&out, "shard 3/3 is missing");
     let out = deja(&["merge", &files[0], &files[0], &files[1]], &dir);
     assert_exit(&out, 1);
-    assert!(
-        text(&out.stderr).contains("given twice"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_says(&out, "given twice");
 }
 
 #[test]
@@ -177,11 +137,7 @@ fn a_planted_defect_is_found_saved_and_reproduced() {
     for file in saved {
         let out = deja(&["replay", file.to_str().expect("a UTF-8 path")], &dir);
         assert_exit(&out, 4);
-        assert!(
-            text(&out.stdout).contains("reproduced at step"),
-            "{}",
-            text(&out.stdout)
-        );
+        assert_prints(&out, "reproduced at step");
     }
 }
 
@@ -200,9 +156,5 @@ fn bad_arguments_exit_1_or_2() {
     std::fs::write(dir.join("junk.json"), "{").expect("write");
     let out = deja(&["merge", "junk.json"], &dir);
     assert_exit(&out, 1);
-    assert!(
-        text(&out.stderr).contains("junk.json:1:"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_says(&out, "junk.json:1:");
 }
