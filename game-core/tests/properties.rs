@@ -28,6 +28,23 @@ fn random_map(width: i32, height: i32, density: u32, seed: u64) -> Map {
     map
 }
 
+/// A random map, a walkable origin on it chosen by `seed`, and what that
+/// origin sees; `None` when the map has no walkable tile.
+fn view_on_random_map(
+    width: i32,
+    height: i32,
+    density: u32,
+    seed: u64,
+    radius: i32,
+) -> Option<(Map, Pos, BitGrid)> {
+    let map = random_map(width, height, density, seed);
+    let cells: Vec<Pos> = map.walkable_cells().collect();
+    let origin = *cells.get((seed % cells.len().max(1) as u64) as usize)?;
+    let mut visible = BitGrid::new(map.len());
+    fov::compute(&map, origin, radius, &mut visible);
+    Some((map, origin, visible))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -39,12 +56,9 @@ proptest! {
         seed in any::<u64>(),
         radius in 2i32..25,
     ) {
-        let map = random_map(width, height, density, seed);
-        let cells: Vec<Pos> = map.walkable_cells().collect();
-        prop_assume!(!cells.is_empty());
-        let origin = cells[(seed % cells.len() as u64) as usize];
-        let mut visible = BitGrid::new(map.len());
-        fov::compute(&map, origin, radius, &mut visible);
+        let view = view_on_random_map(width, height, density, seed, radius);
+        prop_assume!(view.is_some(), "no walkable tile");
+        let (map, origin, visible) = view.expect("assumed");
         for idx in visible.iter_ones() {
             let other = map.idx_pos(idx);
             if map.is_walkable(other) {
@@ -72,12 +86,9 @@ proptest! {
         seed in any::<u64>(),
         radius in 1i32..20,
     ) {
-        let map = random_map(width, height, density, seed);
-        let cells: Vec<Pos> = map.walkable_cells().collect();
-        prop_assume!(!cells.is_empty());
-        let origin = cells[(seed % cells.len() as u64) as usize];
-        let mut visible = BitGrid::new(map.len());
-        fov::compute(&map, origin, radius, &mut visible);
+        let view = view_on_random_map(width, height, density, seed, radius);
+        prop_assume!(view.is_some(), "no walkable tile");
+        let (map, origin, visible) = view.expect("assumed");
         for p in map.bounds().cells() {
             prop_assert_eq!(
                 fov::can_see(&map, origin, p, radius),

@@ -133,14 +133,7 @@ impl Cave {
         let mut map = smoothed_noise(width, height, rng);
         let mut areas = Areas::label(&map);
         if areas.largest().map_or(0, |(_, size)| size) < MIN_CAVE_TILES {
-            let (middle_x, middle_y) = (width / 2, height / 2);
-            let half = STANDING_ROOM_LENGTH / 2;
-            carve_horizontal(
-                &mut map,
-                (middle_x - half).max(1),
-                (middle_x + half).min(width - 2),
-                middle_y,
-            );
+            carve_standing_room(&mut map);
             areas = Areas::label(&map);
         }
         let tiles = areas.keep_largest(&mut map);
@@ -153,18 +146,25 @@ impl Cave {
     fn dig_unpruned(width: i32, height: i32, rng: &mut Stream) -> Cave {
         let mut map = smoothed_noise(width, height, rng);
         if map.count_walkable() < MIN_CAVE_TILES {
-            let (middle_x, middle_y) = (width / 2, height / 2);
-            let half = STANDING_ROOM_LENGTH / 2;
-            carve_horizontal(
-                &mut map,
-                (middle_x - half).max(1),
-                (middle_x + half).min(width - 2),
-                middle_y,
-            );
+            carve_standing_room(&mut map);
         }
         let tiles = map.count_walkable();
         Cave { map, tiles }
     }
+}
+
+/// A short corridor across the middle of the map: the mend for a cramped
+/// map whose noise smoothed away to nothing.
+fn carve_standing_room(map: &mut Map) {
+    let (width, height) = (map.width(), map.height());
+    let (middle_x, middle_y) = (width / 2, height / 2);
+    let half = STANDING_ROOM_LENGTH / 2;
+    carve_horizontal(
+        map,
+        (middle_x - half).max(1),
+        (middle_x + half).min(width - 2),
+        middle_y,
+    );
 }
 
 /// Noise smoothed by the automaton. The border is rock from the start and is
