@@ -172,3 +172,17 @@ fn artifacts_of_other_targets_and_unknown_targets_are_refused_with_the_way_forwa
     assert_says(&out, "missing");
     assert!(!dir.join("x.ron").exists());
 }
+
+#[test]
+fn an_artifact_too_large_or_missing_is_refused_naming_the_file() {
+    let dir = scratch("too-large");
+    std::fs::write(dir.join("huge"), vec![b'l'; 1024 * 1024 + 1]).expect("writable");
+    let out = run(&["from-fuzz", "keys", "huge", "-o", "out.ron"], &dir);
+    assert_exit(&out, 1);
+    assert_says(&out, "huge: 1048577 bytes is over the 1048576-byte limit");
+    assert!(!dir.join("out.ron").exists(), "nothing written");
+
+    let out = run(&["from-fuzz", "keys", "missing", "-o", "out.ron"], &dir);
+    assert_exit(&out, 1);
+    assert_says(&out, "missing: ");
+}

@@ -12,17 +12,7 @@ use crate::fuzz::{self, IntentsInput, KeysInput};
 const MAX_ARTIFACT_BYTES: u64 = 1024 * 1024;
 
 pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
-    let metadata = std::fs::metadata(&args.artifact)
-        .map_err(|e| format!("{}: {e}", args.artifact.display()))?;
-    if metadata.len() > MAX_ARTIFACT_BYTES {
-        return Err(format!(
-            "{}: {} bytes is over the {MAX_ARTIFACT_BYTES}-byte limit for an artifact",
-            args.artifact.display(),
-            metadata.len()
-        ));
-    }
-    let bytes =
-        std::fs::read(&args.artifact).map_err(|e| format!("{}: {e}", args.artifact.display()))?;
+    let bytes = crate::files::read_bytes(&args.artifact, MAX_ARTIFACT_BYTES)?;
     let canaries = args
         .canary
         .iter()
