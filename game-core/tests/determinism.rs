@@ -86,9 +86,9 @@ proptest! {
         let mut game = new_game(seed, &content);
         prop_assert_eq!(invariants::check_state(&game), vec![]);
         for (step, &key) in keys.iter().enumerate() {
-            let before = TurnWatch::of(&game);
-            game.press(key).expect("not stuck");
-            let violations = invariants::check_turn(before, &game);
+            let before = TurnWatch::before(&game, key);
+            let outcome = game.press(key).expect("not stuck");
+            let violations = invariants::check_turn(&before, &game, &outcome.events);
             prop_assert!(violations.is_empty(), "step {} key {}: {:?}", step + 1, key, violations);
         }
     }

@@ -18,3 +18,4 @@ pub mod replay;
 pub mod runner;
 pub mod shrink;
 pub mod sweep;
+pub mod watchdog;

@@ -46,6 +46,12 @@ pub struct Recording {
     pub start_depth: u32,
     pub map_width: i32,
     pub map_height: i32,
+    /// The frame drawn after every key, width by height (80x24 in files
+    /// written before it was kept).
+    pub frame: (u16, u16),
+    /// For bot runs: the most keys in a row without progress
+    /// (`play.progress`); `None` for runs without the check.
+    pub progress_limit: Option<u64>,
     /// Planted defects the run had switched on (tests of the harness only).
     pub canaries: Vec<Canary>,
     pub keys: Vec<Key>,
@@ -126,6 +132,9 @@ pub enum FailureKind {
     Invariant { id: String, message: String },
     /// A loop in the game gave up without making progress.
     Stuck { message: String },
+    /// A key (or a floor's generation) ran past the watchdog's wall-clock
+    /// budget (see `crate::watchdog`).
+    Hang { message: String },
 }
 
 impl FailureKind {
@@ -140,6 +149,7 @@ impl FailureKind {
             }
             (FailureKind::Invariant { id: a, .. }, FailureKind::Invariant { id: b, .. }) => a == b,
             (FailureKind::Stuck { .. }, FailureKind::Stuck { .. }) => true,
+            (FailureKind::Hang { .. }, FailureKind::Hang { .. }) => true,
             _ => false,
         }
     }
@@ -157,6 +167,7 @@ impl std::fmt::Display for FailureKind {
             }
             FailureKind::Invariant { id, message } => write!(f, "invariant {id} broken: {message}"),
             FailureKind::Stuck { message } => write!(f, "stuck: {message}"),
+            FailureKind::Hang { message } => write!(f, "hang: {message}"),
         }
     }
 }
@@ -198,6 +209,12 @@ struct File {
     #[serde(default = "first_floor")]
     start_depth: u32,
     map: MapSize,
+    /// Absent in files written before it existed: drawn at 80x24.
+    #[serde(default = "default_frame")]
+    frame: FrameSize,
+    /// Absent in files written before it existed, and in runs without it.
+    #[serde(default)]
+    progress_limit: Option<u64>,
     canaries: Vec<String>,
     keys: Vec<String>,
     hashes: Hashes,
@@ -218,6 +235,18 @@ struct GameInfo {
 struct MapSize {
     width: i32,
     height: i32,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FrameSize {
+    width: u16,
+    height: u16,
+}
+
+fn default_frame() -> FrameSize {
+    let (width, height) = crate::runner::DEFAULT_FRAME;
+    FrameSize { width, height }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -271,6 +300,14 @@ pub fn to_text(recording: &Recording) -> String {
         "    map: (width: {}, height: {}),",
         recording.map_width, recording.map_height
     );
+    let _ = writeln!(
+        out,
+        "    frame: (width: {}, height: {}),",
+        recording.frame.0, recording.frame.1
+    );
+    if let Some(limit) = recording.progress_limit {
+        let _ = writeln!(out, "    progress_limit: Some({limit}),");
+    }
     let canaries: Vec<String> = recording
         .canaries
         .iter()
@@ -546,6 +583,24 @@ fn check(text: &str, file: File) -> Result<Recording, String> {
             at("note")
         ));
     }
+    use game_core::frame::{MAX_FRAME_HEIGHT, MAX_FRAME_WIDTH, MIN_FRAME_HEIGHT, MIN_FRAME_WIDTH};
+    let frame = (file.frame.width, file.frame.height);
+    if !(MIN_FRAME_WIDTH..=MAX_FRAME_WIDTH).contains(&frame.0)
+        || !(MIN_FRAME_HEIGHT..=MAX_FRAME_HEIGHT).contains(&frame.1)
+    {
+        return Err(format!(
+            "{}: frame size {}x{} is outside {MIN_FRAME_WIDTH}x{MIN_FRAME_HEIGHT} to {MAX_FRAME_WIDTH}x{MAX_FRAME_HEIGHT}",
+            at("frame"),
+            frame.0,
+            frame.1
+        ));
+    }
+    if file.progress_limit == Some(0) {
+        return Err(format!(
+            "{}: a progress limit of 0 keys fails every run; leave it out or give 1 or more",
+            at("progress_limit")
+        ));
+    }
     let recording = Recording {
         game_name: file.game.name,
         game_version: file.game.version,
@@ -553,6 +608,8 @@ fn check(text: &str, file: File) -> Result<Recording, String> {
         seed: file.seed,
         map_width: w,
         map_height: h,
+        frame,
+        progress_limit: file.progress_limit,
         start_depth: file.start_depth,
         canaries,
         keys,
@@ -799,6 +856,8 @@ mod tests {
             start_depth: 1,
             map_width: 80,
             map_height: 40,
+            frame: (80, 24),
+            progress_limit: None,
             canaries: Vec::new(),
             keys,
             step_hashes: full.iter().map(|&h| h as u32).collect(),
@@ -860,7 +919,7 @@ mod tests {
         let text = to_text(&sample());
         let bad_key = text.replacen("llll<Esc>", "llll<Esx>", 1);
         let err = from_text(&bad_key).unwrap_err();
-        assert!(err.starts_with("12:14:"), "{err}");
+        assert!(err.starts_with("13:14:"), "{err}");
         assert!(err.contains("<Esx>"), "{err}");
 
         let future = text.replacen("format: 1", "format: 2", 1);

@@ -84,7 +84,20 @@ pub fn config_of(recording: &Recording, content: Arc<Content>) -> GameConfig {
 /// A runner at the start of `recording`'s run: its seed, map size, canaries
 /// and starting floor, on `content`.
 pub fn start(recording: &Recording, content: Arc<Content>) -> Result<Runner, String> {
-    Runner::new_at_depth(config_of(recording, content), recording.start_depth)
+    Runner::with_settings(
+        config_of(recording, content),
+        recording.start_depth,
+        settings_of(recording),
+    )
+}
+
+/// The checks a recording's run was made under: its frame size and, for a
+/// bot run, its progress limit.
+pub fn settings_of(recording: &Recording) -> crate::runner::Settings {
+    crate::runner::Settings {
+        frame: recording.frame,
+        progress_limit: recording.progress_limit,
+    }
 }
 
 /// Replays `recording` on `content`, stopping after `to_step` keys when

@@ -1,24 +1,75 @@
 //! Driving the game key by key while watching for failures: a panic (caught,
 //! so the bug report can still be written), a broken invariant (the turn
-//! catalogue after every key, the floor catalogue on every new floor), or a
-//! stuck loop. Play, replay, bless and the sweep all drive the game through
-//! this one runner, so they agree on what a failure is.
+//! catalogue after every key against the record of what the key did, the
+//! oracles on a sample of keys, the floor catalogue on every new floor), a
+//! stuck loop, a frame that cannot be drawn, a bot that makes no progress,
+//! or a hang (the watchdog). Play, replay, bless, the sweep and the fuzz
+//! targets all drive the game through this one runner, so they agree on what
+//! a failure is, and what one of them finds another reproduces.
 
 use std::cell::RefCell;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::Once;
+use std::sync::{Arc, Once};
 
-use game_core::invariants::{self, TurnWatch};
+use game_core::game::events::Event;
+use game_core::invariants::{self, Command, TurnWatch, Violation};
 use game_core::mapgen::{self, LAST_DEPTH};
 use game_core::{Game, GameConfig, Key, Outcome};
 
 use crate::recording::{Failure, FailureKind, RecordedOutcome, Recording};
+use crate::watchdog::Trail;
+
+/// How a run is checked beyond the catalogue, kept in its recording so a
+/// replay checks it the same way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The frame drawn after every key, width by height: a renderer that
+    /// panics is a failure like any other.
+    pub frame: (u16, u16),
+    /// For bot runs: the most keys in a row that reveal nothing, change no
+    /// floor, fight no one and move no item (`play.progress`).
+    pub progress_limit: Option<u64>,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            frame: DEFAULT_FRAME,
+            progress_limit: None,
+        }
+    }
+}
+
+/// The frame size runs are drawn at unless they say otherwise.
+pub const DEFAULT_FRAME: (u16, u16) = (80, 24);
+
+/// How often each command was pressed and how often it worked.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CommandTally {
+    /// (command, pressed, worked), in the order first met.
+    pub counts: Vec<(Command, u64, u64)>,
+}
+
+impl CommandTally {
+    fn add(&mut self, command: Command, worked: bool) {
+        let index = match self.counts.iter().position(|c| c.0 == command) {
+            Some(i) => i,
+            None => {
+                self.counts.push((command, 0, 0));
+                self.counts.len() - 1
+            }
+        };
+        self.counts[index].1 += 1;
+        self.counts[index].2 += u64::from(worked);
+    }
+}
 
 /// A game being driven, with the history a recording needs.
-#[derive(Clone)]
 pub struct Runner {
     game: Game,
-    keys: Vec<Key>,
+    /// How the run started and its keys, where the watchdog can see them.
+    trail: Arc<Trail>,
+    steps: u64,
     /// The full state hash at step 0 and after each key, when recording.
     hashes: Vec<u64>,
     /// Whether to hash every step: a recording needs it; a fuzz run that only
@@ -26,7 +77,33 @@ pub struct Runner {
     hashing: bool,
     failure: Option<Failure>,
     depth: u32,
-    start_depth: u32,
+    settings: Settings,
+    /// Revealed tiles and the depth at the last progress, and keys since.
+    progress: (usize, u32, u64),
+    tally: Option<CommandTally>,
+}
+
+/// A copy goes on from the same point with a trail of its own.
+impl Clone for Runner {
+    fn clone(&self) -> Runner {
+        Runner {
+            game: self.game.clone(),
+            trail: Trail::new(
+                self.trail.config.clone(),
+                self.trail.start_depth,
+                self.settings,
+                self.trail.keys(),
+            ),
+            steps: self.steps,
+            hashes: self.hashes.clone(),
+            hashing: self.hashing,
+            failure: self.failure.clone(),
+            depth: self.depth,
+            settings: self.settings,
+            progress: self.progress,
+            tally: self.tally.clone(),
+        }
+    }
 }
 
 impl Runner {
@@ -38,18 +115,34 @@ impl Runner {
     /// Starts a run on floor `depth` (see `Game::new_at_depth`): how a sweep
     /// reproduces a floor that fails its checks when generated.
     pub fn new_at_depth(config: GameConfig, depth: u32) -> Result<Runner, String> {
-        let game = Game::new_at_depth(config, depth).map_err(|e| e.to_string())?;
+        Runner::with_settings(config, depth, Settings::default())
+    }
+
+    /// Starts a run on floor `depth`, checked with `settings`.
+    pub fn with_settings(
+        config: GameConfig,
+        depth: u32,
+        settings: Settings,
+    ) -> Result<Runner, String> {
+        let trail = Trail::new(config.clone(), depth, settings, Vec::new());
+        let game = {
+            let _busy = trail.busy();
+            Game::new_at_depth(config, depth).map_err(|e| e.to_string())?
+        };
         let depth = game.state().depth;
         let mut runner = Runner {
             hashes: vec![game.state_hash()],
             hashing: true,
+            progress: (game.state().floor.map.revealed.count(), depth, 0),
             game,
-            keys: Vec::new(),
+            trail,
+            steps: 0,
             failure: None,
             depth,
-            start_depth: depth,
+            settings,
+            tally: None,
         };
-        let mut found = runner.floor_violations();
+        let mut found = floor_violations(&runner.game);
         found.extend(invariants::check_state(&runner.game));
         if let Some(v) = found.into_iter().next() {
             runner.failure = Some(Failure {
@@ -72,18 +165,33 @@ impl Runner {
         self
     }
 
+    /// Counts each key's command and whether it worked (`take_tally`).
+    pub fn tallying(mut self) -> Runner {
+        self.tally = Some(CommandTally::default());
+        self
+    }
+
+    /// The commands counted so far, when tallying.
+    pub fn take_tally(&mut self) -> Option<CommandTally> {
+        self.tally.take()
+    }
+
     pub fn game(&self) -> &Game {
         &self.game
     }
 
+    pub fn settings(&self) -> Settings {
+        self.settings
+    }
+
     /// Keys pressed so far (including a failing one).
-    pub fn keys(&self) -> &[Key] {
-        &self.keys
+    pub fn keys(&self) -> Vec<Key> {
+        self.trail.keys()
     }
 
     /// Steps taken: keys pressed.
     pub fn step(&self) -> u64 {
-        self.keys.len() as u64
+        self.steps
     }
 
     /// The full state hash after the last good step.
@@ -101,57 +209,97 @@ impl Runner {
         if let Some(failure) = &self.failure {
             return Err(failure.clone());
         }
-        self.keys.push(key);
-        let step = self.keys.len() as u64;
-        let before = TurnWatch::of(&self.game);
-        let kind = match catch_panic(|| self.game.press(key)) {
-            Err(kind) => Some(kind),
-            Ok(Err(stuck)) => Some(FailureKind::Stuck {
-                message: stuck.to_string(),
-            }),
-            Ok(Ok(outcome)) => {
-                let mut found = invariants::check_turn(before, &self.game);
-                if self.game.state().depth != self.depth {
-                    self.depth = self.game.state().depth;
-                    found.extend(self.floor_violations());
+        self.trail.push(key);
+        self.steps += 1;
+        let step = self.steps;
+        let before = TurnWatch::before(&self.game, key);
+        let (w, h) = self.settings.frame;
+        let floor_before = self.depth;
+        let game = &mut self.game;
+        let checked = {
+            let _busy = self.trail.busy();
+            catch_panic(|| -> Result<(Outcome, Vec<Violation>), game_core::Stuck> {
+                let outcome = game.press(key)?;
+                let mut found = invariants::check_turn(&before, game, &outcome.events);
+                if step % invariants::ORACLE_EVERY == 1 {
+                    found.extend(invariants::check_oracles(game));
                 }
-                match found.into_iter().next() {
-                    Some(v) => Some(FailureKind::Invariant {
+                if step % invariants::PERSIST_EVERY == 0 {
+                    found.extend(invariants::check_persistence(game));
+                }
+                if game.state().depth != floor_before {
+                    found.extend(floor_violations(game));
+                }
+                // What the player would see: drawing it is part of the key.
+                game.frame(w, h);
+                Ok((outcome, found))
+            })
+        };
+        self.depth = self.game.state().depth;
+        let kind = match checked {
+            Err(kind) => kind,
+            Ok(Err(stuck)) => FailureKind::Stuck {
+                message: stuck.to_string(),
+            },
+            Ok(Ok((outcome, found))) => match found.into_iter().next() {
+                Some(v) => FailureKind::Invariant {
+                    id: v.id.to_string(),
+                    message: v.message,
+                },
+                None => match self.after_key(&before, &outcome.events) {
+                    Some(v) => FailureKind::Invariant {
                         id: v.id.to_string(),
                         message: v.message,
-                    }),
+                    },
                     None => {
                         if self.hashing {
                             self.hashes.push(self.game.state_hash());
                         }
                         return Ok(outcome);
                     }
-                }
-            }
+                },
+            },
         };
-        let failure = Failure {
-            step,
-            kind: kind.expect("every branch that does not return names a failure"),
-        };
+        let failure = Failure { step, kind };
         self.failure = Some(failure.clone());
         Err(failure)
     }
 
-    /// The floor invariants of the current floor, all of them: the floor is
-    /// generated again from its seed and depth (a pure function of them) so
-    /// the checks that need what only generation knows, the spawn regions,
-    /// run too.
-    fn floor_violations(&self) -> Vec<invariants::Violation> {
+    /// The tally and the progress watch, after a key that passed its checks.
+    fn after_key(&mut self, before: &TurnWatch, events: &[Event]) -> Option<Violation> {
+        if let Some(tally) = &mut self.tally
+            && let Some((command, worked)) = invariants::key_effect(before, &self.game, events)
+        {
+            tally.add(command, worked);
+        }
+        let limit = self.settings.progress_limit?;
         let state = self.game.state();
-        let map = &state.floor.map;
-        let built = mapgen::generate_floor_planted(
-            state.seed,
-            state.depth,
-            map.width(),
-            map.height(),
-            state.canaries,
-        );
-        invariants::check_floor(&built, state.depth == LAST_DEPTH)
+        let revealed = state.floor.map.revealed.count();
+        let (seen, depth, idle) = self.progress;
+        let moved_on = revealed > seen
+            || state.depth != depth
+            || !self.game.is_over()
+                && events.iter().any(|e| {
+                    matches!(
+                        e,
+                        Event::Attack { .. }
+                            | Event::Items { .. }
+                            | Event::Thrown { .. }
+                            | Event::Equipped { .. }
+                    )
+                });
+        if moved_on || self.game.is_over() {
+            self.progress = (revealed, state.depth, 0);
+            return None;
+        }
+        self.progress = (seen, depth, idle + 1);
+        (idle + 1 > limit).then(|| Violation {
+            id: "play.progress",
+            message: format!(
+                "{} keys in a row revealed nothing, changed no floor, fought no one and moved no item",
+                idle + 1
+            ),
+        })
     }
 
     /// How the run stands, as a recording writes it.
@@ -171,24 +319,87 @@ impl Runner {
             self.hashing,
             "a runner without hashing cannot make a recording"
         );
-        let config_map = &self.game.state().floor.map;
+        let mut recording = self.recording_of(self.trail.keys(), self.failure.clone());
+        recording.note = note;
+        recording
+    }
+
+    /// The run so far, then `key` failing with `failure`: how the watchdog
+    /// writes a hang it has replayed up to the key that hung.
+    pub fn recording_with_failure(&self, key: Key, failure: Failure) -> Recording {
+        let mut keys = self.trail.keys();
+        keys.push(key);
+        let note = format!("deja found this: {}", failure.kind);
+        let mut recording = self.recording_of(keys, Some(failure));
+        recording.note = note;
+        recording
+    }
+
+    fn recording_of(&self, keys: Vec<Key>, failure: Option<Failure>) -> Recording {
+        let map = &self.game.state().floor.map;
+        let outcome = match failure {
+            Some(_) => RecordedOutcome::Failed,
+            None => outcome_of(&self.game),
+        };
         Recording {
             game_name: game_core::GAME_NAME.into(),
             game_version: game_core::GAME_VERSION.into(),
             content: self.game.content().fingerprint(),
             seed: self.game.state().seed.0,
-            start_depth: self.start_depth,
-            map_width: config_map.width(),
-            map_height: config_map.height(),
+            start_depth: self.trail.start_depth,
+            map_width: map.width(),
+            map_height: map.height(),
+            frame: self.settings.frame,
+            progress_limit: self.settings.progress_limit,
             canaries: self.game.state().canaries.list(),
-            keys: self.keys.clone(),
+            keys,
             step_hashes: self.hashes.iter().map(|&h| h as u32).collect(),
             checkpoints: Recording::checkpoints_of(&self.hashes),
-            outcome: self.outcome(),
-            failure: self.failure.clone(),
-            note,
+            outcome,
+            failure,
+            note: String::new(),
         }
     }
+
+    /// A run that failed before its first key (a floor that hangs when
+    /// generated): a recording with no keys.
+    pub fn recording_of_start_failure(trail: &Trail, failure: Failure) -> Recording {
+        let config = &trail.config;
+        Recording {
+            game_name: game_core::GAME_NAME.into(),
+            game_version: game_core::GAME_VERSION.into(),
+            content: config.content.fingerprint(),
+            seed: config.seed.0,
+            start_depth: trail.start_depth,
+            map_width: config.width,
+            map_height: config.height,
+            frame: trail.settings.frame,
+            progress_limit: trail.settings.progress_limit,
+            canaries: config.canaries.list(),
+            keys: Vec::new(),
+            step_hashes: Vec::new(),
+            checkpoints: Vec::new(),
+            outcome: RecordedOutcome::Failed,
+            note: format!("deja found this: {}", failure.kind),
+            failure: Some(failure),
+        }
+    }
+}
+
+/// The floor invariants of the floor a game is on, all of them: the floor is
+/// generated again from its seed and depth (a pure function of them) so the
+/// checks that need what only generation knows, the spawn regions, run too.
+fn floor_violations(game: &Game) -> Vec<Violation> {
+    let state = game.state();
+    let map = &state.floor.map;
+    let built = mapgen::generate_floor_planted(
+        state.seed,
+        state.depth,
+        map.width(),
+        map.height(),
+        state.canaries,
+    );
+    invariants::check_floor(&built, state.depth == LAST_DEPTH)
 }
 
 /// How a game stands, in the recording's terms.

@@ -441,7 +441,7 @@ fn more_than_a_million_keys_are_refused() {
     let message = read_refused(&path).expect("refused without a panic");
     assert_eq!(
         message,
-        format!("{}:11:5: more than 1000000 keys", path.display())
+        format!("{}:12:5: more than 1000000 keys", path.display())
     );
 
     // A million keys exactly pass the key limit; this file is then refused
@@ -469,7 +469,7 @@ fn more_than_a_million_and_one_per_step_hashes_are_refused() {
     let message = read_refused(&path).expect("refused without a panic");
     assert_eq!(
         message,
-        format!("{}:16:13: more per-step hashes than keys", path.display())
+        format!("{}:17:13: more per-step hashes than keys", path.display())
     );
 }
 

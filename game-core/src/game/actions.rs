@@ -13,10 +13,9 @@ use crate::rules::{self, BASE_ACTION_COST, StepResult, StepTarget};
 
 use super::Game;
 use super::Stuck;
+use super::events::{Event, HpCause, Place, StatusChange, Who};
 use super::screens::capitalise;
-use super::state::{
-    Death, FloorItem, MAX_STACK, MonsterRef, Poisoned, RunStatus, Statuses, slot_letter,
-};
+use super::state::{Death, FloorItem, MAX_STACK, Poisoned, RunStatus, Statuses, slot_letter};
 use super::turn::Actor;
 
 /// A player action, decided by the screens from keys.
@@ -42,13 +41,6 @@ pub(super) enum Spent {
     Yes(u64),
     /// It was refused: nothing changed but perhaps a message, and no time.
     No,
-}
-
-/// A creature: the player or a monster.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Who {
-    Player,
-    Monster(MonsterRef),
 }
 
 /// How someone died, for the message and the tombstone.
@@ -97,6 +89,7 @@ impl Game {
     /// The player's time is spent: put them back in the queue after `cost`
     /// and let the monsters act until their turn comes round.
     pub(super) fn end_player_turn(&mut self, cost: u64) -> Result<(), Stuck> {
+        self.record(Event::PlayerActed { cost });
         self.state.turns_taken += 1;
         let at = self.state.clock.now() + rules::scaled_cost(cost, rules::PLAYER_SPEED);
         self.state.clock.schedule(Actor::Player, at);
@@ -141,6 +134,13 @@ impl Game {
             StepTarget::Open
         };
         let result = rules::resolve_step(target, confused);
+        self.record(Event::Step {
+            who,
+            from,
+            dir,
+            confused,
+            result,
+        });
         match result {
             StepResult::Move => self.set_pos(who, to),
             StepResult::Attack => {
@@ -185,10 +185,20 @@ impl Game {
             Who::Player => "you".into(),
             Who::Monster(id) if self.is_seen(who) => match self.monster(id) {
                 Some(m) => format!("the {}", self.content.monster(m.kind).name),
-                None => "something".into(),
+                None => UNSEEN.into(),
             },
-            Who::Monster(_) => "something".into(),
+            Who::Monster(_) => UNSEEN.into(),
         }
+    }
+
+    /// [`Game::name_of`] for a message, noting in the record which monster
+    /// the message names, so the checks can hold it to being in view.
+    pub(super) fn named(&mut self, who: Who) -> String {
+        let name = self.name_of(who);
+        if matches!(who, Who::Monster(_)) && name != UNSEEN {
+            self.record(Event::Named { who });
+        }
+        name
     }
 
     /// "a goblin", "an orc": how the tombstone names a killer.
@@ -257,24 +267,40 @@ impl Game {
         let narrated = self.is_seen(attacker) || self.is_seen(defender);
         let roll = self.state.rng.range(1, 20);
         if !rules::hit_connects(roll, attack, defence) {
+            self.record(Event::Attack {
+                attacker,
+                defender,
+                missile: None,
+                roll,
+                hit: false,
+                damage: 0,
+            });
             if narrated {
                 let line = format!(
                     "{} {} {}.",
-                    capitalise(&self.name_of(attacker)),
+                    capitalise(&self.named(attacker)),
                     verb(attacker, "miss", "misses"),
-                    self.name_of(defender)
+                    self.named(defender)
                 );
                 self.say(line);
             }
             return;
         }
         let dealt = rules::damage_dealt(damage.roll(&mut self.state.rng));
+        self.record(Event::Attack {
+            attacker,
+            defender,
+            missile: None,
+            roll,
+            hit: true,
+            damage: dealt,
+        });
         if narrated {
             let line = format!(
                 "{} {} {} for {dealt}.",
-                capitalise(&self.name_of(attacker)),
+                capitalise(&self.named(attacker)),
                 verb(attacker, "hit", "hits"),
-                self.name_of(defender)
+                self.named(defender)
             );
             self.say(line);
         }
@@ -292,19 +318,30 @@ impl Game {
 
     /// Takes `amount` hit points; returns true when that killed.
     pub(super) fn wound(&mut self, who: Who, amount: i32, cause: DeathCause) -> bool {
-        let hp = match who {
+        let (before, hp) = match who {
             Who::Player => {
+                let before = self.state.player.hp;
                 self.state.player.hp -= amount;
-                self.state.player.hp
+                (before, self.state.player.hp)
             }
             Who::Monster(id) => match self.monster_mut(id) {
                 Some(m) => {
+                    let before = m.hp;
                     m.hp -= amount;
-                    m.hp
+                    (before, m.hp)
                 }
                 None => return false,
             },
         };
+        self.record(Event::HitPoints {
+            who,
+            before,
+            after: hp,
+            cause: match cause {
+                DeathCause::Blow(_) => HpCause::Blow,
+                DeathCause::Poison(_) => HpCause::Poison,
+            },
+        });
         if hp <= 0 {
             self.kill(who, cause);
             true
@@ -314,6 +351,7 @@ impl Game {
     }
 
     fn kill(&mut self, victim: Who, cause: DeathCause) {
+        self.record(Event::Died { who: victim });
         match victim {
             Who::Player => {
                 let cause = match cause {
@@ -331,7 +369,7 @@ impl Game {
             }
             Who::Monster(id) => {
                 let seen = self.is_seen(victim);
-                let name = self.name_of(victim);
+                let name = self.named(victim);
                 let line = match cause {
                     DeathCause::Blow(Who::Player) => {
                         self.state.kills += 1;
@@ -376,7 +414,7 @@ impl Game {
         }
         let line = match who {
             Who::Player => player_line.to_string(),
-            Who::Monster(_) => monster_line(capitalise(&self.name_of(who))),
+            Who::Monster(_) => monster_line(capitalise(&self.named(who))),
         };
         self.say(line);
     }
@@ -389,10 +427,15 @@ impl Game {
         };
         let already = statuses.poison.is_some();
         let remaining = statuses.poison.as_ref().map_or(0, |p| p.rounds);
+        let rounds = rules::poison_rounds_after_dose(remaining, poison.turns);
         statuses.poison = Some(Poisoned {
-            rounds: rules::poison_rounds_after_dose(remaining, poison.turns),
+            rounds,
             damage: poison.damage,
             source,
+        });
+        self.record(Event::Status {
+            who,
+            change: StatusChange::Poisoned { rounds },
         });
         if !already {
             self.narrate(who, "You are poisoned!", |name| {
@@ -408,6 +451,11 @@ impl Game {
         };
         let already = statuses.is_confused();
         statuses.confused = statuses.confused.max(rounds);
+        let rounds = statuses.confused;
+        self.record(Event::Status {
+            who,
+            change: StatusChange::Confused { rounds },
+        });
         if !already {
             self.narrate(who, "You are confused!", |name| {
                 format!("{name} looks confused.")
@@ -481,6 +529,12 @@ impl Game {
             def.describe(count),
             slot_letter(slot)
         );
+        self.record(Event::Items {
+            item,
+            count,
+            from: Place::Floor(here),
+            to: Place::Pack(slot),
+        });
         self.state.items.remove(index);
         self.state.player.pack.add(slot, item, count);
         self.say(line);
@@ -552,7 +606,14 @@ impl Game {
             "You drop {}.",
             self.content.item(stack.item).describe(stack.count)
         );
-        self.place_on_floor(stack.item, stack.count, self.state.player.pos);
+        let here = self.state.player.pos;
+        self.record(Event::Items {
+            item: stack.item,
+            count: stack.count,
+            from: Place::Pack(slot),
+            to: Place::Floor(here),
+        });
+        self.place_on_floor(stack.item, stack.count, here);
         self.say(line);
         Spent::Yes(BASE_ACTION_COST)
     }
@@ -576,10 +637,12 @@ impl Game {
             }
             ItemEffect::Weapon { .. } => {
                 player.wielded = Some(slot);
+                self.record(Event::Equipped { slot, worn: false });
                 format!("You wield {name}.")
             }
             ItemEffect::Armour { .. } => {
                 player.worn = Some(slot);
+                self.record(Event::Equipped { slot, worn: true });
                 format!("You put on {name}.")
             }
             _ => {
@@ -615,8 +678,9 @@ impl Game {
                     self.say("There is nobody there to read it at.");
                     return Spent::No;
                 };
-                self.take_from_pack(slot, 1);
-                self.say(format!("You read {name} at {}.", self.name_of(victim)));
+                self.use_up(slot, stack.item);
+                let victim_name = self.named(victim);
+                self.say(format!("You read {name} at {victim_name}."));
                 self.confuse(victim, turns);
                 Spent::Yes(BASE_ACTION_COST)
             }
@@ -624,16 +688,28 @@ impl Game {
                 if self.state.canaries.has(Canary::PanickingPotion) {
                     panic!("canary {}: drinking {name} panics", Canary::PanickingPotion);
                 }
-                self.take_from_pack(slot, 1);
+                self.use_up(slot, stack.item);
                 let rolled = amount.roll(&mut self.state.rng);
                 let player = &mut self.state.player;
+                let before = player.hp;
                 player.hp = rules::healed(player.hp, player.max_hp, rolled);
+                let after = player.hp;
+                self.record(Event::HitPoints {
+                    who: Who::Player,
+                    before,
+                    after,
+                    cause: HpCause::Heal { rolled },
+                });
                 self.say(format!("You drink {name}. You feel better."));
                 Spent::Yes(BASE_ACTION_COST)
             }
             ItemEffect::CurePoison => {
-                self.take_from_pack(slot, 1);
+                self.use_up(slot, stack.item);
                 let line = if self.state.player.statuses.poison.take().is_some() {
+                    self.record(Event::Status {
+                        who: Who::Player,
+                        change: StatusChange::Cured,
+                    });
                     format!("You drink {name}. The poison leaves your veins.")
                 } else {
                     format!("You drink {name}. Nothing happens.")
@@ -642,20 +718,32 @@ impl Game {
                 Spent::Yes(BASE_ACTION_COST)
             }
             ItemEffect::MagicMapping => {
-                self.take_from_pack(slot, 1);
+                self.use_up(slot, stack.item);
                 self.state.floor.map.reveal_all();
+                self.record(Event::MapRevealed);
                 self.say(format!(
                     "You read {name}. A map of the floor forms in your mind."
                 ));
                 Spent::Yes(BASE_ACTION_COST)
             }
             ItemEffect::Teleport => {
-                self.take_from_pack(slot, 1);
+                self.use_up(slot, stack.item);
                 self.say(format!("You read {name}."));
                 self.teleport_player();
                 Spent::Yes(BASE_ACTION_COST)
             }
         }
+    }
+
+    /// One of the item in `slot` drunk or read: it leaves the pack for good.
+    fn use_up(&mut self, slot: u8, item: crate::content::ItemId) {
+        self.record(Event::Items {
+            item,
+            count: 1,
+            from: Place::Pack(slot),
+            to: Place::Used,
+        });
+        self.take_from_pack(slot, 1);
     }
 
     /// Moves the player to a uniformly random free walkable tile.
@@ -668,6 +756,7 @@ impl Game {
             .collect();
         match self.state.rng.pick(&free) {
             Some(&to) => {
+                self.record(Event::Teleported { from: here, to });
                 self.state.player.pos = to;
                 self.say("You are yanked elsewhere.");
             }
@@ -714,17 +803,35 @@ impl Game {
             }
         }
         self.say(format!("You throw {}.", with_article(&name)));
+        self.record(Event::Thrown {
+            item: stack.item,
+            slot,
+            landing,
+        });
         if let Some(victim) = struck {
             let roll = self.state.rng.range(1, 20);
-            let victim_name = self.name_of(victim);
+            let victim_name = self.named(victim);
             let defence = match victim {
                 Who::Monster(id) => self
                     .monster(id)
                     .map_or(0, |m| self.content.monster(m.kind).dv),
                 Who::Player => self.player_defence(),
             };
-            if rules::hit_connects(roll, rules::PLAYER_ATTACK + to_hit, defence) {
-                let dealt = rules::damage_dealt(damage.roll(&mut self.state.rng));
+            let hit = rules::hit_connects(roll, rules::PLAYER_ATTACK + to_hit, defence);
+            let dealt = if hit {
+                rules::damage_dealt(damage.roll(&mut self.state.rng))
+            } else {
+                0
+            };
+            self.record(Event::Attack {
+                attacker: Who::Player,
+                defender: victim,
+                missile: Some(stack.item),
+                roll,
+                hit,
+                damage: dealt,
+            });
+            if hit {
                 self.say(format!("The {name} hits {victim_name} for {dealt}."));
                 self.wound(victim, dealt, DeathCause::Blow(Who::Player));
             } else {
@@ -735,6 +842,9 @@ impl Game {
         Spent::Yes(BASE_ACTION_COST)
     }
 }
+
+/// What a message calls a creature the player cannot see.
+const UNSEEN: &str = "something";
 
 /// "a goblin", "an orc".
 pub(super) fn with_article(name: &str) -> String {

@@ -16,7 +16,8 @@ use crate::rules::{BASE_ACTION_COST, StepResult};
 
 use super::Game;
 use super::Stuck;
-use super::actions::{Spent, Who};
+use super::actions::Spent;
+use super::events::Who;
 
 /// Most steps one `o` takes before handing control back.
 pub const AUTO_EXPLORE_LIMIT: u32 = 1000;

@@ -16,15 +16,15 @@ use super::state::{
 use super::turn::{Actor, TurnQueue};
 use super::{Cache, Game, GameConfig};
 
-/// Extra monsters per floor on top of one per depth.
-const BASE_MONSTERS: u32 = 3;
+/// Extra monsters per floor on top of one per depth (plus up to two more).
+pub const BASE_MONSTERS: u32 = 3;
 /// Items per floor: this many plus up to two more.
-const BASE_ITEMS: u32 = 3;
+pub const BASE_ITEMS: u32 = 3;
 /// Tries to find a free tile in a chosen region before giving that spawn up.
 const PLACEMENT_TRIES: u32 = 10;
 /// No monster spawns within this many steps of the start (region 0 alone
 /// is not enough on caverns and the Big Room, whose regions are small chunks).
-const START_CLEARANCE: i32 = 6;
+pub const START_CLEARANCE: i32 = 6;
 
 /// A fresh player with the starting kit on floor `depth` (1 for a new run;
 /// deeper for tools that look at a floor as the player arrives on it).
@@ -75,6 +75,7 @@ pub(super) fn start_run(config: GameConfig, depth: u32, built: &BuiltFloor) -> G
         state,
         content,
         cache: Cache::default(),
+        events: Vec::new(),
     };
     game.populate(built);
     game.say(format!(
@@ -115,6 +116,7 @@ impl Game {
         self.state.clock.clear_monsters();
         self.cache = Cache::default();
         self.populate(&built);
+        self.record(super::events::Event::Descended { depth });
         let arrival = if depth == LAST_DEPTH {
             format!("You descend to depth {depth}. The way out is somewhere on this floor.")
         } else {

@@ -115,6 +115,7 @@ impl Game {
             let outcome = self.press(key)?;
             total.turns += outcome.turns;
             total.messages.extend(outcome.messages);
+            total.events.extend(outcome.events);
             total.ended = outcome.ended;
         }
         Ok(total)

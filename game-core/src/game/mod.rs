@@ -11,6 +11,7 @@
 //! spinning.
 
 mod actions;
+pub mod events;
 mod explore;
 mod floor;
 mod intent;
@@ -33,7 +34,9 @@ use crate::mapgen::LAST_DEPTH;
 use crate::paths::DijkstraMap;
 use crate::rng::RunSeed;
 
+pub use events::{Event, Who};
 pub use explore::{AUTO_EXPLORE_LIMIT, RUN_LIMIT};
+pub use floor::{BASE_ITEMS, BASE_MONSTERS, START_CLEARANCE};
 pub use intent::{Aim, Intent, Slot};
 pub use monsters::{CHASE_RADIUS, MAX_ACTIVATIONS};
 pub use persist::{LoadError, MAX_SAVE_BYTES};
@@ -132,6 +135,9 @@ pub struct Outcome {
     pub messages: Vec<String>,
     /// Set when the run is over (now or before this press).
     pub ended: Option<RunEnd>,
+    /// What happened, in order: the record the turn invariants check the
+    /// state change against (see [`events`]).
+    pub events: Vec<Event>,
 }
 
 /// How a run ended.
@@ -187,6 +193,9 @@ pub struct Game {
     state: GameState,
     content: Arc<Content>,
     cache: Cache,
+    /// What the press under way has done so far (see [`events`]): handed
+    /// out in its [`Outcome`], never part of the state.
+    events: Vec<Event>,
 }
 
 impl Game {
@@ -279,6 +288,7 @@ impl Game {
     pub fn press(&mut self, key: Key) -> Result<Outcome, Stuck> {
         let log_before = self.state.log.total();
         let turns_before = self.state.turns_taken;
+        self.events.clear();
         if !self.is_over() && self.state.clock.contains(turn::Actor::Player) {
             // An earlier press got stuck before the player's turn came round:
             // the loop resumes where it stopped (and reports again if it
@@ -299,7 +309,13 @@ impl Game {
                 .map(|m| m.text.clone())
                 .collect(),
             ended: self.run_end(),
+            events: std::mem::take(&mut self.events),
         })
+    }
+
+    /// Notes what just happened, for this press's [`Outcome::events`].
+    fn record(&mut self, event: Event) {
+        self.events.push(event);
     }
 
     /// Adds a message to the log, stamped with the current turn.

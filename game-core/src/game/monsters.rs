@@ -15,7 +15,8 @@ use crate::rules::{self, BASE_ACTION_COST};
 
 use super::Game;
 use super::Stuck;
-use super::actions::{DeathCause, Who};
+use super::actions::DeathCause;
+use super::events::{Event, Who};
 use super::state::{Monster, MonsterRef};
 use super::turn::Actor;
 
@@ -88,6 +89,7 @@ impl Game {
             return; // died before its turn; the dead are not rescheduled
         };
         let speed = self.content.monster(monster.kind).speed;
+        self.record(Event::MonsterTurn { id });
         let acted = self.monster_act(id);
         if self.monster(id).is_some() {
             // Every turn is charged at least a wait, a refused one too: a
@@ -160,6 +162,7 @@ impl Game {
     /// Once a round: poison bites and confusion wears off, the player first,
     /// then monsters in spawn order.
     fn tick_round(&mut self) {
+        self.record(Event::Round);
         self.tick_statuses(Who::Player);
         let ids: Vec<MonsterRef> = self.state.monsters.iter().map(|m| m.id).collect();
         for id in ids {
@@ -228,6 +231,7 @@ impl Game {
         for m in &mut self.state.monsters {
             if !m.awake && map.is_visible(m.pos) {
                 m.awake = true;
+                self.events.push(Event::Noticed { id: m.id });
                 noticed.push(self.content.monster(m.kind).name.clone());
             }
         }

@@ -123,6 +123,7 @@ impl Game {
             state,
             content,
             cache: Cache::default(),
+            events: Vec::new(),
         };
         let problems = game.structural_problems();
         if !problems.is_empty() {

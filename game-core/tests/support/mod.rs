@@ -92,12 +92,13 @@ pub fn free_neighbour(state: &GameState, at: Pos) -> (Dir, Pos) {
 pub fn press(game: &mut Game, keys: &str) -> Outcome {
     let mut total = Outcome::default();
     for key in Key::parse_all(keys).expect("valid key notation") {
-        let before = TurnWatch::of(game);
+        let before = TurnWatch::before(game, key);
         let outcome = game.press(key).expect("the game never gets stuck");
-        let violations = invariants::check_turn(before, game);
+        let violations = invariants::check_turn(&before, game, &outcome.events);
         assert!(violations.is_empty(), "after {key}: {violations:?}");
         total.turns += outcome.turns;
         total.messages.extend(outcome.messages);
+        total.events.extend(outcome.events);
         total.ended = outcome.ended;
     }
     total

@@ -1,0 +1,174 @@
+//! The floor invariants: checked once on every generated floor, and on the
+//! floor a game is playing.
+
+use crate::geom::Pos;
+use crate::map::{BitGrid, Map, Tile};
+use crate::mapgen::{BuiltFloor, Vault};
+use crate::paths::{self, UNREACHABLE};
+
+use super::{Violation, violation};
+
+/// The floor invariants of a freshly generated floor. `last_floor` says
+/// whether its goal must be the exit rather than stairs.
+pub fn check_floor(floor: &BuiltFloor, last_floor: bool) -> Vec<Violation> {
+    let mut found = check_floor_map(
+        &floor.map,
+        floor.start,
+        floor.goal,
+        floor.vault.as_ref(),
+        last_floor,
+    );
+    if !floor
+        .regions
+        .first()
+        .is_some_and(|region| region.cells.contains(&floor.start))
+    {
+        found.push(violation(
+            "map.start_in_region0",
+            format!("the start {} is not in region 0", floor.start),
+        ));
+    }
+    let map = &floor.map;
+    let mut claimed = BitGrid::new(map.len());
+    for (i, region) in floor.regions.iter().enumerate() {
+        if region.cells.is_empty() {
+            found.push(violation(
+                "map.start_in_region0",
+                format!("region {i} is empty"),
+            ));
+        }
+        for &p in &region.cells {
+            if !map.is_walkable(p) {
+                found.push(violation(
+                    "map.start_in_region0",
+                    format!("region {i} holds the unwalkable tile {p}"),
+                ));
+            } else if claimed.get(map.xy_idx(p)) {
+                found.push(violation(
+                    "map.start_in_region0",
+                    format!("region {i} shares the tile {p} with an earlier region"),
+                ));
+            } else {
+                claimed.set(map.xy_idx(p), true);
+            }
+        }
+    }
+    found
+}
+
+/// The floor invariants that need only the map, start, goal and vault: also
+/// checked on the floor a game is playing.
+pub fn check_floor_map(
+    map: &Map,
+    start: Pos,
+    goal: Pos,
+    vault: Option<&Vault>,
+    last_floor: bool,
+) -> Vec<Violation> {
+    let mut found = Vec::new();
+    if !map.is_walkable(start) {
+        found.push(violation(
+            "map.connected",
+            format!("the start {start} is not walkable"),
+        ));
+        return found;
+    }
+    let dist = paths::bfs_distances(map, start);
+    let unreachable: Vec<Pos> = map
+        .walkable_cells()
+        .filter(|&p| dist[map.xy_idx(p)] == UNREACHABLE)
+        .collect();
+    if let Some(first) = unreachable.first() {
+        found.push(violation(
+            "map.connected",
+            format!(
+                "{} walkable tiles cannot be reached from the start {start}, the first at {first}",
+                unreachable.len()
+            ),
+        ));
+    }
+    let expected = if last_floor {
+        Tile::Exit
+    } else {
+        Tile::StairsDown
+    };
+    let ways_down = map
+        .tiles()
+        .iter()
+        .filter(|t| matches!(t, Tile::StairsDown | Tile::Exit))
+        .count();
+    if map.tile(goal) != expected {
+        found.push(violation(
+            "map.has_exit",
+            format!("the goal {goal} is {:?}, not {expected:?}", map.tile(goal)),
+        ));
+    } else if ways_down != 1 {
+        found.push(violation(
+            "map.has_exit",
+            format!("the floor has {ways_down} ways down, not 1"),
+        ));
+    } else if goal == start {
+        found.push(violation(
+            "map.has_exit",
+            format!("the goal is the start {start}"),
+        ));
+    } else if dist[map.xy_idx(goal)] == UNREACHABLE {
+        found.push(violation(
+            "map.has_exit",
+            format!("the goal {goal} cannot be reached from the start {start}"),
+        ));
+    }
+    if let Some(vault) = vault {
+        let openings = vault_wall_openings(map, vault);
+        if openings != 1 {
+            found.push(violation(
+                "map.vault_single_entrance",
+                format!("the vault's walls have {openings} openings, not 1"),
+            ));
+        }
+        let crossings = vault_crossings(map, vault);
+        if crossings != 1 {
+            found.push(violation(
+                "map.vault_single_entrance",
+                format!("{crossings} walkable tiles cross the column west of the vault, not 1"),
+            ));
+        }
+        if map.tile(vault.entrance) != Tile::Door {
+            found.push(violation(
+                "map.vault_single_entrance",
+                format!(
+                    "the vault's entrance {} is {:?}, not a door",
+                    vault.entrance,
+                    map.tile(vault.entrance)
+                ),
+            ));
+        }
+        if !vault.rect.grow(-1).contains(goal) {
+            found.push(violation(
+                "map.vault_single_entrance",
+                format!("the goal {goal} is not inside the vault"),
+            ));
+        }
+    }
+    found
+}
+
+/// Walkable tiles on the vault's outer wall. A sound temple has exactly one,
+/// its entrance.
+pub fn vault_wall_openings(map: &Map, vault: &Vault) -> usize {
+    let inside = vault.rect.grow(-1);
+    vault
+        .rect
+        .cells()
+        .filter(|&p| !inside.contains(p) && map.is_walkable(p))
+        .count()
+}
+
+/// Walkable tiles in the column just west of the vault's wall, over the whole
+/// height of the map. The vault sits against the east edge behind its moat,
+/// so every way in crosses this column: a sound temple has exactly one.
+pub fn vault_crossings(map: &Map, vault: &Vault) -> usize {
+    (0..map.height())
+        .filter(|&y| map.is_walkable(Pos::new(vault.rect.x1 - 1, y)))
+        .count()
+}

@@ -1,0 +1,664 @@
+//! Every key does what the help promises: the key contracts.
+//!
+//! The help screen lists the commands and their keys (`render.rs`). This
+//! module reads keys the way the help describes them, apart from the game's
+//! own dispatch (`screens.rs`), and checks what a key did against what its
+//! command promises when the conditions for it hold: a move key steps that
+//! way (or attacks, or is refused for free against a wall), `o` takes a step
+//! while there is somewhere left to explore, `i` opens the pack when there is
+//! something in it, and so on. The same reading tells the harness which
+//! command a key was and whether it worked, for the sweep's tally of
+//! commands, so a command that never works shows.
+
+use crate::content::ItemEffect;
+use crate::game::Game;
+use crate::game::events::{Event, Place, Who};
+use crate::game::screens::{PackMode, Purpose, Reticle, Screen};
+use crate::game::state::{MAX_STACK, PACK_SLOTS, RunStatus, letter_slot};
+use crate::geom::{Dir, Pos};
+use crate::keys::{Key, KeyCode, Mods};
+use crate::map::{BitGrid, Tile};
+use crate::rules::{StepResult, THROW_RANGE};
+
+use super::oracle;
+use super::{TurnWatch, Violation, violation};
+
+/// A command of the help screen (and the screens' own keys), as the help
+/// names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Command {
+    Move(Dir),
+    Run(Dir),
+    Wait,
+    PickUp,
+    Descend,
+    Explore,
+    Inventory,
+    Use,
+    Throw,
+    Wear,
+    Drop,
+    Look,
+    Help,
+    Quit,
+    /// Esc, on any screen.
+    Close,
+    /// A pack letter on a pack listing.
+    PickItem,
+    /// A key on the item menu (`a` use, `d` drop, `t` throw, `w` wear).
+    ItemMenu,
+    /// Moving the reticle, Tab to the next target, Enter to fire.
+    Aim,
+    /// `y` or `n` at the quit prompt.
+    Answer,
+}
+
+impl Command {
+    /// The name the sweep's tally prints.
+    pub fn name(self) -> String {
+        match self {
+            Command::Move(dir) => format!("move {}", dir.name()),
+            Command::Run(dir) => format!("run {}", dir.name()),
+            Command::Wait => "wait".into(),
+            Command::PickUp => "pick up".into(),
+            Command::Descend => "descend".into(),
+            Command::Explore => "auto-explore".into(),
+            Command::Inventory => "inventory".into(),
+            Command::Use => "use".into(),
+            Command::Throw => "throw".into(),
+            Command::Wear => "wear or wield".into(),
+            Command::Drop => "drop".into(),
+            Command::Look => "look".into(),
+            Command::Help => "help".into(),
+            Command::Quit => "quit".into(),
+            Command::Close => "close a screen (Esc)".into(),
+            Command::PickItem => "pick from the pack".into(),
+            Command::ItemMenu => "item menu".into(),
+            Command::Aim => "aim the reticle".into(),
+            Command::Answer => "answer the quit prompt".into(),
+        }
+    }
+
+    /// The help's commands on the map, for tallies that list each even when
+    /// nobody pressed it.
+    pub fn on_the_map() -> Vec<Command> {
+        let mut all: Vec<Command> = Dir::ALL.iter().map(|&d| Command::Move(d)).collect();
+        all.extend(Dir::ALL.iter().map(|&d| Command::Run(d)));
+        all.extend([
+            Command::Wait,
+            Command::PickUp,
+            Command::Descend,
+            Command::Explore,
+            Command::Inventory,
+            Command::Use,
+            Command::Throw,
+            Command::Wear,
+            Command::Drop,
+            Command::Look,
+            Command::Help,
+            Command::Quit,
+        ]);
+        all
+    }
+}
+
+/// The move keys as the help lists them: vi keys, numpad digits, and the
+/// arrows and numpad navigation keys.
+const MOVES: [(Dir, char, char, KeyCode); 8] = [
+    (Dir::N, 'k', '8', KeyCode::Up),
+    (Dir::NE, 'u', '9', KeyCode::PageUp),
+    (Dir::E, 'l', '6', KeyCode::Right),
+    (Dir::SE, 'n', '3', KeyCode::PageDown),
+    (Dir::S, 'j', '2', KeyCode::Down),
+    (Dir::SW, 'b', '1', KeyCode::End),
+    (Dir::W, 'h', '4', KeyCode::Left),
+    (Dir::NW, 'y', '7', KeyCode::Home),
+];
+
+/// The command a key gives on the map, read as the help describes it.
+pub fn map_command(key: Key) -> Option<Command> {
+    let plain = key.mods == Mods::NONE;
+    for (dir, vi, digit, nav) in MOVES {
+        match key.code {
+            KeyCode::Char(c) if plain && (c == vi || c == digit) => {
+                return Some(Command::Move(dir));
+            }
+            KeyCode::Char(c) if plain && c == vi.to_ascii_uppercase() => {
+                return Some(Command::Run(dir));
+            }
+            code if code == nav && plain => return Some(Command::Move(dir)),
+            code if code == nav && key.mods == Mods::SHIFT => return Some(Command::Run(dir)),
+            _ => {}
+        }
+    }
+    if !plain {
+        return None;
+    }
+    let KeyCode::Char(c) = key.code else {
+        return None;
+    };
+    Some(match c {
+        '.' | '5' => Command::Wait,
+        'g' | ',' => Command::PickUp,
+        '>' => Command::Descend,
+        'o' => Command::Explore,
+        'i' => Command::Inventory,
+        'a' => Command::Use,
+        't' => Command::Throw,
+        'w' => Command::Wear,
+        'd' => Command::Drop,
+        ';' => Command::Look,
+        '?' => Command::Help,
+        'Q' => Command::Quit,
+        _ => return None,
+    })
+}
+
+/// What auto-explore may head for, by the reference: a revealed tile other
+/// than the player's, reached over revealed ground by legal steps, that
+/// borders the unknown; or, with the floor explored, the way down when it is
+/// known and a known route leads there.
+pub(super) fn explore_has_target(game: &Game) -> bool {
+    let state = game.state();
+    let map = &state.floor.map;
+    let from = state.player.pos;
+    let revealed = |p: Pos| map.in_bounds(p) && map.revealed.get(map.xy_idx(p));
+    let mut visited = BitGrid::new(map.len());
+    visited.set(map.xy_idx(from), true);
+    let mut queue = std::collections::VecDeque::from([from]);
+    while let Some(here) = queue.pop_front() {
+        for (dx, dy) in oracle::NEIGHBOURS {
+            let next = Pos::new(here.x + dx, here.y + dy);
+            if !map.in_bounds(next) {
+                continue;
+            }
+            if !revealed(next) {
+                if here != from {
+                    return true;
+                }
+                continue;
+            }
+            if !visited.get(map.xy_idx(next)) && oracle::can_step(map, here, dx, dy) {
+                visited.set(map.xy_idx(next), true);
+                queue.push_back(next);
+            }
+        }
+    }
+    let goal = state.floor.goal;
+    if from == goal || !revealed(goal) {
+        return false;
+    }
+    // Over known ground only: what is not revealed counts as rock.
+    let known = |x: i32, y: i32| {
+        let p = Pos::new(x, y);
+        revealed(p) && map.tile(p) != Tile::Wall
+    };
+    oracle::distances_over(map, from, known, Some(goal))[map.xy_idx(goal)]
+        != crate::paths::UNREACHABLE
+}
+
+/// What the key did, seen from the record and the state after it.
+struct Seen<'a> {
+    before: &'a TurnWatch,
+    game: &'a Game,
+    events: &'a [Event],
+}
+
+impl Seen<'_> {
+    fn player_steps(&self) -> impl Iterator<Item = (Pos, Dir, StepResult)> + '_ {
+        self.events.iter().filter_map(|e| match *e {
+            Event::Step {
+                who: Who::Player,
+                from,
+                dir,
+                result,
+                ..
+            } => Some((from, dir, result)),
+            _ => None,
+        })
+    }
+
+    fn acted(&self) -> usize {
+        self.events
+            .iter()
+            .filter(|e| matches!(e, Event::PlayerActed { .. }))
+            .count()
+    }
+
+    fn screens(&self) -> &[Screen] {
+        &self.game.state().screens
+    }
+
+    fn any(&self, wanted: impl Fn(&Event) -> bool) -> bool {
+        self.events.iter().any(wanted)
+    }
+}
+
+/// Which command the key was and whether it worked (did what the command
+/// does, rather than being refused); `None` for a key no command uses, or
+/// pressed when the run was over.
+pub fn key_effect(before: &TurnWatch, game: &Game, events: &[Event]) -> Option<(Command, bool)> {
+    judge(before, game, events).map(|(command, worked, _)| (command, worked))
+}
+
+/// The key contracts, after a key.
+pub(super) fn check_keys(
+    before: &TurnWatch,
+    game: &Game,
+    events: &[Event],
+    found: &mut Vec<Violation>,
+) {
+    if let Some((command, _, Some(problem))) = judge(before, game, events) {
+        found.push(violation(
+            "key.contract",
+            format!("{} ({}): {problem}", before.key, command.name()),
+        ));
+    }
+}
+
+/// The command, whether it worked, and what broke its contract if anything.
+fn judge(
+    before: &TurnWatch,
+    game: &Game,
+    events: &[Event],
+) -> Option<(Command, bool, Option<String>)> {
+    if !before.playing || before.queued_player {
+        return None;
+    }
+    let seen = Seen {
+        before,
+        game,
+        events,
+    };
+    match before.screens.last() {
+        None => {
+            let command = map_command(before.key)?;
+            let (worked, problem) = on_the_map(&seen, command);
+            Some((command, worked, problem))
+        }
+        Some(screen) => {
+            let (command, worked, problem) = on_a_screen(&seen, screen.clone())?;
+            Some((command, worked, problem))
+        }
+    }
+}
+
+/// A key on the map: (worked, what broke the contract).
+fn on_the_map(seen: &Seen, command: Command) -> (bool, Option<String>) {
+    let before = seen.before;
+    let steps: Vec<(Pos, Dir, StepResult)> = seen.player_steps().collect();
+    let acted = seen.acted();
+    let opened = seen.screens().last().cloned();
+    let confused = before.player.confused > 0;
+    let free = |problem: Option<String>| -> Option<String> {
+        problem.or_else(|| {
+            (acted > 0 || !steps.is_empty())
+                .then(|| format!("it should open a screen or say no, but it spent {acted} turns"))
+        })
+    };
+    let pack_opens = |mode: PackMode, admits: &dyn Fn(&ItemEffect) -> bool| {
+        let any = before
+            .pack
+            .slots()
+            .any(|(_, s)| admits(&seen.game.content().item(s.item).effect));
+        let want = any.then_some(Screen::Pack(mode));
+        let problem = (opened != want).then(|| {
+            format!(
+                "the pack {} something to {mode:?}, so the screen should be {want:?}, not {opened:?}",
+                if any { "holds" } else { "holds nothing" }
+            )
+        });
+        (opened.is_some(), free(problem))
+    };
+    match command {
+        Command::Move(dir) => {
+            let Some(&(from, stepped, result)) = steps.first() else {
+                return (false, Some("the player did not step".into()));
+            };
+            let problem = if from != before.player.pos {
+                Some(format!(
+                    "the step started at {from}, not at the player's {}",
+                    before.player.pos
+                ))
+            } else if !confused && stepped != dir {
+                Some(format!("the player stepped {}", stepped.name()))
+            } else if steps.len() != 1 {
+                Some(format!("the player stepped {} times", steps.len()))
+            } else if result == StepResult::Refused && acted > 0 {
+                Some("a refused step spent a turn".into())
+            } else if result != StepResult::Refused && acted != 1 {
+                Some(format!("the step spent {acted} turns, not one"))
+            } else {
+                None
+            };
+            (result != StepResult::Refused, problem)
+        }
+        Command::Run(dir) => {
+            let refused = before.monster_in_view || confused;
+            let (dx, dy) = oracle::offset_of(dir);
+            let first = Pos::new(before.player.pos.x + dx, before.player.pos.y + dy);
+            let open = oracle::can_step(&seen.game.state().floor.map, before.player.pos, dx, dy)
+                && !before.monsters.iter().any(|m| m.pos == first);
+            let problem = if refused && !steps.is_empty() {
+                Some("a run with a monster in view or while confused should not start".into())
+            } else if steps
+                .iter()
+                .any(|&(_, d, r)| d != dir || r != StepResult::Move)
+            {
+                Some("a run took a step that was not a move in its direction".into())
+            } else if !refused
+                && open
+                && before.depth == seen.game.state().depth
+                && steps.is_empty()
+            {
+                Some(format!(
+                    "the way {} is open, but the player did not run",
+                    dir.name()
+                ))
+            } else if steps.len() != acted {
+                Some(format!("{} steps spent {acted} turns", steps.len()))
+            } else {
+                None
+            };
+            (!steps.is_empty(), problem)
+        }
+        Command::Wait => {
+            let problem = (acted != 1 || !steps.is_empty())
+                .then(|| format!("waiting spent {acted} turns and took {} steps", steps.len()));
+            (acted == 1, problem)
+        }
+        Command::PickUp => {
+            let here = before.player.pos;
+            let pile = before.items.iter().find(|&&(p, _, _)| p == here);
+            let room = pile.is_some_and(|&(_, item, count)| {
+                let stackable = seen.game.content().item(item).stackable;
+                (0..PACK_SLOTS as u8).any(|s| match before.pack.get(s) {
+                    None => true,
+                    Some(st) => stackable && st.item == item && st.count + count <= MAX_STACK,
+                })
+            });
+            let picked = seen.any(|e| {
+                matches!(
+                    e,
+                    Event::Items {
+                        from: Place::Floor(_),
+                        to: Place::Pack(_),
+                        ..
+                    }
+                )
+            });
+            let problem = if room && (!picked || acted != 1) {
+                Some(format!(
+                    "something lies at {here} and the pack has room, but nothing was picked up"
+                ))
+            } else if !room && (picked || acted > 0) {
+                Some("there was nothing to pick up, or no room, yet it spent a turn".into())
+            } else {
+                None
+            };
+            (picked, problem)
+        }
+        Command::Descend => {
+            let state = seen.game.state();
+            let descended = seen.any(|e| matches!(e, Event::Descended { .. }));
+            let won = matches!(state.status, RunStatus::Won { .. });
+            let problem = match before.standing_on {
+                Tile::StairsDown if !descended || state.depth != before.depth + 1 => {
+                    Some("the player stood on the stairs but did not go down".into())
+                }
+                Tile::Exit if !won => {
+                    Some("the player stood on the way out but did not win".into())
+                }
+                Tile::StairsDown | Tile::Exit => None,
+                _ if descended || won || acted > 0 || state.depth != before.depth => {
+                    Some("there are no stairs here, yet something happened".into())
+                }
+                _ => None,
+            };
+            (descended || won, problem)
+        }
+        Command::Explore => {
+            let refused = before.monster_in_view || confused;
+            let problem = if refused && (!steps.is_empty() || acted > 0) {
+                Some(
+                    "auto-explore should not start with a monster in view or while confused".into(),
+                )
+            } else if !refused && before.explore_target == Some(true) && steps.is_empty() {
+                Some("there is somewhere left to explore, but the player did not move".into())
+            } else if !refused && before.explore_target == Some(false) && !steps.is_empty() {
+                Some("there is nowhere left to go, yet the player moved".into())
+            } else if steps.iter().filter(|s| s.2 != StepResult::Refused).count() != acted {
+                Some(format!("{} steps spent {acted} turns", steps.len()))
+            } else {
+                None
+            };
+            (!steps.is_empty(), problem)
+        }
+        Command::Inventory => pack_opens(PackMode::Browse, &|_| true),
+        Command::Drop => pack_opens(PackMode::Drop, &|_| true),
+        Command::Use => pack_opens(PackMode::Apply, &|_| true),
+        Command::Throw => pack_opens(PackMode::Throw, &|e| matches!(e, ItemEffect::Thrown { .. })),
+        Command::Wear => pack_opens(PackMode::Wear, &|e| {
+            matches!(e, ItemEffect::Weapon { .. } | ItemEffect::Armour { .. })
+        }),
+        Command::Look => {
+            let want = Screen::Reticle(Reticle {
+                purpose: Purpose::Look,
+                cursor: before.player.pos,
+            });
+            let problem = (opened.as_ref() != Some(&want))
+                .then(|| format!("the look reticle should open on the player, not {opened:?}"));
+            (opened.is_some(), free(problem))
+        }
+        Command::Help | Command::Quit => {
+            let want = if command == Command::Help {
+                Screen::Help
+            } else {
+                Screen::QuitPrompt
+            };
+            let problem = (opened.as_ref() != Some(&want))
+                .then(|| format!("the screen is {opened:?}, not {want:?}"));
+            (opened.is_some(), free(problem))
+        }
+        _ => (false, None),
+    }
+}
+
+/// A key on a screen: (command, worked, what broke the contract), or `None`
+/// for a key the screen ignores.
+fn on_a_screen(seen: &Seen, screen: Screen) -> Option<(Command, bool, Option<String>)> {
+    let before = seen.before;
+    let key = before.key;
+    let after = seen.screens();
+    let depth = before.screens.len();
+    if key == Key::ESC {
+        // screen.escapable holds Esc to its promise; here it is only tallied.
+        return Some((Command::Close, after.len() + 1 == depth, None));
+    }
+    let plain = key.mods == Mods::NONE;
+    let acted = seen.acted();
+    let unchanged = after == before.screens.as_slice() && acted == 0;
+    match screen {
+        Screen::Help => {
+            let closes = plain && matches!(key.code, KeyCode::Char('?' | ' ') | KeyCode::Enter);
+            if !closes {
+                return None;
+            }
+            let worked = after.len() + 1 == depth;
+            Some((
+                Command::Close,
+                worked,
+                (!worked).then(|| "the help should close".into()),
+            ))
+        }
+        Screen::QuitPrompt => {
+            let KeyCode::Char(c) = key.code else {
+                return None;
+            };
+            let (worked, problem) = match c {
+                'y' | 'Y' => {
+                    let quit = matches!(seen.game.state().status, RunStatus::Quit { .. });
+                    (quit, (!quit).then(|| "answering y should quit".to_string()))
+                }
+                'n' | 'N' => {
+                    let closed = after.len() + 1 == depth && acted == 0;
+                    (
+                        closed,
+                        (!closed).then(|| "answering n should close the prompt".to_string()),
+                    )
+                }
+                _ => return None,
+            };
+            Some((Command::Answer, worked, problem))
+        }
+        Screen::Pack(mode) => {
+            let KeyCode::Char(c) = key.code else {
+                return None;
+            };
+            let slot = letter_slot(c).filter(|_| plain)?;
+            let stack = before.pack.get(slot);
+            let effect = stack.map(|s| seen.game.content().item(s.item).effect.clone());
+            let admitted = match (&effect, mode) {
+                (None, _) => false,
+                (Some(_), PackMode::Browse | PackMode::Drop | PackMode::Apply) => true,
+                (Some(e), PackMode::Throw) => matches!(e, ItemEffect::Thrown { .. }),
+                (Some(e), PackMode::Wear) => {
+                    matches!(e, ItemEffect::Weapon { .. } | ItemEffect::Armour { .. })
+                }
+            };
+            if !admitted {
+                let problem = (!unchanged).then(|| {
+                    format!("slot {c} cannot be picked to {mode:?}, yet something happened")
+                });
+                return Some((Command::PickItem, false, problem));
+            }
+            let effect = effect.expect("admitted means the slot holds something");
+            let problem = match mode {
+                PackMode::Browse => (after.last() != Some(&Screen::ItemMenu { slot }))
+                    .then(|| format!("picking {c} should open its menu, not {:?}", after.last())),
+                PackMode::Drop => {
+                    let dropped = seen.any(|e| {
+                        matches!(e, Event::Items { from: Place::Pack(s), to: Place::Floor(_), .. } if *s == slot)
+                    });
+                    (!dropped || !after.is_empty() || acted != 1).then(|| {
+                        format!("picking {c} to drop it should drop it and close the pack")
+                    })
+                }
+                PackMode::Wear => {
+                    let equipped =
+                        seen.any(|e| matches!(e, Event::Equipped { slot: s, .. } if *s == slot));
+                    let already = before.wielded == Some(slot) || before.worn == Some(slot);
+                    (equipped == already || !after.is_empty())
+                        .then(|| format!("picking {c} to wear it should put it on (unless it is on already) and close the pack"))
+                }
+                PackMode::Throw => {
+                    let aiming = matches!(after.last(), Some(Screen::Reticle(r)) if r.purpose == Purpose::Throw { slot });
+                    (!aiming).then(|| {
+                        format!(
+                            "picking {c} to throw should open the reticle, not {:?}",
+                            after.last()
+                        )
+                    })
+                }
+                PackMode::Apply => {
+                    let aimed = effect.needs_target();
+                    let aiming = matches!(after.last(), Some(Screen::Reticle(r)) if r.purpose == Purpose::Use { slot });
+                    // Using what is already on puts it on again: refused, free.
+                    let on_already = before.wielded == Some(slot) || before.worn == Some(slot);
+                    let used = acted == usize::from(!on_already) && after.is_empty();
+                    if aimed {
+                        (!aiming).then(|| {
+                            format!("using {c} should open the reticle, not {:?}", after.last())
+                        })
+                    } else {
+                        (!used).then(|| format!("using {c} should use it and close the pack"))
+                    }
+                }
+            };
+            Some((Command::PickItem, problem.is_none(), problem))
+        }
+        Screen::ItemMenu { .. } => {
+            let KeyCode::Char('a' | 'u' | 'd' | 't' | 'w') = key.code else {
+                return None;
+            };
+            if !plain {
+                return None;
+            }
+            Some((Command::ItemMenu, !unchanged, None))
+        }
+        Screen::Reticle(reticle) => aim(seen, reticle),
+    }
+}
+
+/// A key on the targeting reticle.
+fn aim(seen: &Seen, reticle: Reticle) -> Option<(Command, bool, Option<String>)> {
+    let before = seen.before;
+    let key = before.key;
+    let plain = key.mods == Mods::NONE;
+    let after = seen.screens();
+    let map = &seen.game.state().floor.map;
+    let cursor_after = match after.last() {
+        Some(Screen::Reticle(r)) => Some(r.cursor),
+        _ => None,
+    };
+    let step = MOVES
+        .iter()
+        .find_map(|&(dir, vi, digit, nav)| match key.code {
+            KeyCode::Char(c) if plain && (c == vi || c == digit) => Some(dir),
+            code if plain && code == nav => Some(dir),
+            _ => None,
+        });
+    if let Some(dir) = step {
+        let (dx, dy) = oracle::offset_of(dir);
+        let next = Pos::new(reticle.cursor.x + dx, reticle.cursor.y + dy);
+        let want = if map.in_bounds(next) {
+            next
+        } else {
+            reticle.cursor
+        };
+        let problem = (cursor_after != Some(want)).then(|| {
+            format!(
+                "moving the reticle {} from {} should put it on {want}, not {cursor_after:?}",
+                dir.name(),
+                reticle.cursor
+            )
+        });
+        return Some((Command::Aim, cursor_after != Some(reticle.cursor), problem));
+    }
+    if key.code == KeyCode::Tab {
+        return Some((Command::Aim, cursor_after != Some(reticle.cursor), None));
+    }
+    if key != Key::ENTER {
+        return None;
+    }
+    let player = before.player.pos;
+    let slot = match reticle.purpose {
+        Purpose::Look => {
+            let closed = after.len() + 1 == before.screens.len();
+            return Some((
+                Command::Aim,
+                closed,
+                (!closed).then(|| "Enter should close the look reticle".into()),
+            ));
+        }
+        Purpose::Throw { slot } | Purpose::Use { slot } => slot,
+    };
+    let target = reticle.cursor;
+    let can = target != player && before.cursor_visible && player.chebyshev(target) <= THROW_RANGE;
+    let fired = seen.acted() > 0 || !after.iter().any(|s| matches!(s, Screen::Reticle(_)));
+    let problem = if !can && fired {
+        Some(format!(
+            "aiming at {target}, which cannot be aimed at from {player}, still did something"
+        ))
+    } else if can
+        && matches!(reticle.purpose, Purpose::Throw { .. })
+        && !seen.any(|e| matches!(e, Event::Thrown { slot: s, .. } if *s == slot))
+    {
+        Some(format!(
+            "throwing at {target} in view and in reach threw nothing"
+        ))
+    } else {
+        None
+    };
+    Some((Command::Aim, fired, problem))
+}

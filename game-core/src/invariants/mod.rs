@@ -1,0 +1,469 @@
+//! The invariant catalogue: what must always hold, each with a stable id.
+//!
+//! Tests, the sweep, the fuzz targets and save loading all use this one
+//! catalogue (documented in docs/invariants.md). Floor invariants are checked
+//! once per generated floor; turn invariants after every key, against the
+//! state before it and the record of what the key did; the oracles on a
+//! sample of turns; the progress of a bot over its run.
+//!
+//! - `floor`: connectivity, the way down, spawn regions, the temple vault.
+//! - `state`: what the state after a key must be on its own.
+//! - `record`: the state change explained by the record, within the rules.
+//! - `keys`: every key does what the help promises.
+//! - `oracle`: slow reference implementations against the fast code.
+
+mod floor;
+mod keys;
+mod oracle;
+mod record;
+mod state;
+
+use std::fmt;
+
+use crate::content::{ItemId, MonsterId};
+use crate::dice::Dice;
+use crate::game::Game;
+use crate::game::events::{Event, Who};
+use crate::game::screens::Screen;
+use crate::game::state::{Pack, RunStatus};
+use crate::game::turn::Actor;
+use crate::geom::Pos;
+use crate::keys::Key;
+use crate::map::Tile;
+
+pub use floor::{check_floor, check_floor_map, vault_crossings, vault_wall_openings};
+pub use keys::{Command, key_effect, map_command};
+pub use oracle::{check_oracles, check_persistence};
+pub use state::check_state;
+
+/// The reference implementations, for the fuzz target that compares them
+/// with the fast code on arbitrary maps.
+pub mod reference {
+    pub use super::oracle::{can_step, distances, field_of_view};
+}
+
+/// When an invariant is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum When {
+    /// Once per generated floor.
+    Floor,
+    /// After every key.
+    Turn,
+    /// On a sample of keys (every [`ORACLE_EVERY`]th): the slow oracles.
+    Sampled,
+    /// Over a bot's run: progress (`harness::runner`).
+    Run,
+}
+
+/// The oracles run after every this many keys; the save and load oracle
+/// after every [`PERSIST_EVERY`].
+pub const ORACLE_EVERY: u64 = 128;
+pub const PERSIST_EVERY: u64 = 512;
+
+/// One entry of the catalogue.
+#[derive(Clone, Copy, Debug)]
+pub struct Invariant {
+    /// Stable id, used in reports, recordings and docs/invariants.md.
+    pub id: &'static str,
+    pub when: When,
+    pub asserts: &'static str,
+}
+
+/// Every invariant, in the order they are documented.
+pub const CATALOGUE: &[Invariant] = &[
+    Invariant {
+        id: "map.connected",
+        when: When::Floor,
+        asserts: "every walkable tile is reachable from the start by legal steps",
+    },
+    Invariant {
+        id: "map.has_exit",
+        when: When::Floor,
+        asserts: "the goal is stairs (the exit on the last floor), is not the start, and is reachable",
+    },
+    Invariant {
+        id: "map.start_in_region0",
+        when: When::Floor,
+        asserts: "spawn region 0 contains the start, and every region's cells are walkable",
+    },
+    Invariant {
+        id: "map.vault_single_entrance",
+        when: When::Floor,
+        asserts: "a temple vault has exactly one opening in its walls and one crossing of the moat",
+    },
+    Invariant {
+        id: "entity.in_bounds",
+        when: When::Turn,
+        asserts: "the player, every monster and every floor item is on the map",
+    },
+    Invariant {
+        id: "entity.in_wall",
+        when: When::Turn,
+        asserts: "the player, every monster and every floor item stands on a walkable tile",
+    },
+    Invariant {
+        id: "entity.overlap",
+        when: When::Turn,
+        asserts: "no two creatures share a tile",
+    },
+    Invariant {
+        id: "hp.range",
+        when: When::Turn,
+        asserts: "hit points are within 1..=max for the living; the player is at 0 or below only when dead",
+    },
+    Invariant {
+        id: "inventory.capacity",
+        when: When::Turn,
+        asserts: "stacks hold 1..=99, unstackable items one each, and wielded/worn slots hold a weapon/armour",
+    },
+    Invariant {
+        id: "clock.monotonic",
+        when: When::Turn,
+        asserts: "the turn clock never runs backwards",
+    },
+    Invariant {
+        id: "clock.advances",
+        when: When::Turn,
+        asserts: "a key that spends the player's turns moves the clock on",
+    },
+    Invariant {
+        id: "clock.queue",
+        when: When::Turn,
+        asserts: "on the player's turn every monster is queued exactly once, no later-than-now entry is missing, and the player is not queued",
+    },
+    Invariant {
+        id: "rng.only_with_time",
+        when: When::Turn,
+        asserts: "the in-play dice are rolled only by keys that spend time, so no roll can be retried for free",
+    },
+    Invariant {
+        id: "fov.symmetric",
+        when: When::Turn,
+        asserts: "every monster the player can see can see the player",
+    },
+    Invariant {
+        id: "fov.revealed_covers_visible",
+        when: When::Turn,
+        asserts: "every visible tile is also revealed",
+    },
+    Invariant {
+        id: "screen.escapable",
+        when: When::Turn,
+        asserts: "Esc closes the top screen without spending time",
+    },
+    Invariant {
+        id: "fov.around_player",
+        when: When::Turn,
+        asserts: "the player's own tile and its open neighbours are always in view",
+    },
+    Invariant {
+        id: "move.legal",
+        when: When::Turn,
+        asserts: "creatures move only by recorded steps, one tile at a time, one per action, each resolved by the step rule (move, attack, refused, or wasted when confused)",
+    },
+    Invariant {
+        id: "combat.rules",
+        when: When::Turn,
+        asserts: "every swing is at a neighbour, rolls a d20 that hits by the to-hit rule, and deals damage within the attacker's dice",
+    },
+    Invariant {
+        id: "hp.explained",
+        when: When::Turn,
+        asserts: "hit points change only by recorded blows, poison bites within their dice and heals capped at the maximum; a creature dies exactly when they reach 0",
+    },
+    Invariant {
+        id: "status.rules",
+        when: When::Turn,
+        asserts: "a poisoner's or confuser's hit, a scroll and an antidote set statuses as the rules say, and statuses count down once a round and end",
+    },
+    Invariant {
+        id: "items.conserved",
+        when: When::Turn,
+        asserts: "items are never made or lost except by a recorded spawn, pickup, drop, throw or use, and equipment changes only by wearing or losing it",
+    },
+    Invariant {
+        id: "clock.rounds",
+        when: When::Turn,
+        asserts: "statuses tick once for every hundred the clock passes, and every turn counted is a recorded action",
+    },
+    Invariant {
+        id: "monster.notice",
+        when: When::Turn,
+        asserts: "a monster in view is awake, and an asleep monster does not walk unless confused",
+    },
+    Invariant {
+        id: "message.unseen",
+        when: When::Turn,
+        asserts: "a message names a monster only when the player can see it",
+    },
+    Invariant {
+        id: "spawn.rules",
+        when: When::Turn,
+        asserts: "a new floor's monsters arrive whole, away from the start, and no more than the rules allow; items one each, off the start and the way down",
+    },
+    Invariant {
+        id: "key.contract",
+        when: When::Turn,
+        asserts: "every key does what the help promises when its conditions hold: a move key steps, `o` explores while there is somewhere to go, `i` opens a pack that holds something",
+    },
+    Invariant {
+        id: "fov.oracle",
+        when: When::Sampled,
+        asserts: "what the player sees is the reference symmetric shadowcasting from where they stand",
+    },
+    Invariant {
+        id: "paths.oracle",
+        when: When::Sampled,
+        asserts: "distances, the chase map and A* routes from the player agree with a plain breadth-first search",
+    },
+    Invariant {
+        id: "state.persist",
+        when: When::Sampled,
+        asserts: "the state hash is the documented hash of the state, and a save loads back into the same state",
+    },
+    Invariant {
+        id: "play.progress",
+        when: When::Run,
+        asserts: "a bot's run reveals ground, changes floor, fights, picks up or uses something at least once in every stretch of keys of the stated length",
+    },
+];
+
+/// A broken invariant: its id and what was seen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    pub id: &'static str,
+    pub message: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.id, self.message)
+    }
+}
+
+fn violation(id: &'static str, message: String) -> Violation {
+    debug_assert!(
+        CATALOGUE.iter().any(|i| i.id == id),
+        "{id} is not in the catalogue"
+    );
+    Violation { id, message }
+}
+
+/// A creature as the watch saw it before the key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Seen {
+    who: Who,
+    kind: Option<MonsterId>,
+    pos: Pos,
+    hp: i32,
+    max_hp: i32,
+    poison: Option<(u32, Dice)>,
+    confused: u32,
+    awake: bool,
+    alive: bool,
+}
+
+/// What the turn invariants compare against: the state before the key, and
+/// the key. Taken with [`TurnWatch::before`], handed to [`check_turn`] with
+/// the state after the key and the key's [`crate::Outcome`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnWatch {
+    pub clock: u64,
+    /// Player actions that had spent time.
+    pub turns_taken: u32,
+    /// How far the in-play random stream had been drawn.
+    pub rng: u128,
+    key: Key,
+    playing: bool,
+    /// The player's turn had not come round: a press that got stuck left the
+    /// turn loop to finish first.
+    queued_player: bool,
+    depth: u32,
+    screens: Vec<Screen>,
+    kills: u32,
+    standing_on: Tile,
+    monster_in_view: bool,
+    /// Whether the reticle's cursor, if one is open, is on a tile in view.
+    cursor_visible: bool,
+    player: Seen,
+    pack: Pack,
+    wielded: Option<u8>,
+    worn: Option<u8>,
+    monsters: Vec<Seen>,
+    /// Floor items, in the state's order: (where, what, how many).
+    items: Vec<(Pos, ItemId, u32)>,
+    /// For `o` on the map: whether the reference finds somewhere to go.
+    explore_target: Option<bool>,
+}
+
+impl TurnWatch {
+    /// The watch for pressing `key` on `game` as it stands.
+    pub fn before(game: &Game, key: Key) -> TurnWatch {
+        let state = game.state();
+        let map = &state.floor.map;
+        let content = game.content();
+        let status = |s: &crate::game::state::Statuses| {
+            (s.poison.as_ref().map(|p| (p.rounds, p.damage)), s.confused)
+        };
+        let (poison, confused) = status(&state.player.statuses);
+        let player = Seen {
+            who: Who::Player,
+            kind: None,
+            pos: state.player.pos,
+            hp: state.player.hp,
+            max_hp: state.player.max_hp,
+            poison,
+            confused,
+            awake: true,
+            alive: !matches!(state.status, RunStatus::Died(_)),
+        };
+        let monsters = state
+            .monsters
+            .iter()
+            .map(|m| {
+                let (poison, confused) = status(&m.statuses);
+                Seen {
+                    who: Who::Monster(m.id),
+                    kind: Some(m.kind),
+                    pos: m.pos,
+                    hp: m.hp,
+                    max_hp: content.monster(m.kind).max_hp,
+                    poison,
+                    confused,
+                    awake: m.awake,
+                    alive: true,
+                }
+            })
+            .collect();
+        let playing = state.status == RunStatus::Playing;
+        let queued_player = state.clock.contains(Actor::Player);
+        let explore_target = (playing
+            && !queued_player
+            && state.screens.is_empty()
+            && map_command(key) == Some(Command::Explore))
+        .then(|| keys::explore_has_target(game));
+        let cursor_visible = match state.screens.last() {
+            Some(Screen::Reticle(r)) => map.is_visible(r.cursor),
+            _ => false,
+        };
+        TurnWatch {
+            clock: state.clock.now(),
+            turns_taken: state.turns_taken,
+            rng: state.rng.position(),
+            key,
+            playing,
+            queued_player,
+            depth: state.depth,
+            screens: state.screens.clone(),
+            kills: state.kills,
+            standing_on: map.tile(state.player.pos),
+            monster_in_view: state.monsters.iter().any(|m| map.is_visible(m.pos)),
+            cursor_visible,
+            player,
+            pack: state.player.pack.clone(),
+            wielded: state.player.wielded,
+            worn: state.player.worn,
+            monsters,
+            items: state
+                .items
+                .iter()
+                .map(|i| (i.pos, i.item, i.count))
+                .collect(),
+            explore_target,
+        }
+    }
+
+    /// The key this watch was taken for.
+    pub fn key(&self) -> Key {
+        self.key
+    }
+}
+
+/// Every turn invariant, after the key `before` was taken for: `game` is
+/// the state after it and `events` the record the press returned.
+pub fn check_turn(before: &TurnWatch, game: &Game, events: &[Event]) -> Vec<Violation> {
+    let mut found = check_state(game);
+    let now = game.state().clock.now();
+    if now < before.clock {
+        found.push(violation(
+            "clock.monotonic",
+            format!("the clock went back from {} to {now}", before.clock),
+        ));
+    }
+    let spent = game.state().turns_taken.saturating_sub(before.turns_taken);
+    if spent > 0 && now == before.clock && game.state().status == RunStatus::Playing {
+        found.push(violation(
+            "clock.advances",
+            format!("{spent} player turns were spent but the clock stayed at {now}"),
+        ));
+    }
+    let drawn = game.state().rng.position() != before.rng;
+    if drawn && now == before.clock && game.state().status == RunStatus::Playing {
+        found.push(violation(
+            "rng.only_with_time",
+            format!("the dice were rolled but the clock stayed at {now}: a free reroll"),
+        ));
+    }
+    found.extend(check_escapable(game));
+    record::check_record(before, game, events, &mut found);
+    keys::check_keys(before, game, events, &mut found);
+    found
+}
+
+/// Esc on a copy of the game must close exactly the top screen and spend no
+/// time.
+fn check_escapable(game: &Game) -> Vec<Violation> {
+    let depth = game.state().screens.len();
+    if depth == 0 || game.is_over() {
+        return Vec::new();
+    }
+    let mut copy = game.clone();
+    let clock = copy.state().clock.now();
+    let message = match copy.press(Key::ESC) {
+        Err(stuck) => Some(format!("Esc got stuck: {stuck}")),
+        Ok(outcome) if outcome.turns > 0 || copy.state().clock.now() != clock => {
+            Some("Esc spent time".to_string())
+        }
+        Ok(_) if copy.state().screens.len() + 1 != depth => Some(format!(
+            "Esc on {:?} left {} screens open, not {}",
+            game.state().screens.last(),
+            copy.state().screens.len(),
+            depth - 1
+        )),
+        Ok(_) => None,
+    };
+    message
+        .map(|m| vec![violation("screen.escapable", m)])
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_the_required_ones_are_there() {
+        let mut ids: Vec<&str> = CATALOGUE.iter().map(|i| i.id).collect();
+        ids.sort_unstable();
+        let before = ids.len();
+        ids.dedup();
+        assert_eq!(ids.len(), before, "duplicate ids");
+        for required in [
+            "map.connected",
+            "map.has_exit",
+            "map.start_in_region0",
+            "map.vault_single_entrance",
+            "entity.in_bounds",
+            "entity.in_wall",
+            "entity.overlap",
+            "hp.range",
+            "inventory.capacity",
+            "clock.monotonic",
+            "fov.symmetric",
+            "fov.revealed_covers_visible",
+            "screen.escapable",
+        ] {
+            assert!(ids.contains(&required), "{required} missing");
+        }
+    }
+}

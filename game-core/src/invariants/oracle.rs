@@ -1,0 +1,458 @@
+//! Oracles: slow, plain reference implementations of what the fast code
+//! computes, written apart from it, and the checks that compare the two.
+//!
+//! The references share nothing with the code they judge but the map's raw
+//! tiles: their own direction table, their own step rule, their own field of
+//! view (Albert Ford's published algorithm as written, recursive, with exact
+//! fractions and the sight radius applied afterwards rather than during the
+//! scan), their own breadth-first search. A bug in `geom`, `map`, `fov` or
+//! `paths` therefore makes the two disagree instead of fooling both.
+//!
+//! They cost tens of microseconds a call, so the harness runs them on a
+//! sample of turns (`harness::runner`) and on every input of the `sight`
+//! fuzz target.
+
+use std::collections::VecDeque;
+
+use crate::fov::SIGHT_RADIUS;
+use crate::game::{CHASE_RADIUS, Game};
+use crate::geom::{Dir, Pos};
+use crate::map::{BitGrid, Map, Tile};
+use crate::paths::{self, DijkstraMap, UNREACHABLE};
+
+use super::{Violation, violation};
+
+/// The eight neighbours as (dx, dy), clockwise from north: the order the
+/// game's searches break ties in (`Dir::ALL`).
+pub const NEIGHBOURS: [(i32, i32); 8] = [
+    (0, -1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+];
+
+/// The reference's (dx, dy) for a direction, from [`NEIGHBOURS`].
+pub fn offset_of(dir: Dir) -> (i32, i32) {
+    let index = match dir {
+        Dir::N => 0,
+        Dir::NE => 1,
+        Dir::E => 2,
+        Dir::SE => 3,
+        Dir::S => 4,
+        Dir::SW => 5,
+        Dir::W => 6,
+        Dir::NW => 7,
+    };
+    NEIGHBOURS[index]
+}
+
+/// The tile at (x, y) read straight from the grid; rock off the map.
+fn tile_at(map: &Map, x: i32, y: i32) -> Tile {
+    if x < 0 || y < 0 || x >= map.width() || y >= map.height() {
+        return Tile::Wall;
+    }
+    map.tiles()[(y as usize) * (map.width() as usize) + x as usize]
+}
+
+fn open(map: &Map, x: i32, y: i32) -> bool {
+    tile_at(map, x, y) != Tile::Wall
+}
+
+/// The step rule as the design states it: the destination must be walkable,
+/// and a diagonal may not squeeze between two blocking tiles.
+pub fn can_step(map: &Map, from: Pos, dx: i32, dy: i32) -> bool {
+    let (x, y) = (from.x + dx, from.y + dy);
+    if !open(map, x, y) {
+        return false;
+    }
+    dx == 0 || dy == 0 || open(map, from.x + dx, from.y) || open(map, from.x, from.y + dy)
+}
+
+/// Steps from `from` to every cell (row-major), [`UNREACHABLE`] where none.
+pub fn distances(map: &Map, from: Pos) -> Vec<u32> {
+    distances_over(map, from, |x, y| open(map, x, y), None)
+}
+
+/// Breadth-first steps from `from` over the cells `open` admits, by the step
+/// rule applied to them: a diagonal may not squeeze between two cells `open`
+/// refuses. Stops early once `until` is labelled.
+pub fn distances_over(
+    map: &Map,
+    from: Pos,
+    open: impl Fn(i32, i32) -> bool,
+    until: Option<Pos>,
+) -> Vec<u32> {
+    let (w, h) = (map.width(), map.height());
+    let index = |p: Pos| (p.y as usize) * (w as usize) + p.x as usize;
+    let mut dist = vec![UNREACHABLE; (w as usize) * (h as usize)];
+    let inside = |x: i32, y: i32| x >= 0 && y >= 0 && x < w && y < h;
+    if !inside(from.x, from.y) || !open(from.x, from.y) {
+        return dist;
+    }
+    dist[index(from)] = 0;
+    let mut queue = VecDeque::from([from]);
+    while let Some(here) = queue.pop_front() {
+        if Some(here) == until {
+            break;
+        }
+        let next_dist = dist[index(here)] + 1;
+        for (dx, dy) in NEIGHBOURS {
+            let (x, y) = (here.x + dx, here.y + dy);
+            let legal = inside(x, y)
+                && open(x, y)
+                && (dx == 0 || dy == 0 || open(here.x + dx, here.y) || open(here.x, here.y + dy));
+            let next = Pos::new(x, y);
+            if legal && dist[index(next)] == UNREACHABLE {
+                dist[index(next)] = next_dist;
+                queue.push_back(next);
+            }
+        }
+    }
+    dist
+}
+
+/// An exact fraction `num / den`, `den > 0`.
+#[derive(Clone, Copy, Debug)]
+struct Fraction {
+    num: i64,
+    den: i64,
+}
+
+impl Fraction {
+    fn new(num: i64, den: i64) -> Fraction {
+        debug_assert!(den > 0);
+        Fraction { num, den }
+    }
+
+    /// `depth * self`, rounded to the nearest integer with ties going up.
+    fn times_round_ties_up(self, depth: i64) -> i64 {
+        floor_div(2 * depth * self.num + self.den, 2 * self.den)
+    }
+
+    /// `depth * self`, rounded to the nearest integer with ties going down.
+    fn times_round_ties_down(self, depth: i64) -> i64 {
+        -floor_div(self.den - 2 * depth * self.num, 2 * self.den)
+    }
+
+    /// `col >= depth * self`.
+    fn at_or_below(self, col: i64, depth: i64) -> bool {
+        col * self.den >= depth * self.num
+    }
+
+    /// `col <= depth * self`.
+    fn at_or_above(self, col: i64, depth: i64) -> bool {
+        col * self.den <= depth * self.num
+    }
+}
+
+/// Rounds toward negative infinity; `b > 0`.
+fn floor_div(a: i64, b: i64) -> i64 {
+    let q = a / b;
+    if a % b != 0 && a < 0 { q - 1 } else { q }
+}
+
+/// Every cell visible from `origin` within `radius` (squared distance at
+/// most `radius²`), by symmetric shadowcasting as Albert Ford publishes it:
+/// scan each quadrant row by row to the edge of the map, then keep what lies
+/// within the radius.
+pub fn field_of_view(map: &Map, origin: Pos, radius: i32) -> BitGrid {
+    let (w, h) = (map.width(), map.height());
+    let mut seen = BitGrid::new(map.len());
+    if origin.x < 0 || origin.y < 0 || origin.x >= w || origin.y >= h {
+        return seen;
+    }
+    let mut mark = |x: i32, y: i32| {
+        let (dx, dy) = (x - origin.x, y - origin.y);
+        if x >= 0 && y >= 0 && x < w && y < h && dx * dx + dy * dy <= radius * radius {
+            seen.set((y as usize) * (w as usize) + x as usize, true);
+        }
+    };
+    mark(origin.x, origin.y);
+    for quadrant in 0..4 {
+        let place = |depth: i64, col: i64| -> (i32, i32) {
+            let (depth, col) = (depth as i32, col as i32);
+            match quadrant {
+                0 => (origin.x + col, origin.y - depth),
+                1 => (origin.x + depth, origin.y + col),
+                2 => (origin.x + col, origin.y + depth),
+                _ => (origin.x - depth, origin.y + col),
+            }
+        };
+        // Map edges are rock, so every scan ends within the map's extent.
+        let deepest = i64::from(w.max(h)) + 1;
+        scan(
+            map,
+            &place,
+            &mut mark,
+            1,
+            Fraction::new(-1, 1),
+            Fraction::new(1, 1),
+            deepest,
+        );
+    }
+    seen
+}
+
+/// One row of a quadrant and, recursively, the rows behind it.
+fn scan(
+    map: &Map,
+    place: &dyn Fn(i64, i64) -> (i32, i32),
+    mark: &mut dyn FnMut(i32, i32),
+    depth: i64,
+    mut start: Fraction,
+    end: Fraction,
+    deepest: i64,
+) {
+    if depth > deepest {
+        return;
+    }
+    let wall = |col: i64| {
+        let (x, y) = place(depth, col);
+        !open(map, x, y)
+    };
+    let mut previous: Option<bool> = None;
+    for col in start.times_round_ties_up(depth)..=end.times_round_ties_down(depth) {
+        let is_wall = wall(col);
+        let symmetric = start.at_or_below(col, depth) && end.at_or_above(col, depth);
+        if is_wall || symmetric {
+            let (x, y) = place(depth, col);
+            mark(x, y);
+        }
+        if previous == Some(true) && !is_wall {
+            start = Fraction::new(2 * col - 1, 2 * depth);
+        }
+        if previous == Some(false) && is_wall {
+            scan(
+                map,
+                place,
+                mark,
+                depth + 1,
+                start,
+                Fraction::new(2 * col - 1, 2 * depth),
+                deepest,
+            );
+        }
+        previous = Some(is_wall);
+    }
+    if previous == Some(false) {
+        scan(map, place, mark, depth + 1, start, end, deepest);
+    }
+}
+
+/// The oracles against the game as it stands: what the player sees against
+/// the reference field of view, and the game's distances, chase map and A*
+/// routes from the player against the reference search.
+pub fn check_oracles(game: &Game) -> Vec<Violation> {
+    let mut found = Vec::new();
+    let state = game.state();
+    let map = &state.floor.map;
+    let player = state.player.pos;
+    if !map.in_bounds(player) {
+        return found; // entity.in_bounds says so
+    }
+    let expected = field_of_view(map, player, SIGHT_RADIUS);
+    if expected != map.visible {
+        let differs = (0..map.len())
+            .find(|&i| expected.get(i) != map.visible.get(i))
+            .map(|i| map.idx_pos(i));
+        if let Some(at) = differs {
+            found.push(violation(
+                "fov.oracle",
+                format!(
+                    "from {player} the game {} {at}, the reference field of view {}",
+                    if map.visible.get(map.xy_idx(at)) {
+                        "sees"
+                    } else {
+                        "does not see"
+                    },
+                    if expected.get(map.xy_idx(at)) {
+                        "does"
+                    } else {
+                        "does not"
+                    }
+                ),
+            ));
+        }
+    }
+    let reference = distances(map, player);
+    check_distances(map, player, &reference, &mut found);
+    let mut targets: Vec<Pos> = state.monsters.iter().map(|m| m.pos).take(1).collect();
+    targets.push(state.floor.goal);
+    for to in targets {
+        check_route(map, player, to, &reference, &mut found);
+    }
+    found
+}
+
+fn check_distances(map: &Map, from: Pos, reference: &[u32], found: &mut Vec<Violation>) {
+    let fast = paths::bfs_distances(map, from);
+    if let Some(i) = (0..map.len()).find(|&i| fast[i] != reference[i]) {
+        found.push(violation(
+            "paths.oracle",
+            format!(
+                "breadth-first distance from {from} to {} is {}, the reference says {}",
+                map.idx_pos(i),
+                show(fast[i]),
+                show(reference[i])
+            ),
+        ));
+    }
+    let mut chase = DijkstraMap::new(map, from, CHASE_RADIUS);
+    for (i, &steps) in reference.iter().enumerate() {
+        let at = map.idx_pos(i);
+        let want = (steps <= u32::from(CHASE_RADIUS)).then_some(steps);
+        let got = chase.distance(map, at).map(u32::from);
+        if got != want {
+            found.push(violation(
+                "paths.oracle",
+                format!(
+                    "the chase map from {from} puts {at} at {}, the reference at {}",
+                    got.map_or("out of reach".into(), |d| d.to_string()),
+                    want.map_or("out of reach".into(), |d| d.to_string())
+                ),
+            ));
+            return;
+        }
+    }
+}
+
+/// An A* route from `from` to `to` must exist exactly when the reference
+/// reaches `to`, be as short, and take only legal steps.
+fn check_route(map: &Map, from: Pos, to: Pos, reference: &[u32], found: &mut Vec<Violation>) {
+    if !map.in_bounds(to) {
+        return;
+    }
+    let want = reference[map.xy_idx(to)];
+    let route = paths::astar(map, from, to, map.len());
+    let problem = match &route {
+        None if want != UNREACHABLE => Some(format!("finds no route, the reference {want} steps")),
+        Some(route) if route.len() as u32 != want => Some(format!(
+            "takes {} steps, the reference {}",
+            route.len(),
+            show(want)
+        )),
+        Some(route) => {
+            let mut at = from;
+            route.iter().find_map(|&next| {
+                let (dx, dy) = (next.x - at.x, next.y - at.y);
+                let legal = dx.abs() <= 1 && dy.abs() <= 1 && can_step(map, at, dx, dy);
+                at = next;
+                (!legal).then(|| format!("steps illegally onto {next}"))
+            })
+        }
+        None => None,
+    };
+    if let Some(problem) = problem {
+        found.push(violation(
+            "paths.oracle",
+            format!("A* from {from} to {to} {problem}"),
+        ));
+    }
+}
+
+fn show(d: u32) -> String {
+    if d == UNREACHABLE {
+        "unreachable".into()
+    } else {
+        d.to_string()
+    }
+}
+
+/// The state hash as docs/state-hash.md defines it (XXH3-64, seed 0, of
+/// postcard's encoding of the state), and a save that loads back into the
+/// same state and hash.
+pub fn check_persistence(game: &Game) -> Vec<Violation> {
+    let mut found = Vec::new();
+    let bytes = match postcard::to_allocvec(game.state()) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            found.push(violation(
+                "state.persist",
+                format!("the state does not encode: {e}"),
+            ));
+            return found;
+        }
+    };
+    let documented = xxhash_rust::xxh3::xxh3_64(&bytes);
+    if game.state_hash() != documented {
+        found.push(violation(
+            "state.persist",
+            format!(
+                "state_hash says {:016x}, the documented hash of the state is {documented:016x}",
+                game.state_hash()
+            ),
+        ));
+    }
+    match Game::load(&game.save(), game.content().clone()) {
+        Err(e) => found.push(violation(
+            "state.persist",
+            format!("a save of this state does not load: {e}"),
+        )),
+        Ok(loaded) if loaded.state() != game.state() => found.push(violation(
+            "state.persist",
+            "a save of this state loads into a different state".into(),
+        )),
+        Ok(loaded) if loaded.state_hash() != game.state_hash() => found.push(violation(
+            "state.persist",
+            "a save of this state loads with a different hash".into(),
+        )),
+        Ok(_) => {}
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fov;
+    use crate::map::map_from;
+
+    #[test]
+    fn the_reference_field_of_view_agrees_with_the_game_on_a_room_of_pillars() {
+        let map = map_from(&[
+            "##############",
+            "#............#",
+            "#.#..#...#.#.#",
+            "#....#.......#",
+            "#.#......##..#",
+            "#...#..#.....#",
+            "#.#....#..#..#",
+            "#............#",
+            "##############",
+        ]);
+        for origin in map.walkable_cells().collect::<Vec<_>>() {
+            for radius in [1, 3, 9, 30] {
+                let mut fast = BitGrid::new(map.len());
+                fov::compute(&map, origin, radius, &mut fast);
+                assert_eq!(
+                    field_of_view(&map, origin, radius),
+                    fast,
+                    "{origin} r{radius}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn reference_distances_step_around_corners_not_through_them() {
+        let map = map_from(&["#####", "#.#.#", "##..#", "#####"]);
+        let dist = distances(&map, Pos::new(1, 1));
+        // (2, 2) is a diagonal squeeze between two walls from (1, 1).
+        assert_eq!(dist[map.xy_idx(Pos::new(2, 2))], UNREACHABLE);
+        let dist = distances(&map, Pos::new(3, 1));
+        assert_eq!(dist[map.xy_idx(Pos::new(2, 2))], 1);
+        assert_eq!(dist[map.xy_idx(Pos::new(1, 1))], UNREACHABLE);
+    }
+
+    #[test]
+    fn floor_division_rounds_down() {
+        assert_eq!(floor_div(7, 2), 3);
+        assert_eq!(floor_div(-7, 2), -4);
+        assert_eq!(floor_div(-8, 2), -4);
+        assert_eq!(floor_div(0, 5), 0);
+    }
+}

@@ -1,0 +1,1409 @@
+//! Rules that explain every change: the record a press returns
+//! ([`crate::game::events`]) replayed against a model of the state before
+//! the key, event by event, each held to the rules' own bounds; then the
+//! model must be the state after the key.
+//!
+//! So hit points change only by recorded damage and healing, a swing's d20
+//! and damage lie within the rules and the attacker's dice, an item is never
+//! made or lost but by a recorded pickup, drop, throw or use, a creature
+//! moves only by legal recorded steps, one per action, a status counts down
+//! once a round and ends, a round ticks for every hundred of the clock, and a
+//! message names only monsters in view. The rules are written here a second
+//! time, plainly, from the design (the to-hit roll, the heal cap, the step
+//! rule through [`super::oracle`]), never by calling the functions they
+//! check.
+
+use std::collections::VecDeque;
+
+use crate::content::{ItemEffect, ItemId, MonsterId};
+use crate::dice::Dice;
+use crate::fov::{self, SIGHT_RADIUS};
+use crate::game::events::{Event, HpCause, Place, StatusChange, Who};
+use crate::game::state::{MAX_STACK, PACK_SLOTS, Pack, RunStatus};
+use crate::game::{BASE_ITEMS, BASE_MONSTERS, Game, START_CLEARANCE};
+use crate::geom::Pos;
+use crate::map::{Map, Tile};
+use crate::rules;
+
+use super::oracle;
+use super::{Seen, TurnWatch, Violation, violation};
+
+/// A creature as the record has left it so far.
+#[derive(Clone, Debug)]
+struct Creature {
+    who: Who,
+    kind: Option<MonsterId>,
+    pos: Pos,
+    hp: i32,
+    max_hp: i32,
+    poison: Option<(u32, Dice)>,
+    confused: u32,
+    awake: bool,
+    alive: bool,
+    /// It has stepped in its current turn (a monster) or action (the player).
+    stepped: bool,
+}
+
+impl Creature {
+    fn from_seen(seen: &Seen) -> Creature {
+        Creature {
+            who: seen.who,
+            kind: seen.kind,
+            pos: seen.pos,
+            hp: seen.hp,
+            max_hp: seen.max_hp,
+            poison: seen.poison,
+            confused: seen.confused,
+            awake: seen.awake,
+            alive: seen.alive,
+            stepped: false,
+        }
+    }
+}
+
+/// What the record must say next.
+#[derive(Clone, Copy, Debug)]
+enum Expect {
+    /// A swing or missile, after a step that found someone or a throw that
+    /// came down on someone.
+    Attack {
+        attacker: Who,
+        defender: Who,
+        missile: Option<ItemId>,
+    },
+    /// The wound of a swing that connected.
+    Blow {
+        attacker: Who,
+        defender: Who,
+        damage: i32,
+    },
+    Death {
+        who: Who,
+        by_player: bool,
+    },
+    /// A poisoner's hit poisons for this many rounds with these dice.
+    Dose {
+        who: Who,
+        rounds: u32,
+        dice: Dice,
+    },
+    /// A confuser's hit confuses for this many rounds.
+    Confusion {
+        who: Who,
+        rounds: u32,
+    },
+    /// A scroll of confusion read at a monster, for `turns`.
+    ScrollConfusion {
+        turns: u32,
+    },
+    Heal {
+        dice: Dice,
+    },
+    Cure,
+    Reveal,
+    /// A round's poison bite.
+    Bite {
+        who: Who,
+        dice: Dice,
+    },
+}
+
+impl Expect {
+    fn id(self) -> &'static str {
+        match self {
+            Expect::Attack { .. } | Expect::Blow { .. } => "combat.rules",
+            Expect::Death { .. } | Expect::Heal { .. } | Expect::Bite { .. } => "hp.explained",
+            Expect::Dose { .. }
+            | Expect::Confusion { .. }
+            | Expect::ScrollConfusion { .. }
+            | Expect::Cure => "status.rules",
+            Expect::Reveal => "items.conserved",
+        }
+    }
+}
+
+/// The model the record is replayed on.
+struct Model<'a> {
+    game: &'a Game,
+    /// The player first, then the monsters in spawn order.
+    creatures: Vec<Creature>,
+    pack: Pack,
+    wielded: Option<u8>,
+    worn: Option<u8>,
+    /// Floor piles: (where, what, how many); several may share a tile.
+    items: Vec<(Pos, ItemId, u32)>,
+    depth: u32,
+    expect: VecDeque<Expect>,
+    /// The next creature to tick in the round under way.
+    ticking: Option<usize>,
+    /// A scroll of teleportation was read: the next event may move the player.
+    teleport: bool,
+    /// Whose monster turn is under way.
+    turn_of: Option<Who>,
+    rounds: u64,
+    acted: u32,
+    kills: u32,
+    revealed_all: bool,
+    /// Events before this index happened on a floor left behind: their steps
+    /// cannot be held to the map the game now has.
+    new_floor_from: usize,
+    found: Vec<Violation>,
+}
+
+/// Replays `events`, the record of the key `before` was taken for, and
+/// checks the state `game` is left in against it.
+pub(super) fn check_record(
+    before: &TurnWatch,
+    game: &Game,
+    events: &[Event],
+    found: &mut Vec<Violation>,
+) {
+    let mut model = Model {
+        game,
+        creatures: std::iter::once(&before.player)
+            .chain(&before.monsters)
+            .map(Creature::from_seen)
+            .collect(),
+        pack: before.pack.clone(),
+        wielded: before.wielded,
+        worn: before.worn,
+        items: before.items.clone(),
+        depth: before.depth,
+        expect: VecDeque::new(),
+        ticking: None,
+        teleport: false,
+        turn_of: None,
+        rounds: 0,
+        acted: 0,
+        kills: 0,
+        revealed_all: false,
+        new_floor_from: events
+            .iter()
+            .position(|e| matches!(e, Event::Descended { .. }))
+            .unwrap_or(0),
+        found: Vec::new(),
+    };
+    for (index, &event) in events.iter().enumerate() {
+        model.on(index, event, before);
+        if model.found.len() > 4 {
+            break; // the first few say what went wrong; the rest follow from them
+        }
+        if model.expect.is_empty() {
+            model.advance_ticks();
+        }
+    }
+    if let Some(&missing) = model.expect.front() {
+        model.fail(
+            missing.id(),
+            format!("the record ends while {missing:?} is still owed"),
+        );
+    }
+    if model.found.is_empty() {
+        model.reconcile(before);
+    }
+    found.append(&mut model.found);
+}
+
+impl Model<'_> {
+    fn fail(&mut self, id: &'static str, message: String) {
+        self.found.push(violation(id, message));
+    }
+
+    fn map(&self) -> &Map {
+        &self.game.state().floor.map
+    }
+
+    fn index_of(&self, who: Who) -> Option<usize> {
+        self.creatures.iter().position(|c| c.who == who)
+    }
+
+    fn creature(&self, who: Who) -> Option<&Creature> {
+        self.creatures.iter().find(|c| c.who == who)
+    }
+
+    fn player(&self) -> &Creature {
+        &self.creatures[0]
+    }
+
+    fn occupant(&self, at: Pos, except: Who) -> Option<Who> {
+        self.creatures
+            .iter()
+            .find(|c| c.alive && c.pos == at && c.who != except)
+            .map(|c| c.who)
+    }
+
+    fn name(&self, who: Who) -> String {
+        match (who, self.creature(who).and_then(|c| c.kind)) {
+            (Who::Player, _) => "the player".into(),
+            (Who::Monster(id), Some(kind)) => {
+                format!(
+                    "monster {} ({})",
+                    id.0,
+                    self.game.content().monster(kind).name
+                )
+            }
+            (Who::Monster(id), None) => format!("monster {}", id.0),
+        }
+    }
+
+    /// The expectation at the front, taken if `matches` says it is the one.
+    fn take(&mut self, matches: impl Fn(Expect) -> bool) -> Option<Expect> {
+        let front = *self.expect.front()?;
+        if matches(front) {
+            self.expect.pop_front();
+            Some(front)
+        } else {
+            None
+        }
+    }
+
+    fn on(&mut self, index: usize, event: Event, before: &TurnWatch) {
+        // Naming and noticing happen alongside everything else: they never
+        // stand in for an owed event.
+        let out_of_band = matches!(event, Event::Named { .. } | Event::Noticed { .. });
+        if !out_of_band && let Some(&owed) = self.expect.front() {
+            let answers = matches!(
+                (owed, event),
+                (Expect::Attack { .. }, Event::Attack { .. })
+                    | (Expect::Blow { .. }, Event::HitPoints { .. })
+                    | (Expect::Bite { .. }, Event::HitPoints { .. })
+                    | (Expect::Heal { .. }, Event::HitPoints { .. })
+                    | (Expect::Death { .. }, Event::Died { .. })
+                    | (Expect::Dose { .. }, Event::Status { .. })
+                    | (Expect::Confusion { .. }, Event::Status { .. })
+                    | (Expect::ScrollConfusion { .. }, Event::Status { .. })
+                    | (Expect::Cure, Event::Status { .. })
+                    | (Expect::Reveal, Event::MapRevealed)
+            );
+            if !answers {
+                self.fail(
+                    owed.id(),
+                    format!("{owed:?} was owed, but the record goes on with {event:?}"),
+                );
+                self.expect.clear();
+            }
+        }
+        let teleport = std::mem::take(&mut self.teleport);
+        match event {
+            Event::PlayerActed { .. } => {
+                self.acted += 1;
+                self.creatures[0].stepped = false;
+                self.turn_of = None;
+            }
+            Event::MonsterTurn { id } => {
+                let who = Who::Monster(id);
+                match self.index_of(who) {
+                    Some(i) if self.creatures[i].alive => {
+                        self.creatures[i].stepped = false;
+                        self.turn_of = Some(who);
+                    }
+                    _ => self.fail(
+                        "move.legal",
+                        format!("monster {} took a turn but is not on the floor", id.0),
+                    ),
+                }
+            }
+            Event::Round => {
+                self.rounds += 1;
+                self.turn_of = None;
+                self.ticking = Some(0);
+            }
+            Event::Step {
+                who,
+                from,
+                dir,
+                confused,
+                result,
+            } => self.step(index, who, from, dir, confused, result),
+            Event::Attack {
+                attacker,
+                defender,
+                missile,
+                roll,
+                hit,
+                damage,
+            } => self.attack(attacker, defender, missile, roll, hit, damage),
+            Event::HitPoints {
+                who,
+                before,
+                after,
+                cause,
+            } => self.hit_points(who, before, after, cause),
+            Event::Died { who } => self.died(who),
+            Event::Status { who, change } => self.status(who, change),
+            Event::Items {
+                item,
+                count,
+                from,
+                to,
+            } => self.items(item, count, from, to),
+            Event::Thrown {
+                item,
+                slot,
+                landing,
+            } => self.thrown(item, slot, landing),
+            Event::Equipped { slot, worn } => self.equipped(slot, worn),
+            Event::Teleported { from, to } => self.teleported(teleport, from, to),
+            Event::MapRevealed => {
+                if self.take(|e| matches!(e, Expect::Reveal)).is_none() {
+                    self.fail(
+                        "items.conserved",
+                        "the floor was revealed without a scroll of magic mapping".into(),
+                    );
+                }
+                self.revealed_all = true;
+            }
+            Event::Descended { depth } => self.descended(depth, before),
+            Event::Noticed { id } => match self.index_of(Who::Monster(id)) {
+                Some(i) if self.creatures[i].alive => self.creatures[i].awake = true,
+                _ => self.fail(
+                    "monster.notice",
+                    format!(
+                        "monster {} noticed the player but is not on the floor",
+                        id.0
+                    ),
+                ),
+            },
+            Event::Named { who } => self.named(index, who),
+        }
+    }
+
+    /// Ticks the round under way, creature by creature, stopping at each
+    /// poisoned one until its bite is recorded.
+    fn advance_ticks(&mut self) {
+        while let Some(i) = self.ticking {
+            if i >= self.creatures.len() || !self.creatures[0].alive {
+                self.ticking = None;
+                return;
+            }
+            self.ticking = Some(i + 1);
+            let c = &mut self.creatures[i];
+            if !c.alive {
+                continue;
+            }
+            c.confused = c.confused.saturating_sub(1);
+            if let Some((rounds, dice)) = c.poison {
+                let left = rounds.saturating_sub(1);
+                c.poison = (left > 0).then_some((left, dice));
+                let who = c.who;
+                self.expect.push_back(Expect::Bite { who, dice });
+                return;
+            }
+        }
+    }
+
+    fn step(
+        &mut self,
+        index: usize,
+        who: Who,
+        from: Pos,
+        dir: crate::geom::Dir,
+        confused: bool,
+        result: rules::StepResult,
+    ) {
+        use rules::StepResult;
+        let Some(i) = self.index_of(who).filter(|&i| self.creatures[i].alive) else {
+            self.fail(
+                "move.legal",
+                format!("{} stepped but is not on the floor", self.name(who)),
+            );
+            return;
+        };
+        let c = self.creatures[i].clone();
+        if c.pos != from {
+            self.fail(
+                "move.legal",
+                format!(
+                    "{} stepped from {from} but stood at {}",
+                    self.name(who),
+                    c.pos
+                ),
+            );
+        }
+        if confused != (c.confused > 0) {
+            self.fail(
+                "move.legal",
+                format!(
+                    "{} stepped {} while it had {} rounds of confusion",
+                    self.name(who),
+                    if confused { "confused" } else { "steadily" },
+                    c.confused
+                ),
+            );
+        }
+        if c.stepped {
+            self.fail(
+                "move.legal",
+                format!("{} stepped twice in one action", self.name(who)),
+            );
+        }
+        if let Who::Monster(_) = who {
+            if self.turn_of != Some(who) {
+                self.fail(
+                    "move.legal",
+                    format!("{} stepped outside its own turn", self.name(who)),
+                );
+            }
+            if !c.awake && c.confused == 0 {
+                self.fail(
+                    "monster.notice",
+                    format!("{} walked while asleep", self.name(who)),
+                );
+            }
+        }
+        let (dx, dy) = oracle::offset_of(dir);
+        let to = Pos::new(c.pos.x + dx, c.pos.y + dy);
+        let occupant = self.occupant(to, who);
+        if index >= self.new_floor_from {
+            let expected = if !oracle::can_step(self.map(), c.pos, dx, dy) {
+                if c.confused > 0 {
+                    StepResult::Wasted
+                } else {
+                    StepResult::Refused
+                }
+            } else if occupant.is_some() {
+                StepResult::Attack
+            } else {
+                StepResult::Move
+            };
+            if result != expected {
+                self.fail(
+                    "move.legal",
+                    format!(
+                        "{} stepping {} from {} came to {result:?}; the step rule says {expected:?}",
+                        self.name(who),
+                        dir.name(),
+                        c.pos
+                    ),
+                );
+                return;
+            }
+        }
+        let c = &mut self.creatures[i];
+        c.stepped = result != StepResult::Refused;
+        match result {
+            StepResult::Move => c.pos = to,
+            StepResult::Attack => match occupant {
+                Some(defender) => self.expect.push_back(Expect::Attack {
+                    attacker: who,
+                    defender,
+                    missile: None,
+                }),
+                None => self.fail(
+                    "combat.rules",
+                    format!("{} attacked the empty tile {to}", self.name(who)),
+                ),
+            },
+            StepResult::Refused | StepResult::Wasted => {}
+        }
+    }
+
+    /// A creature's to-hit bonus and damage dice for a swing or a missile.
+    fn offence(&self, attacker: Who, missile: Option<ItemId>) -> (i32, Dice) {
+        let content = self.game.content();
+        match (attacker, missile) {
+            (Who::Player, Some(item)) => match &content.item(item).effect {
+                ItemEffect::Thrown { to_hit, damage } => (rules::PLAYER_ATTACK + to_hit, *damage),
+                _ => (rules::PLAYER_ATTACK, fists()),
+            },
+            (Who::Player, None) => {
+                let weapon = self
+                    .wielded
+                    .and_then(|slot| self.pack.get(slot))
+                    .map(|s| &content.item(s.item).effect);
+                match weapon {
+                    Some(ItemEffect::Weapon { to_hit, damage }) => {
+                        (rules::PLAYER_ATTACK + to_hit, *damage)
+                    }
+                    _ => (rules::PLAYER_ATTACK, fists()),
+                }
+            }
+            (Who::Monster(_), _) => match self.creature(attacker).and_then(|c| c.kind) {
+                Some(kind) => {
+                    let def = content.monster(kind);
+                    (def.att, def.damage)
+                }
+                None => (0, fists()),
+            },
+        }
+    }
+
+    fn defence(&self, defender: Who) -> i32 {
+        let content = self.game.content();
+        match defender {
+            Who::Player => {
+                let armour = self
+                    .worn
+                    .and_then(|slot| self.pack.get(slot))
+                    .map(|s| &content.item(s.item).effect);
+                match armour {
+                    Some(ItemEffect::Armour { defence }) => rules::PLAYER_DEFENCE + defence,
+                    _ => rules::PLAYER_DEFENCE,
+                }
+            }
+            Who::Monster(_) => self
+                .creature(defender)
+                .and_then(|c| c.kind)
+                .map_or(0, |kind| content.monster(kind).dv),
+        }
+    }
+
+    fn attack(
+        &mut self,
+        attacker: Who,
+        defender: Who,
+        missile: Option<ItemId>,
+        roll: i32,
+        hit: bool,
+        damage: i32,
+    ) {
+        let owed = self.take(|e| {
+            matches!(e, Expect::Attack { attacker: a, defender: d, missile: m }
+                if a == attacker && d == defender && m == missile)
+        });
+        if owed.is_none() {
+            self.fail(
+                "combat.rules",
+                format!(
+                    "{} attacked {} with no step or throw that called for it",
+                    self.name(attacker),
+                    self.name(defender)
+                ),
+            );
+            return;
+        }
+        let (Some(a), Some(d)) = (self.creature(attacker), self.creature(defender)) else {
+            return;
+        };
+        if !a.alive || !d.alive {
+            self.fail(
+                "combat.rules",
+                format!(
+                    "{} attacked {}, but one of them is dead",
+                    self.name(attacker),
+                    self.name(defender)
+                ),
+            );
+            return;
+        }
+        if missile.is_none() && a.pos.chebyshev(d.pos) != 1 {
+            self.fail(
+                "combat.rules",
+                format!(
+                    "{} at {} swung at {} at {}, which is not next to it",
+                    self.name(attacker),
+                    a.pos,
+                    self.name(defender),
+                    d.pos
+                ),
+            );
+        }
+        let (attack, dice) = self.offence(attacker, missile);
+        let defence = self.defence(defender);
+        if !(1..=20).contains(&roll) {
+            self.fail("combat.rules", format!("a d20 to hit rolled {roll}"));
+            return;
+        }
+        // The to-hit rule: a natural 1 misses, a natural 20 hits, otherwise
+        // the roll plus the attack must reach the defence.
+        let connects = roll == 20 || (roll != 1 && roll + attack >= defence);
+        if hit != connects {
+            self.fail(
+                "combat.rules",
+                format!(
+                    "{} rolled {roll} +{attack} against defence {defence} and {}; the to-hit rule says it {}",
+                    self.name(attacker),
+                    if hit { "hit" } else { "missed" },
+                    if connects { "hits" } else { "misses" }
+                ),
+            );
+        }
+        let (low, high) = damage_bounds(dice);
+        if hit && !(low..=high).contains(&damage) {
+            self.fail(
+                "combat.rules",
+                format!(
+                    "{} dealt {damage} with {dice}, which deals {low} to {high}",
+                    self.name(attacker)
+                ),
+            );
+        }
+        if !hit && damage != 0 {
+            self.fail(
+                "combat.rules",
+                format!("{} missed but dealt {damage}", self.name(attacker)),
+            );
+        }
+        if hit {
+            self.expect.push_front(Expect::Blow {
+                attacker,
+                defender,
+                damage,
+            });
+        }
+    }
+
+    fn hit_points(&mut self, who: Who, before: i32, after: i32, cause: HpCause) {
+        let Some(i) = self.index_of(who).filter(|&i| self.creatures[i].alive) else {
+            self.fail(
+                "hp.explained",
+                format!(
+                    "{} lost or gained hit points but is not alive",
+                    self.name(who)
+                ),
+            );
+            return;
+        };
+        let c = self.creatures[i].clone();
+        if before != c.hp {
+            self.fail(
+                "hp.explained",
+                format!(
+                    "{}'s hit points went from {before}, but the record left them at {}",
+                    self.name(who),
+                    c.hp
+                ),
+            );
+        }
+        let mut by_player = false;
+        let mut attacker_kind = None;
+        match cause {
+            HpCause::Blow => {
+                match self.take(|e| matches!(e, Expect::Blow { defender, .. } if defender == who)) {
+                    Some(Expect::Blow {
+                        attacker, damage, ..
+                    }) => {
+                        by_player = attacker == Who::Player;
+                        attacker_kind = self.creature(attacker).and_then(|a| a.kind);
+                        if after != c.hp - damage {
+                            self.fail(
+                                "hp.explained",
+                                format!(
+                                    "a blow of {damage} took {} from {} to {after}",
+                                    self.name(who),
+                                    c.hp
+                                ),
+                            );
+                        }
+                    }
+                    _ => self.fail(
+                        "hp.explained",
+                        format!("{} was wounded by a blow nobody struck", self.name(who)),
+                    ),
+                }
+            }
+            HpCause::Poison => {
+                match self.take(|e| matches!(e, Expect::Bite { who: w, .. } if w == who)) {
+                    Some(Expect::Bite { dice, .. }) => {
+                        let (low, high) = damage_bounds(dice);
+                        let dealt = c.hp - after;
+                        if !(low..=high).contains(&dealt) {
+                            self.fail(
+                                "hp.explained",
+                                format!(
+                                    "poison took {dealt} from {}; its {dice} deals {low} to {high}",
+                                    self.name(who)
+                                ),
+                            );
+                        }
+                    }
+                    _ => self.fail(
+                        "hp.explained",
+                        format!(
+                            "poison bit {} outside its round, or when it was not poisoned",
+                            self.name(who)
+                        ),
+                    ),
+                }
+            }
+            HpCause::Heal { rolled } => match self.take(|e| matches!(e, Expect::Heal { .. })) {
+                Some(Expect::Heal { dice }) if who == Who::Player => {
+                    let (low, high) = (dice_min(dice), dice_max(dice));
+                    // The heal rule: top up by the roll, never past the
+                    // maximum, and never lower what is already above it.
+                    let want = if c.hp >= c.max_hp {
+                        c.hp
+                    } else {
+                        (c.hp + rolled.max(0)).min(c.max_hp)
+                    };
+                    if !(low..=high).contains(&rolled) {
+                        self.fail(
+                            "hp.explained",
+                            format!("a potion of {dice} rolled {rolled}, outside {low} to {high}"),
+                        );
+                    } else if after != want {
+                        self.fail(
+                            "hp.explained",
+                            format!(
+                                "healing {rolled} took the player from {}/{} to {after}, not {want}",
+                                c.hp, c.max_hp
+                            ),
+                        );
+                    }
+                }
+                _ => self.fail(
+                    "hp.explained",
+                    format!("{} was healed without drinking a potion", self.name(who)),
+                ),
+            },
+        }
+        self.creatures[i].hp = after;
+        if after <= 0 {
+            self.expect.push_front(Expect::Death { who, by_player });
+        } else if let Some(kind) = attacker_kind {
+            // What a monster's hit carries comes after its wound, in order.
+            let def = self.game.content().monster(kind);
+            if let Some(rounds) = def.confuses {
+                let rounds = self.creatures[i].confused.max(rounds);
+                self.expect.push_front(Expect::Confusion { who, rounds });
+            }
+            if let Some(poison) = &def.poison {
+                let left = self.creatures[i].poison.map_or(0, |(r, _)| r);
+                self.expect.push_front(Expect::Dose {
+                    who,
+                    rounds: left.max(poison.turns),
+                    dice: poison.damage,
+                });
+            }
+        }
+    }
+
+    fn died(&mut self, who: Who) {
+        match self.take(|e| matches!(e, Expect::Death { who: w, .. } if w == who)) {
+            Some(Expect::Death { by_player, .. }) => {
+                if by_player && who != Who::Player {
+                    self.kills += 1;
+                }
+                if let Some(i) = self.index_of(who) {
+                    self.creatures[i].alive = false;
+                }
+            }
+            _ => self.fail(
+                "hp.explained",
+                format!("{} died with hit points left", self.name(who)),
+            ),
+        }
+    }
+
+    fn status(&mut self, who: Who, change: StatusChange) {
+        let Some(i) = self.index_of(who).filter(|&i| self.creatures[i].alive) else {
+            self.fail(
+                "status.rules",
+                format!("{}'s statuses changed but it is not alive", self.name(who)),
+            );
+            return;
+        };
+        let owed = self.expect.pop_front();
+        let c = &mut self.creatures[i];
+        let problem = match (change, owed) {
+            (
+                StatusChange::Poisoned { rounds },
+                Some(Expect::Dose {
+                    who: w,
+                    rounds: want,
+                    dice,
+                }),
+            ) if w == who => {
+                c.poison = Some((rounds, dice));
+                (rounds != want)
+                    .then(|| format!("a dose left {rounds} rounds of poison, not {want}"))
+            }
+            (
+                StatusChange::Confused { rounds },
+                Some(Expect::Confusion {
+                    who: w,
+                    rounds: want,
+                }),
+            ) if w == who => {
+                c.confused = rounds;
+                (rounds != want)
+                    .then(|| format!("a confusing hit left {rounds} rounds, not {want}"))
+            }
+            (StatusChange::Confused { rounds }, Some(Expect::ScrollConfusion { turns }))
+                if who != Who::Player =>
+            {
+                let want = c.confused.max(turns);
+                c.confused = rounds;
+                (rounds != want)
+                    .then(|| format!("a scroll of confusion left {rounds} rounds, not {want}"))
+            }
+            (StatusChange::Cured, Some(Expect::Cure)) if who == Who::Player => {
+                c.poison = None;
+                None
+            }
+            (change, owed) => Some(format!(
+                "{change:?} happened where the record owed {owed:?}"
+            )),
+        };
+        if let Some(problem) = problem {
+            let name = self.name(who);
+            self.fail("status.rules", format!("{name}: {problem}"));
+        }
+    }
+
+    fn take_from_pack(&mut self, slot: u8, item: ItemId, count: u32) -> bool {
+        match self.pack.get(slot) {
+            Some(stack) if stack.item == item && stack.count >= count => {
+                self.pack.take(slot, count);
+                if self.pack.get(slot).is_none() {
+                    if self.wielded == Some(slot) {
+                        self.wielded = None;
+                    }
+                    if self.worn == Some(slot) {
+                        self.worn = None;
+                    }
+                }
+                true
+            }
+            other => {
+                let name = &self.game.content().item(item).name;
+                self.fail(
+                    "items.conserved",
+                    format!("{count} {name} left pack slot {slot}, which held {other:?}"),
+                );
+                false
+            }
+        }
+    }
+
+    fn items(&mut self, item: ItemId, count: u32, from: Place, to: Place) {
+        let content = self.game.content();
+        let def = content.item(item);
+        let here = self.player().pos;
+        if count == 0 {
+            self.fail("items.conserved", format!("0 {} moved", def.name));
+            return;
+        }
+        match from {
+            Place::Pack(slot) => {
+                if !self.take_from_pack(slot, item, count) {
+                    return;
+                }
+            }
+            Place::Floor(at) => {
+                let pile = self
+                    .items
+                    .iter()
+                    .position(|&(p, i, n)| p == at && i == item && n >= count);
+                match pile {
+                    Some(index) if at == here => {
+                        self.items[index].2 -= count;
+                        if self.items[index].2 == 0 {
+                            self.items.swap_remove(index);
+                        }
+                    }
+                    _ => {
+                        self.fail(
+                            "items.conserved",
+                            format!(
+                                "{count} {} were picked up at {at}, where the player at {here} finds no such pile",
+                                def.name
+                            ),
+                        );
+                        return;
+                    }
+                }
+            }
+            Place::Used => {
+                self.fail(
+                    "items.conserved",
+                    format!("{} came back from being used", def.name),
+                );
+                return;
+            }
+        }
+        match to {
+            Place::Pack(slot) => {
+                let want = slot_for(&self.pack, item, count, def.stackable);
+                if want != Some(slot) {
+                    self.fail(
+                        "items.conserved",
+                        format!(
+                            "{count} {} went into pack slot {slot}; the pack's rule picks {want:?}",
+                            def.name
+                        ),
+                    );
+                    return;
+                }
+                let total = self.pack.get(slot).map_or(0, |s| s.count) + count;
+                self.pack.add(slot, item, count);
+                if total > MAX_STACK {
+                    self.fail(
+                        "items.conserved",
+                        format!("pack slot {slot} would hold {total} {}", def.name),
+                    );
+                }
+            }
+            Place::Floor(at) => {
+                if at != here {
+                    self.fail(
+                        "items.conserved",
+                        format!(
+                            "{} dropped at {at}, away from the player at {here}",
+                            def.name
+                        ),
+                    );
+                }
+                self.items.push((at, item, count));
+            }
+            Place::Used => {
+                let expect = match def.effect {
+                    ItemEffect::Heal { amount } => Some(Expect::Heal { dice: amount }),
+                    ItemEffect::CurePoison => self.player().poison.map(|_| Expect::Cure),
+                    ItemEffect::Confuse { turns } => Some(Expect::ScrollConfusion { turns }),
+                    ItemEffect::MagicMapping => Some(Expect::Reveal),
+                    ItemEffect::Teleport => {
+                        self.teleport = true;
+                        None
+                    }
+                    ItemEffect::Thrown { .. }
+                    | ItemEffect::Weapon { .. }
+                    | ItemEffect::Armour { .. } => {
+                        self.fail(
+                            "items.conserved",
+                            format!(
+                                "{} was used up, which only a potion or scroll can be",
+                                def.name
+                            ),
+                        );
+                        None
+                    }
+                };
+                if let Some(expect) = expect {
+                    self.expect.push_back(expect);
+                }
+            }
+        }
+    }
+
+    fn thrown(&mut self, item: ItemId, slot: u8, landing: Pos) {
+        let def = self.game.content().item(item);
+        if !matches!(def.effect, ItemEffect::Thrown { .. }) {
+            self.fail("items.conserved", format!("{} was thrown", def.name));
+        }
+        if !self.take_from_pack(slot, item, 1) {
+            return;
+        }
+        let from = self.player().pos;
+        let reach = from.chebyshev(landing);
+        // A missile whose first hop is blocked drops at the thrower's feet.
+        if !(0..=rules::THROW_RANGE).contains(&reach)
+            || !oracle::can_step(self.map(), landing, 0, 0)
+        {
+            self.fail(
+                "items.conserved",
+                format!("a {} thrown from {from} came down at {landing}", def.name),
+            );
+        }
+        if let Some(victim) = self.occupant(landing, Who::Player) {
+            self.expect.push_back(Expect::Attack {
+                attacker: Who::Player,
+                defender: victim,
+                missile: Some(item),
+            });
+        }
+        self.items.push((landing, item, 1));
+    }
+
+    fn equipped(&mut self, slot: u8, worn: bool) {
+        let effect = self
+            .pack
+            .get(slot)
+            .map(|s| &self.game.content().item(s.item).effect);
+        let fits = match effect {
+            Some(ItemEffect::Weapon { .. }) => !worn,
+            Some(ItemEffect::Armour { .. }) => worn,
+            _ => false,
+        };
+        if !fits {
+            self.fail(
+                "items.conserved",
+                format!(
+                    "pack slot {slot} was {} but holds {effect:?}",
+                    if worn { "worn" } else { "wielded" }
+                ),
+            );
+        }
+        if worn {
+            self.worn = Some(slot);
+        } else {
+            self.wielded = Some(slot);
+        }
+    }
+
+    fn teleported(&mut self, allowed: bool, from: Pos, to: Pos) {
+        if !allowed {
+            self.fail(
+                "move.legal",
+                "the player was teleported without a scroll".into(),
+            );
+        }
+        let here = self.player().pos;
+        if from != here
+            || to == from
+            || !oracle::can_step(self.map(), to, 0, 0)
+            || self.occupant(to, Who::Player).is_some()
+        {
+            self.fail(
+                "move.legal",
+                format!("a teleport from {from} (the player stood at {here}) landed on {to}"),
+            );
+        }
+        self.creatures[0].pos = to;
+    }
+
+    fn descended(&mut self, depth: u32, before: &TurnWatch) {
+        if depth != self.depth + 1 || before.standing_on != Tile::StairsDown {
+            self.fail(
+                "move.legal",
+                format!(
+                    "the player went from depth {} to {depth}, standing on {:?}",
+                    self.depth, before.standing_on
+                ),
+            );
+        }
+        self.depth = depth;
+        let state = self.game.state();
+        let floor = &state.floor;
+        let content = self.game.content();
+        self.creatures.truncate(1);
+        self.creatures[0].pos = floor.start;
+        self.items = state
+            .items
+            .iter()
+            .map(|i| (i.pos, i.item, i.count))
+            .collect();
+        // What the new floor holds is checked against the spawn rules, then
+        // taken as the model from here on.
+        let mut taken: Vec<Pos> = Vec::new();
+        let mut problems = Vec::new();
+        for m in &state.monsters {
+            let def = content.monster(m.kind);
+            if m.hp != def.max_hp || m.statuses.is_poisoned() || m.statuses.is_confused() {
+                problems.push(format!("monster {} arrived hurt or afflicted", m.id.0));
+            }
+            if m.pos.chebyshev(floor.start) <= START_CLEARANCE || m.pos == floor.goal {
+                problems.push(format!(
+                    "monster {} spawned at {}, within {START_CLEARANCE} of the start {} or on the way down",
+                    m.id.0, m.pos, floor.start
+                ));
+            }
+            self.creatures.push(Creature {
+                who: Who::Monster(m.id),
+                kind: Some(m.kind),
+                pos: m.pos,
+                hp: def.max_hp,
+                max_hp: def.max_hp,
+                poison: None,
+                confused: 0,
+                awake: false,
+                alive: true,
+                stepped: false,
+            });
+            taken.push(m.pos);
+        }
+        for item in &state.items {
+            if item.count != 1 || item.pos == floor.start || item.pos == floor.goal {
+                problems.push(format!(
+                    "{} {} spawned at {}",
+                    item.count,
+                    content.item(item.item).name,
+                    item.pos
+                ));
+            }
+            taken.push(item.pos);
+        }
+        if state.monsters.len() as u32 > BASE_MONSTERS + depth + 2 {
+            problems.push(format!("{} monsters spawned", state.monsters.len()));
+        }
+        if state.items.len() as u32 > BASE_ITEMS + 2 {
+            problems.push(format!("{} items spawned", state.items.len()));
+        }
+        taken.sort_unstable();
+        if taken.windows(2).any(|w| w[0] == w[1]) {
+            problems.push("two things spawned on one tile".into());
+        }
+        if let Some(problem) = problems.into_iter().next() {
+            self.fail("spawn.rules", format!("depth {depth}: {problem}"));
+        }
+    }
+
+    fn named(&mut self, index: usize, who: Who) {
+        let Who::Monster(_) = who else { return };
+        let Some(c) = self.creature(who) else {
+            self.fail(
+                "message.unseen",
+                format!(
+                    "a message names {}, which is not on the floor",
+                    self.name(who)
+                ),
+            );
+            return;
+        };
+        if index < self.new_floor_from {
+            return;
+        }
+        let state = self.game.state();
+        let map = &state.floor.map;
+        let viewer = self.player().pos;
+        let seen = if viewer == state.player.pos {
+            map.is_visible(c.pos)
+        } else {
+            fov::can_see(map, viewer, c.pos, SIGHT_RADIUS)
+        };
+        if !seen {
+            self.fail(
+                "message.unseen",
+                format!(
+                    "a message names {} at {}, which the player at {viewer} cannot see",
+                    self.name(who),
+                    c.pos
+                ),
+            );
+        }
+    }
+
+    /// The state after the key must be what the record says it left.
+    fn reconcile(&mut self, before: &TurnWatch) {
+        let state = self.game.state();
+        let p = self.player().clone();
+        let actual = &state.player;
+        let poison = actual.statuses.poison.as_ref().map(|q| q.rounds);
+        if p.pos != actual.pos {
+            self.fail(
+                "move.legal",
+                format!(
+                    "the player stands at {}, but the record left them at {}",
+                    actual.pos, p.pos
+                ),
+            );
+        }
+        if p.hp != actual.hp {
+            self.fail(
+                "hp.explained",
+                format!(
+                    "the player has {} hp, but the record explains {}",
+                    actual.hp, p.hp
+                ),
+            );
+        }
+        if poison != p.poison.map(|(r, _)| r) || actual.statuses.confused != p.confused {
+            self.fail(
+                "status.rules",
+                format!(
+                    "the player has poison {poison:?} and confusion {}, the record explains poison {:?} and confusion {}",
+                    actual.statuses.confused,
+                    p.poison.map(|(r, _)| r),
+                    p.confused
+                ),
+            );
+        }
+        if actual.pack != self.pack || actual.wielded != self.wielded || actual.worn != self.worn {
+            let slot = (0..PACK_SLOTS as u8).find(|&s| actual.pack.get(s) != self.pack.get(s));
+            self.fail(
+                "items.conserved",
+                match slot {
+                    Some(s) => format!(
+                        "pack slot {s} holds {:?}, the record explains {:?}",
+                        actual.pack.get(s),
+                        self.pack.get(s)
+                    ),
+                    None => format!(
+                        "wielded {:?} and worn {:?}, the record explains {:?} and {:?}",
+                        actual.wielded, actual.worn, self.wielded, self.worn
+                    ),
+                },
+            );
+        }
+        if p.alive != !matches!(state.status, RunStatus::Died(_)) {
+            self.fail(
+                "hp.explained",
+                format!(
+                    "the run is {:?}, but the record says the player is {}",
+                    state.status,
+                    if p.alive { "alive" } else { "dead" }
+                ),
+            );
+        }
+        let mut problems = Vec::new();
+        for c in &self.creatures[1..] {
+            let Who::Monster(id) = c.who else { continue };
+            let there = state.monsters.iter().find(|m| m.id == id);
+            let problem = match (there, c.alive) {
+                (None, true) => Some((
+                    "hp.explained",
+                    "is gone from the floor, though nothing killed it".to_string(),
+                )),
+                (Some(_), false) => Some(("hp.explained", "died but is still on the floor".into())),
+                (Some(m), true) if m.pos != c.pos => Some((
+                    "move.legal",
+                    format!("stands at {}, the record left it at {}", m.pos, c.pos),
+                )),
+                (Some(m), true) if m.hp != c.hp => Some((
+                    "hp.explained",
+                    format!("has {} hp, the record explains {}", m.hp, c.hp),
+                )),
+                (Some(m), true)
+                    if m.statuses.poison.as_ref().map(|q| q.rounds) != c.poison.map(|(r, _)| r)
+                        || m.statuses.confused != c.confused =>
+                {
+                    Some((
+                        "status.rules",
+                        format!(
+                            "has poison {:?} and confusion {}, the record explains {:?} and {}",
+                            m.statuses.poison.as_ref().map(|q| q.rounds),
+                            m.statuses.confused,
+                            c.poison.map(|(r, _)| r),
+                            c.confused
+                        ),
+                    ))
+                }
+                (Some(m), true) if m.awake != c.awake => Some((
+                    "monster.notice",
+                    format!(
+                        "is {} with no record of it noticing the player",
+                        if m.awake { "awake" } else { "asleep" }
+                    ),
+                )),
+                _ => None,
+            };
+            if let Some((id, problem)) = problem {
+                problems.push((id, format!("{} {problem}", self.name(c.who))));
+            }
+        }
+        for (id, problem) in problems {
+            self.fail(id, problem);
+        }
+        if let Some(stray) = state
+            .monsters
+            .iter()
+            .find(|m| self.index_of(Who::Monster(m.id)).is_none())
+        {
+            self.fail(
+                "spawn.rules",
+                format!(
+                    "monster {} is on the floor with no record of arriving",
+                    stray.id.0
+                ),
+            );
+        }
+        let mut expected = piles(self.items.iter().copied());
+        let mut actual_items = piles(state.items.iter().map(|i| (i.pos, i.item, i.count)));
+        expected.retain(|p| p.2 > 0);
+        actual_items.retain(|p| p.2 > 0);
+        if expected != actual_items {
+            let differs = expected
+                .iter()
+                .find(|e| !actual_items.contains(e))
+                .or_else(|| actual_items.iter().find(|a| !expected.contains(a)))
+                .copied();
+            if let Some((at, item, _)) = differs {
+                let count = |list: &[(Pos, ItemId, u32)]| {
+                    list.iter()
+                        .find(|p| p.0 == at && p.1 == item)
+                        .map_or(0, |p| p.2)
+                };
+                self.fail(
+                    "items.conserved",
+                    format!(
+                        "{} {} lie at {at}; the record explains {}",
+                        count(&actual_items),
+                        self.game.content().item(item).name,
+                        count(&expected)
+                    ),
+                );
+            }
+        }
+        if self.revealed_all && state.floor.map.revealed.count() != state.floor.map.len() {
+            self.fail(
+                "items.conserved",
+                "a scroll of magic mapping left part of the floor unrevealed".into(),
+            );
+        }
+        let spent = state.turns_taken.wrapping_sub(before.turns_taken);
+        if spent != self.acted {
+            self.fail(
+                "clock.rounds",
+                format!(
+                    "{spent} turns were counted, the record shows {} actions",
+                    self.acted
+                ),
+            );
+        }
+        if state.kills.wrapping_sub(before.kills) != self.kills {
+            self.fail(
+                "hp.explained",
+                format!(
+                    "the kill count went from {} to {}, the record shows {} kills",
+                    before.kills, state.kills, self.kills
+                ),
+            );
+        }
+        let playing = state.status == RunStatus::Playing;
+        if before.playing && playing {
+            let hundred = rules::BASE_ACTION_COST;
+            let passed = state.clock.now() / hundred - before.clock / hundred;
+            if passed != self.rounds {
+                self.fail(
+                    "clock.rounds",
+                    format!(
+                        "the clock went from {} to {}, {passed} rounds, but {} round ticks happened",
+                        before.clock,
+                        state.clock.now(),
+                        self.rounds
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// Piles summed per (tile, item), sorted.
+fn piles(list: impl Iterator<Item = (Pos, ItemId, u32)>) -> Vec<(Pos, ItemId, u32)> {
+    let mut sorted: Vec<(Pos, ItemId, u32)> = list.collect();
+    sorted.sort_unstable_by_key(|&(p, i, _)| (p, i));
+    let mut summed: Vec<(Pos, ItemId, u32)> = Vec::with_capacity(sorted.len());
+    for (p, i, n) in sorted {
+        match summed.last_mut() {
+            Some(last) if last.0 == p && last.1 == i => last.2 += n,
+            _ => summed.push((p, i, n)),
+        }
+    }
+    summed
+}
+
+/// The pack's rule for where new items go: onto a stack of the same
+/// stackable item with room, else into the first free slot.
+fn slot_for(pack: &Pack, item: ItemId, count: u32, stackable: bool) -> Option<u8> {
+    let slots = 0..PACK_SLOTS as u8;
+    if stackable
+        && let Some(slot) = slots.clone().find(|&s| {
+            pack.get(s)
+                .is_some_and(|st| st.item == item && st.count + count <= MAX_STACK)
+        })
+    {
+        return Some(slot);
+    }
+    slots.into_iter().find(|&s| pack.get(s).is_none())
+}
+
+/// Bare hands.
+fn fists() -> Dice {
+    rules::PLAYER_FISTS
+        .parse()
+        .expect("the fists dice constant is valid")
+}
+
+/// The least a roll of `dice` comes to, from its parts.
+fn dice_min(dice: Dice) -> i32 {
+    dice.count() as i32 + dice.bonus()
+}
+
+fn dice_max(dice: Dice) -> i32 {
+    (dice.count() * dice.sides()) as i32 + dice.bonus()
+}
+
+/// Damage dealt by a roll of `dice`: the roll, never below zero.
+fn damage_bounds(dice: Dice) -> (i32, i32) {
+    (dice_min(dice).max(0), dice_max(dice).max(0))
+}

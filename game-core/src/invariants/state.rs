@@ -1,0 +1,286 @@
+//! The turn invariants that need only the state after a key: where
+//! everything stands, hit points, stacks, the queue and sight.
+
+use crate::content::ItemEffect;
+use crate::fov::{self, SIGHT_RADIUS};
+use crate::game::Game;
+use crate::game::state::{MAX_STACK, RunStatus};
+use crate::game::turn::Actor;
+use crate::geom::Pos;
+
+use super::{Violation, violation};
+
+/// The turn invariants that need only the current state (no history, no
+/// key presses): also what loading a save checks.
+pub fn check_state(game: &Game) -> Vec<Violation> {
+    let mut found = Vec::new();
+    check_entities(game, &mut found);
+    check_hit_points(game, &mut found);
+    check_inventory(game, &mut found);
+    check_queue(game, &mut found);
+    check_sight(game, &mut found);
+    found
+}
+
+/// Who stands or lies somewhere, named only when a violation needs it: the
+/// checks run after every key, so the passing path allocates nothing.
+#[derive(Clone, Copy)]
+enum Entity {
+    Player,
+    Monster(usize),
+    Item(usize),
+}
+
+impl Entity {
+    fn pos(self, game: &Game) -> Pos {
+        let state = game.state();
+        match self {
+            Entity::Player => state.player.pos,
+            Entity::Monster(i) => state.monsters[i].pos,
+            Entity::Item(i) => state.items[i].pos,
+        }
+    }
+
+    fn name(self, game: &Game) -> String {
+        let state = game.state();
+        match self {
+            Entity::Player => "the player".into(),
+            Entity::Monster(i) => {
+                let m = &state.monsters[i];
+                format!(
+                    "monster {} ({})",
+                    m.id.0,
+                    game.content().monster(m.kind).name
+                )
+            }
+            Entity::Item(i) => format!("item {}", game.content().item(state.items[i].item).name),
+        }
+    }
+}
+
+fn check_entities(game: &Game, found: &mut Vec<Violation>) {
+    let state = game.state();
+    let map = &state.floor.map;
+    let creatures =
+        std::iter::once(Entity::Player).chain((0..state.monsters.len()).map(Entity::Monster));
+    let everyone = creatures
+        .clone()
+        .chain((0..state.items.len()).map(Entity::Item));
+    for entity in everyone {
+        let pos = entity.pos(game);
+        if !map.in_bounds(pos) {
+            found.push(violation(
+                "entity.in_bounds",
+                format!("{} is at {pos}, off the map", entity.name(game)),
+            ));
+        } else if !map.is_walkable(pos) {
+            found.push(violation(
+                "entity.in_wall",
+                format!("{} is inside the wall at {pos}", entity.name(game)),
+            ));
+        }
+    }
+    // Creatures sorted by position: two on one tile are neighbours.
+    let mut positions: Vec<(Pos, usize)> = creatures.map(|e| e.pos(game)).zip(0..).collect();
+    positions.sort_unstable();
+    for pair in positions.windows(2) {
+        if pair[0].0 == pair[1].0 {
+            let name = |index: usize| match index {
+                0 => Entity::Player.name(game),
+                i => Entity::Monster(i - 1).name(game),
+            };
+            found.push(violation(
+                "entity.overlap",
+                format!(
+                    "{} and {} both stand at {}",
+                    name(pair[0].1),
+                    name(pair[1].1),
+                    pair[0].0
+                ),
+            ));
+        }
+    }
+}
+
+fn check_hit_points(game: &Game, found: &mut Vec<Violation>) {
+    let state = game.state();
+    let player = &state.player;
+    let dead = matches!(state.status, RunStatus::Died(_));
+    if player.hp > player.max_hp || (!dead && player.hp <= 0) || (dead && player.hp > 0) {
+        found.push(violation(
+            "hp.range",
+            format!(
+                "the player has {}/{} hp while {:?}",
+                player.hp, player.max_hp, state.status
+            ),
+        ));
+    }
+    for m in &state.monsters {
+        let max = game.content().monster(m.kind).max_hp;
+        if m.hp <= 0 || m.hp > max {
+            found.push(violation(
+                "hp.range",
+                format!(
+                    "monster {} has {}/{max} hp but is still on the floor",
+                    m.id.0, m.hp
+                ),
+            ));
+        }
+    }
+}
+
+fn check_inventory(game: &Game, found: &mut Vec<Violation>) {
+    let state = game.state();
+    let content = game.content();
+    let out_of_range = |count: u32, stackable: bool| {
+        let limit = if stackable { MAX_STACK } else { 1 };
+        (count == 0 || count > limit).then_some(limit)
+    };
+    for (slot, stack) in state.player.pack.slots() {
+        let def = content.item(stack.item);
+        if let Some(limit) = out_of_range(stack.count, def.stackable) {
+            found.push(violation(
+                "inventory.capacity",
+                format!(
+                    "pack slot {slot} ({}) holds {}, outside 1..={limit}",
+                    def.name, stack.count
+                ),
+            ));
+        }
+    }
+    for item in &state.items {
+        let def = content.item(item.item);
+        if let Some(limit) = out_of_range(item.count, def.stackable) {
+            found.push(violation(
+                "inventory.capacity",
+                format!(
+                    "the pile of {} at {} holds {}, outside 1..={limit}",
+                    def.name, item.pos, item.count
+                ),
+            ));
+        }
+    }
+    let equipped = [
+        ("wielded", state.player.wielded, true),
+        ("worn", state.player.worn, false),
+    ];
+    for (what, slot, weapon) in equipped {
+        let Some(slot) = slot else { continue };
+        let effect = state
+            .player
+            .pack
+            .get(slot)
+            .map(|s| &content.item(s.item).effect);
+        let fits = match effect {
+            Some(ItemEffect::Weapon { .. }) => weapon,
+            Some(ItemEffect::Armour { .. }) => !weapon,
+            _ => false,
+        };
+        if !fits {
+            found.push(violation(
+                "inventory.capacity",
+                format!("the {what} slot {slot} does not hold something to be {what}"),
+            ));
+        }
+    }
+}
+
+fn check_queue(game: &Game, found: &mut Vec<Violation>) {
+    let state = game.state();
+    if state.status != RunStatus::Playing {
+        return;
+    }
+    let clock = &state.clock;
+    if clock.contains(Actor::Player) {
+        found.push(violation(
+            "clock.queue",
+            "the player is queued while it is the player's turn".into(),
+        ));
+    }
+    for m in &state.monsters {
+        let entries = clock
+            .entries()
+            .iter()
+            .filter(|e| e.actor == Actor::Monster(m.id))
+            .count();
+        if entries != 1 {
+            found.push(violation(
+                "clock.queue",
+                format!("monster {} is queued {entries} times, not once", m.id.0),
+            ));
+        }
+    }
+    for entry in clock.entries() {
+        if let Actor::Monster(id) = entry.actor
+            && !state.monsters.iter().any(|m| m.id == id)
+        {
+            found.push(violation(
+                "clock.queue",
+                format!("monster {} is queued but not on the floor", id.0),
+            ));
+        }
+        if entry.at < clock.now() {
+            found.push(violation(
+                "clock.queue",
+                format!(
+                    "{:?} is queued at {}, before now ({})",
+                    entry.actor,
+                    entry.at,
+                    clock.now()
+                ),
+            ));
+        }
+    }
+}
+
+fn check_sight(game: &Game, found: &mut Vec<Violation>) {
+    let map = &game.state().floor.map;
+    if !map.visible.is_subset_of(&map.revealed) {
+        let first = map
+            .visible
+            .iter_ones()
+            .find(|&i| !map.revealed.get(i))
+            .map(|i| map.idx_pos(i));
+        found.push(violation(
+            "fov.revealed_covers_visible",
+            format!("tile {first:?} is visible but not revealed"),
+        ));
+    }
+    let player = game.state().player.pos;
+    if map.in_bounds(player) {
+        // Every neighbour of the viewer lies inside the first row of every
+        // quadrant's scan, so it is seen: a blind player is a broken view.
+        let around = std::iter::once((0, 0)).chain(super::oracle::NEIGHBOURS);
+        for (dx, dy) in around {
+            let p = Pos::new(player.x + dx, player.y + dy);
+            if map.in_bounds(p) && map.is_walkable(p) && !map.is_visible(p) {
+                found.push(violation(
+                    "fov.around_player",
+                    format!("the player at {player} cannot see {p}"),
+                ));
+                break;
+            }
+        }
+    }
+    let playing = game.state().status == RunStatus::Playing;
+    for m in &game.state().monsters {
+        if playing && !m.awake && map.is_visible(m.pos) {
+            found.push(violation(
+                "monster.notice",
+                format!(
+                    "monster {} at {} is in view but has not noticed the player",
+                    m.id.0, m.pos
+                ),
+            ));
+        }
+        if map.is_visible(m.pos) && !fov::can_see(map, m.pos, player, SIGHT_RADIUS) {
+            found.push(violation(
+                "fov.symmetric",
+                format!(
+                    "the player sees monster {} at {} but it cannot see the player at {player}",
+                    m.id.0, m.pos
+                ),
+            ));
+        }
+    }
+}

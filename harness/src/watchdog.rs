@@ -1,0 +1,265 @@
+//! A hang is a failure: a key (or a floor's generation) whose processing runs
+//! past a generous wall-clock budget is reported as a hang, with a recording
+//! that reproduces it.
+//!
+//! Every [`crate::runner::Runner`] keeps its run's [`Trail`] (how it was
+//! started and the keys pressed so far) where one watchdog thread can see it,
+//! and marks the trail busy while the game works on a key. The watchdog
+//! wakes a few times a second; a trail busy for longer than the budget is a
+//! hang. The thread that hangs cannot be stopped, so the watchdog writes the
+//! bug report itself: it replays the keys before the hanging one on a fresh
+//! runner (they finished, so they finish again) to get their hashes, adds the
+//! hanging key with a `Hang` failure, hands the recording to the process's
+//! [`HangHandler`], and ends the process with exit code 4.
+//!
+//! Time only detects: it never reaches the game, whose state stays a pure
+//! function of seed, content and keys. The budget is
+//! [`DEFAULT_BUDGET`] unless `DEJA_HANG_SECONDS` or a command's
+//! `--hang-seconds` says otherwise.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::time::{Duration, Instant};
+
+use game_core::{GameConfig, Key};
+
+use crate::recording::{Failure, FailureKind, Recording};
+use crate::runner::{Runner, Settings};
+
+/// How long one key may take before it is a hang. Keys take well under a
+/// millisecond in a release build and a walk of a thousand steps some tens
+/// of milliseconds; a debug build is ten times slower; a loaded CI machine
+/// slower again.
+pub const DEFAULT_BUDGET: Duration = Duration::from_secs(10);
+/// The environment variable that sets the budget, in whole seconds.
+pub const BUDGET_VAR: &str = "DEJA_HANG_SECONDS";
+/// How often the watchdog looks.
+const POLL: Duration = Duration::from_millis(100);
+
+/// How a run was started and what has been pressed: enough to replay it.
+pub struct Trail {
+    pub config: GameConfig,
+    pub start_depth: u32,
+    pub settings: Settings,
+    keys: Mutex<Vec<Key>>,
+    /// Nanoseconds since the watchdog's epoch when the current work began,
+    /// plus one; 0 while idle.
+    busy_since: AtomicU64,
+}
+
+impl Trail {
+    /// A trail for a run, watched from now on.
+    pub fn new(
+        config: GameConfig,
+        start_depth: u32,
+        settings: Settings,
+        keys: Vec<Key>,
+    ) -> Arc<Trail> {
+        let trail = Arc::new(Trail {
+            config,
+            start_depth,
+            settings,
+            keys: Mutex::new(keys),
+            busy_since: AtomicU64::new(0),
+        });
+        watchdog().watch(&trail);
+        trail
+    }
+
+    /// The keys pressed so far, the busy one included.
+    pub fn keys(&self) -> Vec<Key> {
+        self.lock().clone()
+    }
+
+    pub fn push(&self, key: Key) {
+        self.lock().push(key);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Key>> {
+        // The lock is only ever held to copy or push keys, which cannot
+        // panic; a poisoned lock still holds good keys.
+        self.keys.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Marks the trail busy until the guard is dropped (unwinding included).
+    pub fn busy(&self) -> Busy<'_> {
+        let now = epoch().elapsed().as_nanos() as u64 + 1;
+        self.busy_since.store(now, Ordering::Release);
+        Busy { trail: self }
+    }
+}
+
+/// The trail is busy while this lives.
+pub struct Busy<'a> {
+    trail: &'a Trail,
+}
+
+impl Drop for Busy<'_> {
+    fn drop(&mut self) {
+        self.trail.busy_since.store(0, Ordering::Release);
+    }
+}
+
+/// A hang, written down.
+pub struct Hang {
+    /// The recording that reproduces it: every key up to and including the
+    /// one that hung, with a `Hang` failure at that step.
+    pub recording: Recording,
+    pub seconds: u64,
+}
+
+/// What the process does with a hang before it exits with code 4: write the
+/// bug report where the command writes its reports and say how to replay it.
+pub type HangHandler = Box<dyn Fn(&Hang) + Send + Sync>;
+
+/// Sets what this process does with a hang (the last call wins).
+pub fn on_hang(handler: HangHandler) {
+    let mut slot = watchdog().handler.lock().unwrap_or_else(|e| e.into_inner());
+    *slot = Some(handler);
+}
+
+/// The default handler: the bug report goes to `./deja-hang-seedN-stepM.ron`.
+pub fn write_to_working_directory(hang: &Hang) {
+    let recording = &hang.recording;
+    let step = recording.failure.as_ref().map_or(0, |f| f.step);
+    let path = PathBuf::from(format!("deja-hang-seed{}-step{step}.ron", recording.seed));
+    report_written(hang, &path);
+}
+
+/// Writes the hang's recording to `path` and says so on standard error.
+pub fn report_written(hang: &Hang, path: &std::path::Path) {
+    let failure = hang
+        .recording
+        .failure
+        .as_ref()
+        .map_or_else(String::new, |f| format!("step {}: {}", f.step, f.kind));
+    eprintln!("FAILURE seed {} {failure}", hang.recording.seed);
+    match crate::recording::write(path, &hang.recording) {
+        Ok(()) => eprintln!("  reproduce: deja replay {}", path.display()),
+        Err(message) => eprintln!("  the bug report could not be written: {message}"),
+    }
+}
+
+/// The budget this process uses.
+pub fn budget() -> Duration {
+    *watchdog().budget.get_or_init(|| {
+        std::env::var(BUDGET_VAR)
+            .ok()
+            .and_then(|s| s.trim().parse::<u64>().ok())
+            .filter(|&s| (1..=86_400).contains(&s))
+            .map_or(DEFAULT_BUDGET, Duration::from_secs)
+    })
+}
+
+/// Sets the budget, before any run starts (a command's `--hang-seconds`).
+pub fn set_budget(seconds: u64) {
+    let _ = watchdog().budget.set(Duration::from_secs(seconds));
+}
+
+struct Watchdog {
+    trails: Mutex<Vec<Weak<Trail>>>,
+    handler: Mutex<Option<HangHandler>>,
+    budget: OnceLock<Duration>,
+    reporting: AtomicBool,
+}
+
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+fn watchdog() -> &'static Watchdog {
+    static WATCHDOG: OnceLock<Watchdog> = OnceLock::new();
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    let dog = WATCHDOG.get_or_init(|| Watchdog {
+        trails: Mutex::new(Vec::new()),
+        handler: Mutex::new(None),
+        budget: OnceLock::new(),
+        reporting: AtomicBool::new(false),
+    });
+    STARTED.call_once(|| {
+        epoch();
+        let spawned = std::thread::Builder::new()
+            .name("deja-watchdog".into())
+            .spawn(|| watchdog().patrol());
+        if let Err(e) = spawned {
+            // Without the thread a hang is only a hang; say so once.
+            eprintln!("warning: no watchdog thread ({e}): a hanging key will not be reported");
+        }
+    });
+    dog
+}
+
+impl Watchdog {
+    fn watch(&self, trail: &Arc<Trail>) {
+        let mut trails = self.trails.lock().unwrap_or_else(|e| e.into_inner());
+        // Forget finished runs now and then, so the list stays the size of
+        // the runs alive.
+        if trails.len() >= 64 && trails.len().is_power_of_two() {
+            trails.retain(|t| t.strong_count() > 0);
+        }
+        trails.push(Arc::downgrade(trail));
+    }
+
+    fn patrol(&self) {
+        loop {
+            std::thread::sleep(POLL);
+            let budget = budget();
+            let now = epoch().elapsed().as_nanos() as u64 + 1;
+            let hung = {
+                let mut trails = self.trails.lock().unwrap_or_else(|e| e.into_inner());
+                trails.retain(|t| t.strong_count() > 0);
+                trails.iter().filter_map(Weak::upgrade).find(|t| {
+                    let since = t.busy_since.load(Ordering::Acquire);
+                    since != 0 && now.saturating_sub(since) > budget.as_nanos() as u64
+                })
+            };
+            if let Some(trail) = hung
+                && !self.reporting.swap(true, Ordering::AcqRel)
+            {
+                self.report(&trail, budget);
+            }
+        }
+    }
+
+    fn report(&self, trail: &Trail, budget: Duration) -> ! {
+        let keys = trail.keys();
+        let seconds = budget.as_secs();
+        let recording = reproduce(trail, &keys, seconds);
+        let hang = Hang { recording, seconds };
+        let handler = self.handler.lock().unwrap_or_else(|e| e.into_inner());
+        match handler.as_ref() {
+            Some(handle) => handle(&hang),
+            None => write_to_working_directory(&hang),
+        }
+        std::process::exit(i32::from(crate::exit::FAILURE))
+    }
+}
+
+/// The recording of a hang: the keys before the hanging one replayed for
+/// their hashes, then the hanging key with the failure.
+fn reproduce(trail: &Trail, keys: &[Key], seconds: u64) -> Recording {
+    let step = keys.len() as u64;
+    let what = match keys.last() {
+        Some(key) => format!("key {key} at step {step}"),
+        None => format!("generating floor {}", trail.start_depth),
+    };
+    let kind = FailureKind::Hang {
+        message: format!("{what} ran for more than {seconds} s"),
+    };
+    let failure = Failure { step, kind };
+    let mut runner =
+        match Runner::with_settings(trail.config.clone(), trail.start_depth, trail.settings) {
+            Ok(runner) if !keys.is_empty() => runner,
+            // The start itself hung (or cannot be made): a recording with no
+            // keys, failing at step 0.
+            _ => return Runner::recording_of_start_failure(trail, failure),
+        };
+    for &key in &keys[..keys.len() - 1] {
+        if runner.press(key).is_err() {
+            break;
+        }
+    }
+    runner.recording_with_failure(keys[keys.len() - 1], failure)
+}
