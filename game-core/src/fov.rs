@@ -102,8 +102,11 @@ fn scan_quadrant(
         let (dx, dy) = transform(depth, col);
         origin.offset(dx, dy)
     };
-    // Rows still to scan. A row spawns at most one deeper row per wall run,
-    // and depth never exceeds the radius, so the stack stays small.
+    // Rows still to scan. A row spawns at most one deeper row per run of
+    // open tiles, and runs at depth d are at most d + 1, so the rows of a
+    // quadrant out to the radius number at most (r + 1)(r + 2) / 2 + 1.
+    let reach = radius.max(0) as usize;
+    let mut bound = crate::bound::Bound::new("field of view scan", (reach + 2) * (reach + 2));
     let mut rows: Vec<Row> = Vec::with_capacity(32);
     rows.push(Row {
         depth: 1,
@@ -111,6 +114,7 @@ fn scan_quadrant(
         end: Slope { num: 1, den: 1 },
     });
     while let Some(mut row) = rows.pop() {
+        bound.tick();
         if row.depth > radius || row.depth > max_depth {
             continue;
         }

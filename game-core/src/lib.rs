@@ -19,6 +19,7 @@
 #![forbid(unsafe_code)]
 #![deny(clippy::float_arithmetic, clippy::float_cmp)]
 
+mod bound;
 pub mod canary;
 pub mod content;
 pub mod dice;

@@ -30,7 +30,10 @@ pub fn bfs_distances(map: &Map, start: Pos) -> Vec<u32> {
         let mut queue = VecDeque::with_capacity(map.len() / 4);
         dist[map.xy_idx(start)] = 0;
         queue.push_back(start);
+        // Each tile is queued once, when it is first labelled.
+        let mut bound = crate::bound::Bound::new("breadth-first search", map.len());
         while let Some(here) = queue.pop_front() {
+            bound.tick();
             let next_dist = dist[map.xy_idx(here)] + 1;
             for dir in Dir::ALL {
                 let next = here.step(dir);
@@ -81,6 +84,9 @@ pub struct DijkstraMap {
     dist: Vec<u16>,
     /// Labelled tiles whose neighbours are not yet labelled, in search order.
     frontier: VecDeque<Pos>,
+    /// Tiles taken off the frontier so far: each is labelled once, so never
+    /// more than the map holds (the search's bound).
+    expanded: usize,
 }
 
 impl DijkstraMap {
@@ -100,6 +106,7 @@ impl DijkstraMap {
             max_steps,
             dist,
             frontier,
+            expanded: 0,
         }
     }
 
@@ -151,6 +158,11 @@ impl DijkstraMap {
             let Some(here) = self.frontier.pop_front() else {
                 return;
             };
+            self.expanded += 1;
+            assert!(
+                self.expanded <= self.dist.len(),
+                "the chase map's search ran past its bound: a loop that cannot end"
+            );
             let d = self.dist[map.xy_idx(here)];
             if d >= self.max_steps {
                 continue;
@@ -190,11 +202,17 @@ pub fn astar(map: &Map, from: Pos, to: Pos, max_nodes: usize) -> Option<Vec<Pos>
     cost[start] = 0;
     open.push(Reverse((from.chebyshev(to) as u32, Reverse(0u32), start)));
     let mut expanded = 0;
+    // A tile is pushed again only when a cheaper way to it is found, once per
+    // neighbour at most.
+    let mut bound = crate::bound::Bound::new("A* search", 8 * map.len() + 1);
     while let Some(Reverse((_, Reverse(g), idx))) = open.pop() {
+        bound.tick();
         if idx == goal {
             let mut route = vec![to];
             let mut at = goal;
+            let mut walk_back = crate::bound::Bound::new("A* route", map.len());
             while came_from[at] != start {
+                walk_back.tick();
                 at = came_from[at];
                 route.push(map.idx_pos(at));
             }

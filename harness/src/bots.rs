@@ -114,7 +114,29 @@ pub struct ExplorerBot {
     /// going nowhere and tries a random step instead.
     last_hash: u64,
     repeats: u32,
+    /// The item it is walking to. Once chosen it is kept until reached or
+    /// gone: choosing afresh each step let two items trade places as the
+    /// nearest one in view, and the bot walked back and forth between them
+    /// for the rest of its run (found by `play.progress`).
+    item_target: Option<Pos>,
+    /// Where the monster it was closing in on was last seen, and for how
+    /// many more keys to follow it there.
+    chase: Option<(Pos, u32)>,
+    /// (revealed tiles, depth, kills, pack size) when it last got anywhere,
+    /// and decisions since.
+    progress: ((usize, u32, u32, usize), u32),
 }
+
+/// Decisions without progress before the explorer stops chasing what it
+/// cannot reach and heads for the way down: a monster and the bot can each
+/// be unable to reach the other, and pursuing it, losing it and meeting it
+/// again went round for the rest of a run (`play.progress`).
+const GIVE_UP_AFTER: u32 = 40;
+
+/// Keys a monster gone out of view is followed for.
+const CHASE_KEYS: u32 = 8;
+/// The longest route the explorer takes to close in on a monster.
+const CLOSE_IN_STEPS: usize = 12;
 
 /// Hit points at or below this fraction (percent) of the maximum send the
 /// explorer to its potions.
@@ -128,6 +150,9 @@ impl ExplorerBot {
             rng: RunSeed(seed).stream("bot-explorer", 0),
             last_hash: 0,
             repeats: 0,
+            item_target: None,
+            chase: None,
+            progress: ((0, 0, 0, 0), 0),
         }
     }
 
@@ -161,6 +186,15 @@ impl ExplorerBot {
         {
             return Intent::Step(me.direction_to(m.pos).expect("adjacent"));
         }
+        // What lies underfoot is picked up before a distant monster is
+        // chased: stepping off it to chase one that then goes out of view
+        // sent the bot back to the item, and round again (`play.progress`).
+        if state.items.iter().any(|i| i.pos == me)
+            && state.player.pack.len() < game_core::game::state::PACK_SLOTS
+            && !state.player.statuses.is_confused()
+        {
+            return Intent::PickUp;
+        }
         if !seen.is_empty() {
             let nearest = seen.iter().map(|m| me.chebyshev(m.pos)).min().unwrap_or(0);
             if nearest <= game_core::rules::THROW_RANGE {
@@ -183,20 +217,50 @@ impl ExplorerBot {
                 }
             }
             // Close in on the nearest one rather than wait for it: a monster
-            // that cannot reach us would otherwise hold the bot forever.
-            if let Some(dir) = seen
+            // that cannot reach us would otherwise hold the bot forever. One
+            // only reached the long way round is left be, and the bot goes on
+            // exploring by hand (auto-explore refuses with a monster in view).
+            let nearest = seen
                 .iter()
                 .min_by_key(|m| (me.chebyshev(m.pos), m.pos.y, m.pos.x))
-                .and_then(|m| first_step(state, me, m.pos))
+                .map(|m| m.pos);
+            let route = nearest.and_then(|at| route(state, me, at));
+            if let (Some(at), Some(route)) = (nearest, route)
+                && route.len() <= CLOSE_IN_STEPS
+                && let Some(dir) = route.first().and_then(|&next| me.direction_to(next))
             {
+                self.chase = Some((at, CHASE_KEYS));
                 return Intent::Step(dir);
             }
-            return Intent::Wait;
+            let by_hand = self
+                .item_step(state)
+                .or_else(|| frontier_step(state))
+                .or_else(|| self.head_down(game).and_then(step_of));
+            return match by_hand {
+                Some(dir) => Intent::Step(dir),
+                None => Intent::Wait,
+            };
+        }
+        // A monster just out of view is followed to where it was last seen
+        // for a few keys, rather than dropped for the next thing in view and
+        // chased again when it reappears.
+        if let Some((at, left)) = self.chase.take()
+            && at != me
+            && left > 0
+            && let Some(dir) = first_step(state, me, at)
+        {
+            self.chase = Some((at, left - 1));
+            return Intent::Step(dir);
         }
         if state.items.iter().any(|i| i.pos == me)
             && state.player.pack.len() < game_core::game::state::PACK_SLOTS
         {
             return Intent::PickUp;
+        }
+        // Walks refuse a confused player for free, so the confusion would
+        // never wear off: wait it out (found by `play.progress`).
+        if state.player.statuses.is_confused() {
+            return Intent::Wait;
         }
         if let Some(intent) = self.better_equipment(game) {
             return intent;
@@ -210,14 +274,7 @@ impl ExplorerBot {
         if matches!(map.tile(me), Tile::StairsDown | Tile::Exit) && explored(state) {
             return Intent::Descend;
         }
-        // Items in view are worth the walk.
-        if let Some(dir) = state
-            .items
-            .iter()
-            .filter(|i| map.is_visible(i.pos) && i.pos != me)
-            .min_by_key(|i| (me.chebyshev(i.pos), i.pos.y, i.pos.x))
-            .and_then(|i| first_step(state, me, i.pos))
-        {
+        if let Some(dir) = self.item_step(state) {
             return Intent::Step(dir);
         }
         Intent::AutoExplore
@@ -275,13 +332,72 @@ impl Bot for ExplorerBot {
             let dir = Dir::ALL[self.rng.below(8) as usize];
             return vec![key_for_direction(dir)];
         }
-        let intent = self.decide(game);
+        let state = game.state();
+        let now = (
+            state.floor.map.revealed.count(),
+            state.depth,
+            state.kills,
+            state.player.pack.len(),
+        );
+        self.progress = if now == self.progress.0 {
+            (now, self.progress.1 + 1)
+        } else {
+            (now, 0)
+        };
+        let stuck = self.progress.1 > GIVE_UP_AFTER;
+        let intent = match stuck.then(|| self.head_down(game)).flatten() {
+            Some(intent) => intent,
+            None => self.decide(game),
+        };
         let keys = game.keys_for(&intent);
         if keys.is_empty() {
             vec![Key::char('.')]
         } else {
             keys
         }
+    }
+}
+
+impl ExplorerBot {
+    /// A step toward an item: items in view are worth the walk, and the one
+    /// chosen is kept to until it is reached or gone.
+    fn item_step(&mut self, state: &GameState) -> Option<Dir> {
+        let me = state.player.pos;
+        let map = &state.floor.map;
+        let kept = self
+            .item_target
+            .filter(|&t| t != me && state.items.iter().any(|i| i.pos == t));
+        self.item_target = kept.or_else(|| {
+            state
+                .items
+                .iter()
+                .filter(|i| map.is_visible(i.pos) && i.pos != me)
+                .min_by_key(|i| (me.chebyshev(i.pos), i.pos.y, i.pos.x))
+                .map(|i| i.pos)
+        });
+        let step = self.item_target.and_then(|t| first_step(state, me, t));
+        if step.is_none() {
+            self.item_target = None;
+        }
+        step
+    }
+
+    /// Straight for the way down, when it is known and no monster is next
+    /// to the bot; on it, down.
+    fn head_down(&mut self, game: &Game) -> Option<Intent> {
+        let state = game.state();
+        let (me, goal) = (state.player.pos, state.floor.goal);
+        let map = &state.floor.map;
+        let beset = state.monsters.iter().any(|m| me.chebyshev(m.pos) == 1);
+        if beset || !map.is_revealed(goal) {
+            return None;
+        }
+        self.chase = None;
+        self.item_target = None;
+        if me == goal {
+            return Some(Intent::Descend);
+        }
+        first_step(state, me, goal).map(Intent::Step)
     }
 }
 
@@ -295,12 +411,58 @@ fn find_item(game: &Game, wanted: impl Fn(&ItemEffect) -> bool) -> Option<Slot> 
         .map(|(slot, _)| Slot::new(slot))
 }
 
-/// The first step of a route from `from` to `to` over tiles the player
-/// knows, through the game's own pathfinding.
-fn first_step(state: &GameState, from: Pos, to: Pos) -> Option<Dir> {
+/// A route from `from` to `to`, through the game's own pathfinding.
+fn route(state: &GameState, from: Pos, to: Pos) -> Option<Vec<Pos>> {
     let map = &state.floor.map;
-    let route = game_core::paths::astar(map, from, to, map.len())?;
-    route.first().and_then(|&next| from.direction_to(next))
+    game_core::paths::astar(map, from, to, map.len())
+}
+
+/// The first step of a route from `from` to `to`.
+fn first_step(state: &GameState, from: Pos, to: Pos) -> Option<Dir> {
+    route(state, from, to)?
+        .first()
+        .and_then(|&next| from.direction_to(next))
+}
+
+/// The step an intent to step takes.
+fn step_of(intent: Intent) -> Option<Dir> {
+    match intent {
+        Intent::Step(dir) => Some(dir),
+        _ => None,
+    }
+}
+
+/// The first step toward the nearest known tile that borders the unknown,
+/// over known ground: exploring by hand.
+fn frontier_step(state: &GameState) -> Option<Dir> {
+    let map = &state.floor.map;
+    let from = state.player.pos;
+    let mut first: Vec<Option<Dir>> = vec![None; map.len()];
+    let mut seen = vec![false; map.len()];
+    seen[map.xy_idx(from)] = true;
+    let mut queue = std::collections::VecDeque::from([from]);
+    while let Some(here) = queue.pop_front() {
+        let borders_unknown = Dir::ALL.iter().any(|&d| {
+            let p = here.step(d);
+            map.in_bounds(p) && !map.is_revealed(p)
+        });
+        if here != from && borders_unknown {
+            return first[map.xy_idx(here)];
+        }
+        for dir in Dir::ALL {
+            let next = here.step(dir);
+            if !map.in_bounds(next) || !map.is_revealed(next) || !map.can_step(here, dir) {
+                continue;
+            }
+            let i = map.xy_idx(next);
+            if !seen[i] {
+                seen[i] = true;
+                first[i] = first[map.xy_idx(here)].or(Some(dir));
+                queue.push_back(next);
+            }
+        }
+    }
+    None
 }
 
 /// Whether nothing walkable the player could reach is still unknown: every

@@ -245,6 +245,22 @@ pub struct SweepArgs {
     /// Stop starting new seeds after the first failure.
     #[arg(long)]
     pub fail_fast: bool,
+    /// The most keys in a row a bot may press without revealing ground,
+    /// changing floor, fighting or moving an item (default: 200 for the
+    /// explorer, 1500 for the random bot).
+    #[arg(long, value_name = "KEYS", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub progress_limit: Option<u64>,
+    /// Compare the sweep's figures with this baseline file's entry for the
+    /// same kind of sweep; a figure outside its band fails the sweep.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Write this sweep's figures into the baseline file as the entry for its
+    /// kind of sweep (after an intended change to the game).
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+    pub bless_baseline: Option<PathBuf>,
+    /// Seconds one key may take before it is reported as a hang.
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub hang_seconds: Option<u64>,
     /// Map size, WIDTHxHEIGHT.
     #[arg(long, default_value = "80x40", value_parser = crate::frames::parse_map_size)]
     pub map_size: (u16, u16),

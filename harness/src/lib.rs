@@ -4,11 +4,13 @@
 //! clocks, threads, processes. The game core stays a pure function of (seed,
 //! content, keys); this crate feeds it and reports what happened.
 
+pub mod baseline;
 pub mod bots;
 pub mod cli;
 pub mod commands;
 pub mod content_dir;
 pub mod exit;
+pub mod figures;
 pub mod files;
 pub mod frames;
 pub mod fuzz;

@@ -43,14 +43,18 @@ impl Default for Settings {
 /// The frame size runs are drawn at unless they say otherwise.
 pub const DEFAULT_FRAME: (u16, u16) = (80, 24);
 
-/// How often each command was pressed and how often it worked.
+/// What a run did, counted key by key for a sweep's figures: how often each
+/// command was pressed and how often it worked, items used up or thrown, and
+/// tiles revealed (on every floor, added up).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CommandTally {
+pub struct RunTally {
     /// (command, pressed, worked), in the order first met.
     pub counts: Vec<(Command, u64, u64)>,
+    pub items_used: u64,
+    pub revealed: u64,
 }
 
-impl CommandTally {
+impl RunTally {
     fn add(&mut self, command: Command, worked: bool) {
         let index = match self.counts.iter().position(|c| c.0 == command) {
             Some(i) => i,
@@ -80,7 +84,9 @@ pub struct Runner {
     settings: Settings,
     /// Revealed tiles and the depth at the last progress, and keys since.
     progress: (usize, u32, u64),
-    tally: Option<CommandTally>,
+    /// Revealed tiles after the last key, and the floor they are on.
+    revealed: (usize, u32),
+    tally: Option<RunTally>,
 }
 
 /// A copy goes on from the same point with a trail of its own.
@@ -101,6 +107,7 @@ impl Clone for Runner {
             depth: self.depth,
             settings: self.settings,
             progress: self.progress,
+            revealed: self.revealed,
             tally: self.tally.clone(),
         }
     }
@@ -134,6 +141,7 @@ impl Runner {
             hashes: vec![game.state_hash()],
             hashing: true,
             progress: (game.state().floor.map.revealed.count(), depth, 0),
+            revealed: (game.state().floor.map.revealed.count(), depth),
             game,
             trail,
             steps: 0,
@@ -165,14 +173,17 @@ impl Runner {
         self
     }
 
-    /// Counts each key's command and whether it worked (`take_tally`).
+    /// Counts what each key did (`take_tally`), for a sweep's figures.
     pub fn tallying(mut self) -> Runner {
-        self.tally = Some(CommandTally::default());
+        self.tally = Some(RunTally {
+            revealed: self.revealed.0 as u64,
+            ..RunTally::default()
+        });
         self
     }
 
-    /// The commands counted so far, when tallying.
-    pub fn take_tally(&mut self) -> Option<CommandTally> {
+    /// What the run did so far, when tallying.
+    pub fn take_tally(&mut self) -> Option<RunTally> {
         self.tally.take()
     }
 
@@ -182,6 +193,13 @@ impl Runner {
 
     pub fn settings(&self) -> Settings {
         self.settings
+    }
+
+    /// Runs `f` on the game as the run's driver (a bot choosing its next
+    /// keys), watched for a hang like a key.
+    pub fn driving<T>(&self, f: impl FnOnce(&Game) -> T) -> T {
+        let _busy = self.trail.busy_driving();
+        f(&self.game)
     }
 
     /// Keys pressed so far (including a failing one).
@@ -267,14 +285,34 @@ impl Runner {
 
     /// The tally and the progress watch, after a key that passed its checks.
     fn after_key(&mut self, before: &TurnWatch, events: &[Event]) -> Option<Violation> {
-        if let Some(tally) = &mut self.tally
-            && let Some((command, worked)) = invariants::key_effect(before, &self.game, events)
-        {
-            tally.add(command, worked);
-        }
-        let limit = self.settings.progress_limit?;
         let state = self.game.state();
         let revealed = state.floor.map.revealed.count();
+        if let Some(tally) = &mut self.tally {
+            if let Some((command, worked)) = invariants::key_effect(before, &self.game, events) {
+                tally.add(command, worked);
+            }
+            tally.items_used += events
+                .iter()
+                .filter(|e| {
+                    matches!(
+                        e,
+                        Event::Thrown { .. }
+                            | Event::Items {
+                                to: game_core::game::events::Place::Used,
+                                ..
+                            }
+                    )
+                })
+                .count() as u64;
+            let (before, floor) = self.revealed;
+            tally.revealed += if state.depth == floor {
+                revealed.saturating_sub(before)
+            } else {
+                revealed
+            } as u64;
+        }
+        self.revealed = (revealed, state.depth);
+        let limit = self.settings.progress_limit?;
         let (seen, depth, idle) = self.progress;
         let moved_on = revealed > seen
             || state.depth != depth
@@ -310,18 +348,31 @@ impl Runner {
         outcome_of(&self.game)
     }
 
-    /// The run written down, with `note`.
-    ///
-    /// # Panics
-    /// On a runner made `without_hashing`: it has nothing to write.
+    /// The run written down, with `note`. A runner made `without_hashing`
+    /// replays its keys on a runner that hashes (the game is a pure function
+    /// of them, so the run and its failure come out the same): sweeps hash
+    /// only the runs they write down.
     pub fn recording(&self, note: String) -> Recording {
-        assert!(
-            self.hashing,
-            "a runner without hashing cannot make a recording"
-        );
+        if !self.hashing {
+            return self.replayed_with_hashing().recording(note);
+        }
         let mut recording = self.recording_of(self.trail.keys(), self.failure.clone());
         recording.note = note;
         recording
+    }
+
+    /// This run again from its start, hashing every step.
+    fn replayed_with_hashing(&self) -> Runner {
+        let trail = &self.trail;
+        let mut again =
+            Runner::with_settings(trail.config.clone(), trail.start_depth, self.settings)
+                .expect("a configuration that started once starts again");
+        for key in trail.keys() {
+            if again.press(key).is_err() {
+                break;
+            }
+        }
+        again
     }
 
     /// The run so far, then `key` failing with `failure`: how the watchdog

@@ -22,8 +22,10 @@ use crate::bots::{self, BotKind};
 use crate::recording::{FailureKind, RecordedOutcome, Recording};
 use crate::runner::Runner;
 
-/// The version of the sweep report format.
-pub const REPORT_FORMAT: u32 = 1;
+/// The version of the sweep report format. 2 adds the progress limit, what
+/// each bot run did (kills, items used, ground revealed, commands) and the
+/// figures' moments.
+pub const REPORT_FORMAT: u32 = 2;
 
 /// What to sweep.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -41,6 +43,19 @@ pub struct SweepSpec {
     pub canaries: Vec<String>,
     /// This report's part of the seeds, `index` of `count` (1-based).
     pub shard: Option<Shard>,
+    /// The most keys in a row a bot may press without progress
+    /// (`play.progress`).
+    pub progress_limit: u64,
+}
+
+/// The progress limit a bot's runs are held to unless a sweep says
+/// otherwise: several times the longest stretch without progress either bot
+/// shows over ten thousand seeds (docs/invariants.md has the figures).
+pub fn default_progress_limit(bot: BotKind) -> u64 {
+    match bot {
+        BotKind::None | BotKind::Explorer => 200,
+        BotKind::Random => 1500,
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -95,6 +110,13 @@ pub struct BotResult {
     pub turns: u64,
     pub deepest: u32,
     pub outcome: RecordedOutcome,
+    pub kills: u32,
+    /// Potions drunk, scrolls read and missiles thrown.
+    pub items_used: u64,
+    /// Tiles revealed, on all floors together.
+    pub revealed: u64,
+    /// By command: [pressed, worked].
+    pub commands: BTreeMap<String, [u64; 2]>,
 }
 
 /// A failure found in a sweep, and how to reproduce it.
@@ -140,6 +162,8 @@ pub struct Summary {
     pub failures: u64,
     pub depths: BTreeMap<u32, DepthSummary>,
     pub bot: Option<BotSummary>,
+    /// Every figure's moments (see `crate::figures`).
+    pub figures: BTreeMap<String, crate::figures::Moments>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -167,6 +191,8 @@ pub struct BotSummary {
     pub deepest: BTreeMap<u32, u64>,
     pub keys: u64,
     pub turns: u64,
+    /// By command: [pressed, worked], over every run.
+    pub commands: BTreeMap<String, [u64; 2]>,
 }
 
 /// Where a sweep saves the recordings of its failures, if anywhere.
@@ -206,7 +232,15 @@ pub fn sweep_seed(
         }
     }
     let bot = bots::bot(spec.bot, seed).map(|mut bot| {
-        let mut runner = match Runner::new(config(spec, content, seed)) {
+        let settings = crate::runner::Settings {
+            progress_limit: Some(spec.progress_limit),
+            ..crate::runner::Settings::default()
+        };
+        // Runs are hashed only when one is written down (see
+        // `Runner::recording`), which is when it fails.
+        let started = Runner::with_settings(config(spec, content, seed), 1, settings)
+            .map(|runner| runner.without_hashing().tallying());
+        let mut runner = match started {
             Ok(runner) => runner,
             Err(message) => {
                 failures.push(found_failure(
@@ -226,6 +260,10 @@ pub fn sweep_seed(
                     turns: 0,
                     deepest: 0,
                     outcome: RecordedOutcome::Failed,
+                    kills: 0,
+                    items_used: 0,
+                    revealed: 0,
+                    commands: BTreeMap::new(),
                 };
             }
         };
@@ -234,25 +272,26 @@ pub fn sweep_seed(
             && !runner.game().is_over()
             && runner.failure().is_none()
         {
-            let keys = match crate::runner::catch_panic(|| bot.next_keys(runner.game())) {
-                Ok(keys) => keys,
-                Err(kind) => {
-                    // The bot itself panicked reading the game: report it as
-                    // found at the next step, with the keys so far.
-                    let recording = runner
-                        .recording(format!("The {:?} bot panicked on seed {seed}.", spec.bot));
-                    failures.push(found_failure(
-                        spec,
-                        seed,
-                        deepest,
-                        runner.step() + 1,
-                        kind,
-                        Some(recording),
-                        saving,
-                    ));
-                    break 'play;
-                }
-            };
+            let keys =
+                match runner.driving(|game| crate::runner::catch_panic(|| bot.next_keys(game))) {
+                    Ok(keys) => keys,
+                    Err(kind) => {
+                        // The bot itself panicked reading the game: report it as
+                        // found at the next step, with the keys so far.
+                        let recording = runner
+                            .recording(format!("The {:?} bot panicked on seed {seed}.", spec.bot));
+                        failures.push(found_failure(
+                            spec,
+                            seed,
+                            deepest,
+                            runner.step() + 1,
+                            kind,
+                            Some(recording),
+                            saving,
+                        ));
+                        break 'play;
+                    }
+                };
             for key in keys {
                 if runner.press(key).is_err() {
                     break;
@@ -278,11 +317,20 @@ pub fn sweep_seed(
                 saving,
             ));
         }
+        let tally = runner.take_tally().unwrap_or_default();
         BotResult {
             keys: runner.step(),
             turns: u64::from(runner.game().state().turns_taken),
             deepest,
             outcome: runner.outcome(),
+            kills: runner.game().state().kills,
+            items_used: tally.items_used,
+            revealed: tally.revealed,
+            commands: tally
+                .counts
+                .iter()
+                .map(|&(command, pressed, worked)| (command.name(), [pressed, worked]))
+                .collect(),
         }
     });
     SeedResult {
@@ -317,8 +365,16 @@ fn check_floor(
     seed: u64,
     depth: u32,
 ) -> (FloorResult, Option<FailureKind>) {
+    let config = config(spec, content, seed);
+    // Generation is watched like a key: a floor that never finishes is a hang.
+    let trail = crate::watchdog::Trail::new(
+        config.clone(),
+        depth,
+        crate::runner::Settings::default(),
+        Vec::new(),
+    );
+    let _busy = trail.busy();
     let generated = crate::runner::catch_panic(|| {
-        let config = config(spec, content, seed);
         let built = mapgen::generate_floor_planted(
             RunSeed(seed),
             depth,
@@ -408,8 +464,13 @@ fn found_failure(
                 .iter()
                 .map(|c| format!(" --canary {c}"))
                 .collect();
+            let limit = if spec.progress_limit == default_progress_limit(spec.bot) {
+                String::new()
+            } else {
+                format!(" --progress-limit {}", spec.progress_limit)
+            };
             format!(
-                "deja sweep --seeds {seed}..{} --depths {}..={} --bot {} --turns {}{canaries} --save-failures DIR",
+                "deja sweep --seeds {seed}..{} --depths {}..={} --bot {} --turns {}{limit}{canaries} --save-failures DIR",
                 seed + 1,
                 spec.depths.first,
                 spec.depths.last,
@@ -434,6 +495,51 @@ pub fn bot_name(bot: BotKind) -> &'static str {
         BotKind::Random => "random",
         BotKind::Explorer => "explorer",
     }
+}
+
+/// A command is held to working at least once when pressed this often: a
+/// command that works one time in a hundred would fail this by chance about
+/// once in 23,000 sweeps.
+pub const NEVER_WORKS_AFTER: u64 = 1000;
+
+/// The help's commands a sweep's bot pressed [`NEVER_WORKS_AFTER`] times or
+/// more without one working: a command that never works is a bug even when
+/// every invariant holds.
+pub fn commands_that_never_work(summary: &Summary) -> Vec<String> {
+    let Some(bot) = &summary.bot else {
+        return Vec::new();
+    };
+    bot.commands
+        .iter()
+        .filter(|(_, [pressed, worked])| *pressed >= NEVER_WORKS_AFTER && *worked == 0)
+        .map(|(command, [pressed, _])| {
+            format!("{command} was pressed {pressed} times and never worked")
+        })
+        .collect()
+}
+
+/// The commands table: every command of the help, pressed or not, with how
+/// often it was pressed and worked, then the screens' own keys.
+pub fn command_table(bot: &BotSummary) -> Vec<String> {
+    use game_core::invariants::Command;
+    let mut names: Vec<String> = Command::on_the_map().iter().map(|c| c.name()).collect();
+    for name in bot.commands.keys() {
+        if !names.contains(name) {
+            names.push(name.clone());
+        }
+    }
+    names
+        .iter()
+        .map(|name| {
+            let [pressed, worked] = bot.commands.get(name).copied().unwrap_or_default();
+            let share = if pressed == 0 {
+                "-".to_string()
+            } else {
+                format!("{:.0}%", worked as f64 * 100.0 / pressed as f64)
+            };
+            format!("{name:<26} {pressed:>9} {worked:>9} {share:>5}")
+        })
+        .collect()
 }
 
 /// Figures computed from the results alone, so a merged report's summary is
@@ -484,10 +590,16 @@ impl Tally {
             sum[2] += u64::from(floor.rooms);
             sum[3] += u64::from(floor.stairs_distance.unwrap_or(0));
         }
+        crate::figures::add_seed(result, &mut summary.figures);
         if let (Some(bot), Some(run)) = (summary.bot.as_mut(), result.bot.as_ref()) {
             bot.runs += 1;
             bot.keys += run.keys;
             bot.turns += run.turns;
+            for (command, [pressed, worked]) in &run.commands {
+                let total = bot.commands.entry(command.clone()).or_default();
+                total[0] += pressed;
+                total[1] += worked;
+            }
             *bot.deepest.entry(run.deepest).or_default() += 1;
             match &run.outcome {
                 RecordedOutcome::Won { .. } => bot.wins += 1,

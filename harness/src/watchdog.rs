@@ -46,6 +46,9 @@ pub struct Trail {
     /// Nanoseconds since the watchdog's epoch when the current work began,
     /// plus one; 0 while idle.
     busy_since: AtomicU64,
+    /// The work under way is the driver's (a bot choosing its next keys),
+    /// not the game's.
+    driving: AtomicBool,
 }
 
 impl Trail {
@@ -62,6 +65,7 @@ impl Trail {
             settings,
             keys: Mutex::new(keys),
             busy_since: AtomicU64::new(0),
+            driving: AtomicBool::new(false),
         });
         watchdog().watch(&trail);
         trail
@@ -84,9 +88,17 @@ impl Trail {
 
     /// Marks the trail busy until the guard is dropped (unwinding included).
     pub fn busy(&self) -> Busy<'_> {
+        self.driving.store(false, Ordering::Release);
         let now = epoch().elapsed().as_nanos() as u64 + 1;
         self.busy_since.store(now, Ordering::Release);
         Busy { trail: self }
+    }
+
+    /// Marks the trail busy with the driver's work: a bot choosing keys.
+    pub fn busy_driving(&self) -> Busy<'_> {
+        let busy = self.busy();
+        self.driving.store(true, Ordering::Release);
+        busy
     }
 }
 
@@ -242,7 +254,14 @@ impl Watchdog {
 fn reproduce(trail: &Trail, keys: &[Key], seconds: u64) -> Recording {
     let step = keys.len() as u64;
     let what = match keys.last() {
+        // The game finished the last key; the bot then never chose the next.
+        Some(_) if trail.driving.load(Ordering::Acquire) => {
+            format!("the driver (the bot choosing its next key after step {step})")
+        }
         Some(key) => format!("key {key} at step {step}"),
+        None if trail.driving.load(Ordering::Acquire) => {
+            "the driver (the bot choosing its first key)".to_string()
+        }
         None => format!("generating floor {}", trail.start_depth),
     };
     let kind = FailureKind::Hang {

@@ -19,6 +19,7 @@ fn seed_catalog() {
         map_height: game_core::map::DEFAULT_HEIGHT,
         canaries: Vec::new(),
         shard: None,
+        progress_limit: sweep::default_progress_limit(BotKind::None),
     };
     let content = Arc::new(Content::embedded());
     let options = sweep::RunOptions {

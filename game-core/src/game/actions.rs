@@ -872,7 +872,10 @@ pub(super) fn line(from: Pos, to: Pos) -> Vec<Pos> {
     let mut err = dx + dy;
     let mut at = from;
     let mut cells = Vec::with_capacity((dx.max(-dy) + 1) as usize);
+    // Each cell is one step nearer: the line has chebyshev + 1 cells.
+    let mut bound = crate::bound::Bound::new("line", (dx.max(-dy) + 1) as usize);
     loop {
+        bound.tick();
         cells.push(at);
         if at == to {
             return cells;

@@ -207,7 +207,9 @@ fn first_step_to_frontier(map: &Map, from: Pos) -> Option<Dir> {
         None
     };
     visit(&mut queue, from, None);
+    let mut bound = crate::bound::Bound::new("frontier search", map.len());
     while let Some((here, first)) = queue.pop_front() {
+        bound.tick();
         if let Some(found) = visit(&mut queue, here, Some(first)) {
             return Some(found);
         }

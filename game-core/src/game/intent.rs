@@ -180,7 +180,9 @@ impl Game {
 fn cursor_moves(from: Pos, to: Pos) -> Vec<Key> {
     let mut keys = Vec::new();
     let mut at = from;
+    let mut bound = crate::bound::Bound::new("reticle route", from.chebyshev(to) as usize);
     while at != to {
+        bound.tick();
         let dx = (to.x - at.x).signum();
         let dy = (to.y - at.y).signum();
         let dir = Dir::from_delta(dx, dy).expect("a nonzero step of at most one");

@@ -105,14 +105,24 @@ impl Game {
         let focus = self.reticle().map_or(self.state.player.pos, |r| r.cursor);
         let top_left = camera(map, width, height, focus);
         let to_screen = |p: Pos| (p.x - top_left.x, p.y - top_left.y);
+        // Row by row over the part of the map in view, by index: this runs
+        // for every frame drawn, which is every key a sweep presses.
+        let (first_x, last_x) = (top_left.x.max(0), (top_left.x + width).min(map.width()));
+        let tiles = map.tiles();
         for sy in 0..height {
-            for sx in 0..width {
-                let p = Pos::new(top_left.x + sx, top_left.y + sy);
-                if !map.in_bounds(p) || !map.is_revealed(p) {
-                    continue;
-                }
-                let tile = map.tile(p);
-                let style = if !map.is_visible(p) {
+            let y = top_left.y + sy;
+            if y < 0 || y >= map.height() {
+                continue;
+            }
+            let row_start = (y * map.width()) as usize;
+            let (from, to) = (
+                row_start + first_x as usize,
+                row_start + last_x.max(first_x) as usize,
+            );
+            for idx in map.revealed.iter_ones_in(from, to) {
+                let tile = tiles[idx];
+                let sx = (idx - row_start) as i32 - top_left.x;
+                let style = if !map.visible.get(idx) {
                     Style::Remembered
                 } else {
                     match tile {

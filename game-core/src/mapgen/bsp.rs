@@ -108,7 +108,9 @@ impl Generator for BspGenerator {
 fn split_into_leaves(area: Rect, rng: &mut Stream) -> Vec<Rect> {
     let mut pending = vec![area];
     let mut leaves = Vec::new();
+    let mut bound = crate::bound::Bound::new("BSP split", 2 * area.area().max(1) as usize);
     while let Some(rect) = pending.pop() {
+        bound.tick();
         match split(rect, rng) {
             Some((first, second)) => {
                 // Pushed in reverse so leaves come out west to east, north to south.
@@ -279,7 +281,9 @@ impl LinkGraph {
         let mut seen = vec![false; self.touching.len()];
         let mut pending = VecDeque::from([from]);
         seen[from] = true;
+        let mut bound = crate::bound::Bound::new("BSP link search", self.touching.len());
         while let Some(here) = pending.pop_front() {
+            bound.tick();
             if here == to {
                 return true;
             }
@@ -300,7 +304,9 @@ impl LinkGraph {
         let mut hops = vec![UNREACHED; self.touching.len()];
         let mut pending = VecDeque::from([room]);
         hops[room] = 0;
+        let mut bound = crate::bound::Bound::new("BSP hop count", self.touching.len());
         while let Some(here) = pending.pop_front() {
+            bound.tick();
             for &i in self.touching[here].iter().filter(|&&i| self.live[i]) {
                 let next = self.links[i].other(here);
                 if hops[next] == UNREACHED {

@@ -250,6 +250,8 @@ impl Areas {
             .collect();
         let mut sizes = Vec::new();
         let mut pending = Vec::new();
+        // Every tile joins one area, once.
+        let mut bound = crate::bound::Bound::new("cavern area labelling", map.len());
         for seed in map.bounds().cells() {
             if area_of[map.xy_idx(seed)] != UNLABELLED {
                 continue;
@@ -259,6 +261,7 @@ impl Areas {
             pending.push(seed);
             let mut size = 0;
             while let Some(here) = pending.pop() {
+                bound.tick();
                 size += 1;
                 for dir in Dir::ALL {
                     let next = here.step(dir);

@@ -26,6 +26,16 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
         map_height: i32::from(args.map_size.1),
         canaries: args.canary.iter().map(|c| c.name().to_string()).collect(),
         shard: args.shard.map(|(index, count)| Shard { index, count }),
+        progress_limit: args
+            .progress_limit
+            .unwrap_or_else(|| sweep::default_progress_limit(args.bot)),
+    };
+    if let Some(seconds) = args.hang_seconds {
+        crate::watchdog::set_budget(seconds);
+    }
+    let baselines = match args.baseline.as_ref().or(args.bless_baseline.as_ref()) {
+        Some(path) => Some(crate::baseline::Baselines::read(path)?),
+        None => None,
     };
     if !spec.canaries.is_empty() && !game_core::canary::Canaries::AVAILABLE {
         return Err(game_core::game::ConfigError::CanariesUnavailable.to_string());
@@ -33,6 +43,7 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     if let Some(dir) = &args.save_failures {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
+    hang_reports_into(args.save_failures.clone());
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
@@ -57,11 +68,77 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     print_summary(&report, elapsed)?;
-    Ok(if report.summary.failures > 0 {
-        exit::FAILURE
-    } else {
-        exit::OK
-    })
+    let mut found = report.summary.failures;
+    for problem in sweep::commands_that_never_work(&report.summary) {
+        super::out(format!("FAILURE commands: {problem}"))?;
+        found += 1;
+    }
+    if let (Some(path), Some(mut baselines)) = (&args.bless_baseline, baselines.clone()) {
+        if found > 0 {
+            return Err(format!(
+                "{}: not blessed: the sweep found failures; fix them first",
+                path.display()
+            ));
+        }
+        baselines.bless(&report);
+        std::fs::write(path, baselines.to_text())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        super::out(format!(
+            "blessed the {} sweep's figures into {}",
+            sweep::bot_name(report.spec.bot),
+            path.display()
+        ))?;
+    } else if let (Some(path), Some(baselines)) = (&args.baseline, &baselines) {
+        found += compare_with_baseline(&report, baselines, path)?;
+    }
+    Ok(if found > 0 { exit::FAILURE } else { exit::OK })
+}
+
+/// Prints how the sweep's figures stand against the baseline; returns how
+/// many left their band.
+pub fn compare_with_baseline(
+    report: &SweepReport,
+    baselines: &crate::baseline::Baselines,
+    path: &std::path::Path,
+) -> Result<u64, String> {
+    let bot = sweep::bot_name(report.spec.bot);
+    let Some(entry) = baselines.entry(&report.spec) else {
+        return Err(format!(
+            "{}: no baseline for the {bot} sweep of {} keys over depths {}..={} on {}x{} maps; make one with --bless-baseline",
+            path.display(),
+            report.spec.turns,
+            report.spec.depths.first,
+            report.spec.depths.last,
+            report.spec.map_width,
+            report.spec.map_height
+        ));
+    };
+    let deviations = crate::baseline::deviations(entry, &report.summary.figures);
+    for deviation in &deviations {
+        super::out(format!("FAILURE baseline: {bot}: {deviation}"))?;
+    }
+    super::out(format!(
+        "baseline {}: {} of {} figures within their bands",
+        path.display(),
+        report.summary.figures.len() - deviations.len(),
+        report.summary.figures.len()
+    ))?;
+    Ok(deviations.len() as u64)
+}
+
+/// A hang in a sweep is written where its other failures go.
+pub fn hang_reports_into(dir: Option<std::path::PathBuf>) {
+    crate::watchdog::on_hang(Box::new(move |hang| {
+        let recording = &hang.recording;
+        let step = recording.failure.as_ref().map_or(0, |f| f.step);
+        let name = format!("seed{}-step{step}-hang.ron", recording.seed);
+        let path = match &dir {
+            Some(dir) => dir.join(name),
+            None => std::path::PathBuf::from(format!("deja-hang-{name}")),
+        };
+        crate::watchdog::report_written(hang, &path);
+        eprintln!("the sweep stops here: a thread that hangs cannot be stopped");
+    }));
 }
 
 /// The end-of-sweep summary: what was checked, what the game looked like,
@@ -116,6 +193,10 @@ fn print_summary(report: &SweepReport, elapsed: Duration) -> Result<(), String> 
         deaths.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         for (cause, n) in deaths.iter().take(8) {
             super::out(format!("  {n} {cause}"))?;
+        }
+        super::out("  commands (pressed, worked):")?;
+        for line in sweep::command_table(bot) {
+            super::out(format!("    {line}"))?;
         }
     }
     for result in &report.results {

@@ -1,0 +1,289 @@
+//! Baselines: what a sweep's figures were when the game was last known to be
+//! right, committed (`baselines/sweep.ron`) and blessed like recordings, and
+//! the check that a sweep's figures stay within their confidence band.
+//!
+//! A baseline entry belongs to one kind of sweep: its bot, key budget,
+//! depths and map size. It keeps each figure's mean, its spread (standard
+//! deviation over seeds) and how many values it was measured on. A sweep of
+//! n values fails a figure whose mean lies further from the baseline's than
+//! [`Z`] standard errors of the difference of the two means,
+//! `sd * sqrt(1/n + 1/n_baseline)`, or [`RELATIVE`] of the baseline mean when
+//! that is wider: a real bug moves a figure by far more, while another range
+//! of seeds, a renamed monster or one more monster in the deepest floor's
+//! table does not (harness/tests/probe.rs shows both).
+//!
+//! Floats live here and only here: figures are measured in integers
+//! (`crate::figures`) and compared as floats, and nothing of this reaches the
+//! game.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::figures::Moments;
+use crate::sweep::{SweepReport, SweepSpec, bot_name};
+
+/// The version of the baseline file format.
+pub const FORMAT: u32 = 1;
+/// How many standard errors a figure may move: at 5 a sweep of 20 figures
+/// fails by chance about once in a hundred thousand runs.
+pub const Z: f64 = 5.0;
+/// The least a band is, as a share of the baseline mean: changes to content
+/// that are not bugs move figures a little, beyond what chance does.
+pub const RELATIVE: f64 = 0.05;
+/// Largest baseline file read.
+const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// The baseline file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Baselines {
+    pub format: u32,
+    pub sweeps: Vec<Entry>,
+}
+
+/// One kind of sweep's figures.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    pub bot: String,
+    pub turns: u64,
+    pub depths: (u32, u32),
+    pub map: (i32, i32),
+    /// The seeds it was measured on, for the reader.
+    pub measured_on: String,
+    pub figures: BTreeMap<String, Stat>,
+}
+
+/// A figure as measured.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stat {
+    pub mean: f64,
+    pub sd: f64,
+    pub n: u64,
+}
+
+/// A figure outside its band.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Deviation {
+    pub figure: String,
+    pub mean: f64,
+    pub baseline: Stat,
+    pub band: f64,
+    pub n: u64,
+}
+
+impl std::fmt::Display for Deviation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {}, baseline {} +- {} (over {} values; baseline over {})",
+            self.figure,
+            round(self.mean),
+            round(self.baseline.mean),
+            round(self.band),
+            self.n,
+            self.baseline.n
+        )
+    }
+}
+
+fn round(x: f64) -> String {
+    format!("{x:.3}")
+}
+
+impl Entry {
+    fn matches(&self, spec: &SweepSpec) -> bool {
+        self.bot == bot_name(spec.bot)
+            && self.turns == spec.turns
+            && self.depths == (spec.depths.first, spec.depths.last)
+            && self.map == (spec.map_width, spec.map_height)
+    }
+
+    /// The entry a report's figures make.
+    pub fn of(report: &SweepReport) -> Entry {
+        let spec = &report.spec;
+        Entry {
+            bot: bot_name(spec.bot).to_string(),
+            turns: spec.turns,
+            depths: (spec.depths.first, spec.depths.last),
+            map: (spec.map_width, spec.map_height),
+            measured_on: format!("seeds {}..{}", spec.seeds.start, spec.seeds.end),
+            figures: report
+                .summary
+                .figures
+                .iter()
+                .map(|(name, m)| {
+                    (
+                        name.clone(),
+                        Stat {
+                            mean: m.mean(),
+                            sd: m.sd(),
+                            n: m.n,
+                        },
+                    )
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The band a sweep of `n` values must keep a figure's mean within.
+pub fn band(baseline: Stat, n: u64) -> f64 {
+    let n = n.max(1) as f64;
+    let base_n = baseline.n.max(1) as f64;
+    let statistical = Z * baseline.sd * (1.0 / n + 1.0 / base_n).sqrt();
+    statistical.max(RELATIVE * baseline.mean.abs())
+}
+
+impl Baselines {
+    /// Reads a baseline file; a missing file is an empty one.
+    pub fn read(path: &Path) -> Result<Baselines, String> {
+        if !path.exists() {
+            return Ok(Baselines {
+                format: FORMAT,
+                sweeps: Vec::new(),
+            });
+        }
+        let text = crate::files::read_text(path, MAX_FILE_BYTES)?;
+        let baselines: Baselines = ron::from_str(&text).map_err(|e| {
+            format!(
+                "{}:{}:{}: {}",
+                path.display(),
+                e.span.start.line,
+                e.span.start.col,
+                e.code
+            )
+        })?;
+        if baselines.format != FORMAT {
+            return Err(format!(
+                "{}: baseline format {} is not {FORMAT}, the one this deja reads",
+                path.display(),
+                baselines.format
+            ));
+        }
+        Ok(baselines)
+    }
+
+    /// The entry for the kind of sweep `spec` is, if one was blessed.
+    pub fn entry(&self, spec: &SweepSpec) -> Option<&Entry> {
+        self.sweeps.iter().find(|e| e.matches(spec))
+    }
+
+    /// Replaces (or adds) the entry for `report`'s kind of sweep.
+    pub fn bless(&mut self, report: &SweepReport) {
+        self.format = FORMAT;
+        let entry = Entry::of(report);
+        match self.sweeps.iter_mut().find(|e| e.matches(&report.spec)) {
+            Some(old) => *old = entry,
+            None => self.sweeps.push(entry),
+        }
+        self.sweeps
+            .sort_by(|a, b| (&a.bot, a.turns, a.depths).cmp(&(&b.bot, b.turns, b.depths)));
+    }
+
+    /// The file's text: one figure a line, means and spreads to six places,
+    /// with a header that says what it is.
+    pub fn to_text(&self) -> String {
+        let mut out = String::from(
+            "// deja's baselines: each sweep's figures when the game was last known right.\n\
+             // `deja sweep --baseline FILE` (and `deja probe`) fail a figure that leaves its band;\n\
+             // `deja sweep --bless-baseline FILE` (or `deja probe --bless`) rewrites an entry after\n\
+             // an intended change to the game. See docs/mutation.md.\n",
+        );
+        let _ = writeln!(out, "(\n    format: {},\n    sweeps: [", self.format);
+        for e in &self.sweeps {
+            let _ = writeln!(out, "        (");
+            let _ = writeln!(out, "            bot: {:?},", e.bot);
+            let _ = writeln!(out, "            turns: {},", e.turns);
+            let _ = writeln!(out, "            depths: ({}, {}),", e.depths.0, e.depths.1);
+            let _ = writeln!(out, "            map: ({}, {}),", e.map.0, e.map.1);
+            let _ = writeln!(out, "            measured_on: {:?},", e.measured_on);
+            let _ = writeln!(out, "            figures: {{");
+            for (name, s) in &e.figures {
+                let _ = writeln!(
+                    out,
+                    "                {name:?}: (mean: {:.6}, sd: {:.6}, n: {}),",
+                    s.mean, s.sd, s.n
+                );
+            }
+            let _ = writeln!(out, "            }},");
+            let _ = writeln!(out, "        ),");
+        }
+        out.push_str("    ],\n)\n");
+        out
+    }
+}
+
+/// The figures of `figures` that leave the band of `entry`, in name order.
+/// A figure the baseline does not have (or the sweep did not measure) is
+/// not compared.
+pub fn deviations(entry: &Entry, figures: &BTreeMap<String, Moments>) -> Vec<Deviation> {
+    figures
+        .iter()
+        .filter_map(|(name, now)| {
+            let baseline = *entry.figures.get(name)?;
+            let band = band(baseline, now.n);
+            ((now.mean() - baseline.mean).abs() > band).then(|| Deviation {
+                figure: name.clone(),
+                mean: now.mean(),
+                baseline,
+                band,
+                n: now.n,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_band_narrows_with_more_seeds_but_not_below_its_floor() {
+        let stat = Stat {
+            mean: 3.0,
+            sd: 1.0,
+            n: 2000,
+        };
+        let few = band(stat, 100);
+        let many = band(stat, 20_000);
+        assert!(few > many, "{few} {many}");
+        assert!((many - 0.15).abs() < 1e-9, "the 5% floor: {many}");
+    }
+
+    #[test]
+    fn a_figure_outside_its_band_is_named() {
+        let mut figures = BTreeMap::new();
+        let mut m = Moments::default();
+        for _ in 0..400 {
+            m.add(1);
+        }
+        figures.insert("deepest floor".to_string(), m);
+        let entry = Entry {
+            bot: "explorer".into(),
+            turns: 3000,
+            depths: (1, 6),
+            map: (80, 40),
+            measured_on: "seeds 1..2001".into(),
+            figures: BTreeMap::from([(
+                "deepest floor".to_string(),
+                Stat {
+                    mean: 3.1,
+                    sd: 1.0,
+                    n: 2000,
+                },
+            )]),
+        };
+        let found = deviations(&entry, &figures);
+        assert_eq!(found.len(), 1);
+        let text = found[0].to_string();
+        assert!(
+            text.starts_with("deepest floor 1.000, baseline 3.100 +- 0.274 (over 400 values"),
+            "{text}"
+        );
+    }
+}
