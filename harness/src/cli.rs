@@ -46,6 +46,50 @@ pub enum Command {
     FromFuzz(FromFuzzArgs),
     /// Shrink a failing recording while it still fails the same way.
     Shrink(ShrinkArgs),
+    /// Run every committed fuzz input through its target's body.
+    Corpus(CorpusArgs),
+    /// The harness's own dynamic checks, as one measure: sweeps with every
+    /// bot against their baselines, and the fuzz corpus. Exit 4 when any
+    /// finds something.
+    Probe(ProbeArgs),
+}
+
+#[derive(Args)]
+pub struct CorpusArgs {
+    /// The corpus: one folder per fuzz target.
+    #[arg(default_value = "fuzz/corpus", value_name = "DIR")]
+    pub dir: PathBuf,
+}
+
+#[derive(Args)]
+pub struct ProbeArgs {
+    /// The first seed of every sweep (each sweeps 2000 seeds from here).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=u64::MAX / 2))]
+    pub first_seed: u64,
+    /// The baselines the sweeps' figures are held to.
+    #[arg(long, default_value = "baselines/sweep.ron", value_name = "FILE")]
+    pub baselines: PathBuf,
+    /// The fuzz corpus to run.
+    #[arg(long, default_value = "fuzz/corpus", value_name = "DIR")]
+    pub corpus: PathBuf,
+    /// Rewrite the baselines from these sweeps (after an intended change).
+    #[arg(long)]
+    pub bless: bool,
+    /// Stop at the first part that finds something (what a mutation run
+    /// wants: a caught mutant needs no more).
+    #[arg(long, conflicts_with = "bless")]
+    pub fail_fast: bool,
+    /// Worker threads (default: the machine's cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: Option<u32>,
+    /// Write a recording that reproduces each failure into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub save_failures: Option<PathBuf>,
+    /// Seconds one key may take before it is reported as a hang.
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub hang_seconds: Option<u64>,
+    #[command(flatten)]
+    pub content: ContentArgs,
 }
 
 #[derive(Args)]
@@ -346,6 +390,8 @@ pub fn run(cli: Cli) -> u8 {
         Command::Merge(args) => crate::commands::sweep::merge(args),
         Command::FromFuzz(args) => crate::commands::from_fuzz::run(args),
         Command::Shrink(args) => crate::commands::shrink::run(args),
+        Command::Corpus(args) => crate::commands::corpus::run(args),
+        Command::Probe(args) => crate::commands::probe::run(args),
     };
     match result {
         Ok(code) => code,

@@ -53,7 +53,14 @@ impl Moments {
 /// Adds one seed's figures.
 pub fn add_seed(result: &SeedResult, figures: &mut BTreeMap<String, Moments>) {
     let mut add = |name: String, value: u64| figures.entry(name).or_default().add(value);
-    for floor in &result.floors {
+    // The floors are the same whatever plays them: a sweep with a bot
+    // measures the bot, and the floors-only sweep the floors.
+    let floors = if result.bot.is_some() {
+        &[][..]
+    } else {
+        &result.floors[..]
+    };
+    for floor in floors {
         let d = floor.depth;
         add(format!("depth {d} walkable tiles"), floor.walkable as u64);
         add(format!("depth {d} reachable tiles"), floor.reachable as u64);

@@ -22,7 +22,7 @@ use crate::recording::{self, Failure, FailureKind};
 use crate::runner::{Runner, catch_panic};
 
 /// The fuzz targets, as `cargo fuzz list` names them.
-pub const TARGETS: [&str; 5] = ["intents", "keys", "mapgen", "recording", "content"];
+pub const TARGETS: [&str; 6] = ["intents", "keys", "mapgen", "recording", "content", "sight"];
 
 /// Most intents one `intents` input plays: a bound on the work of one run.
 pub const MAX_INTENTS: usize = 256;
@@ -38,10 +38,20 @@ const CONTENT_KEYS: &str = "oooo....hjkl>>oooo;<Esc>iaa<Esc>";
 /// build without the `canary` feature.
 pub const CANARIES_VAR: &str = "DEJA_FUZZ_CANARIES";
 
-/// The canaries planted in this process's fuzz runs.
+/// The canaries planted in this process's fuzz runs. Its first call also
+/// makes a hang abort the process, which is how libFuzzer keeps an input.
 pub fn planted() -> Canaries {
     static PLANTED: OnceLock<Canaries> = OnceLock::new();
     *PLANTED.get_or_init(|| {
+        crate::watchdog::on_hang(Box::new(|hang| {
+            if let Some(failure) = &hang.recording.failure {
+                eprintln!(
+                    "deja fuzz target: failure at step {}: {}. Turn the artifact into a recording with deja from-fuzz",
+                    failure.step, failure.kind
+                );
+            }
+            std::process::abort();
+        }));
         if !Canaries::AVAILABLE {
             return Canaries::NONE;
         }
@@ -288,6 +298,106 @@ pub fn mapgen(input: &MapgenInput) -> Result<(), Failure> {
         }),
         Ok(None) => Ok(()),
     }
+}
+
+// ----- sight -----
+
+/// A small map of arbitrary walls and a viewpoint on it: the fast field of
+/// view, distances, chase map and A* against the slow references
+/// (`game_core::invariants::reference`), where the generators never go.
+#[derive(Clone, Debug, Arbitrary)]
+pub struct SightInput {
+    /// 4 to 43 wide, 4 to 33 high.
+    pub width: u8,
+    pub height: u8,
+    pub origin: (u8, u8),
+    /// 0 to 15.
+    pub radius: u8,
+    /// One bit per cell, row by row: 1 is rock. Cells past the bits are
+    /// open floor; the viewpoint is always open.
+    pub rock: Vec<u8>,
+}
+
+impl SightInput {
+    pub fn map(&self) -> (game_core::map::Map, game_core::geom::Pos, i32) {
+        use game_core::geom::Pos;
+        use game_core::map::{Map, Tile};
+        let (w, h) = (4 + i32::from(self.width % 40), 4 + i32::from(self.height % 30));
+        let mut map = Map::new(w, h);
+        for i in 0..(w * h) as usize {
+            let rock = self.rock.get(i / 8).is_some_and(|b| b >> (i % 8) & 1 == 1);
+            if !rock {
+                map.set(map.idx_pos(i), Tile::Floor);
+            }
+        }
+        let origin = Pos::new(i32::from(self.origin.0) % w, i32::from(self.origin.1) % h);
+        map.set(origin, Tile::Floor);
+        (map, origin, i32::from(self.radius % 16))
+    }
+}
+
+/// The sight and path oracles on the input's map, and sight's symmetry:
+/// every open tile seen from the viewpoint sees it back.
+pub fn sight(input: &SightInput) -> Result<(), Failure> {
+    use game_core::fov;
+    use game_core::map::BitGrid;
+    let (map, origin, radius) = input.map();
+    let checked = catch_panic(|| {
+        let mut visible = BitGrid::new(map.len());
+        fov::compute(&map, origin, radius, &mut visible);
+        let mut found: Vec<invariants::Violation> =
+            invariants::check_view(&map, origin, radius, &visible)
+                .into_iter()
+                .collect();
+        let corners = [
+            game_core::geom::Pos::new(0, 0),
+            game_core::geom::Pos::new(map.width() - 1, map.height() - 1),
+        ];
+        found.extend(invariants::check_paths(&map, origin, &corners));
+        let one_way = visible
+            .iter_ones()
+            .map(|i| map.idx_pos(i))
+            .find(|&p| map.is_walkable(p) && !fov::can_see(&map, p, origin, radius));
+        if let Some(p) = one_way {
+            found.push(invariants::Violation {
+                id: "fov.symmetric",
+                message: format!("{origin} sees {p}, which cannot see it back"),
+            });
+        }
+        found.into_iter().next()
+    });
+    match checked {
+        Err(kind) => Err(Failure { step: 0, kind }),
+        Ok(Some(v)) => Err(Failure {
+            step: 0,
+            kind: FailureKind::Invariant {
+                id: v.id.to_string(),
+                message: v.message,
+            },
+        }),
+        Ok(None) => Ok(()),
+    }
+}
+
+// ----- any target, from bytes -----
+
+/// Runs `target`'s body on `bytes`, decoded exactly as libfuzzer-sys decodes
+/// them (`Arbitrary::arbitrary_take_rest` over the whole input): `None` when
+/// they decode to no input (libFuzzer skips those too), or for an unknown
+/// target.
+pub fn run_bytes(target: &str, bytes: &[u8]) -> Option<Result<(), Failure>> {
+    fn typed<T: for<'a> Arbitrary<'a>>(bytes: &[u8]) -> Option<T> {
+        T::arbitrary_take_rest(Unstructured::new(bytes)).ok()
+    }
+    Some(match target {
+        "intents" => intents(&typed::<IntentsInput>(bytes)?),
+        "keys" => keys(&typed::<KeysInput>(bytes)?),
+        "mapgen" => mapgen(&typed::<MapgenInput>(bytes)?),
+        "sight" => sight(&typed::<SightInput>(bytes)?),
+        "recording" => recording(bytes),
+        "content" => content(bytes),
+        _ => return None,
+    })
 }
 
 // ----- recording -----

@@ -6,8 +6,14 @@
 //! simplify keys (each key replaced by `.`). "The same way" is
 //! [`FailureKind::same_as`]: the same kind, and the same invariant id or
 //! panic message; the step may move.
+//!
+//! A hang cannot be tried in this process: a thread that hangs cannot be
+//! stopped. Each candidate of a hang is run by a child `deja play`, whose
+//! own watchdog ends it after [`HANG_TRY_SECONDS`] and writes what it met.
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use game_core::Key;
 use game_core::content::Content;
@@ -26,14 +32,30 @@ pub struct Shrunk {
     pub budget_spent: bool,
 }
 
+/// The wall-clock budget a candidate of a hang gets before its child
+/// reports it hung: far more than any key takes when nothing hangs.
+pub const HANG_TRY_SECONDS: u64 = 2;
+
 /// Shrinks `recording`, which must fail. `max_tries` bounds the candidate
-/// runs (each a full replay of the candidate's keys).
+/// runs (each a full replay of the candidate's keys). `content_dir` is where
+/// `content` came from, for the child runs that try a hang's candidates.
 pub fn shrink(
     recording: &Recording,
     content: Arc<Content>,
+    content_dir: Option<&Path>,
     max_tries: u32,
 ) -> Result<Shrunk, String> {
-    let (target, failing_keys) = failure_of(recording, &recording.keys, &content)?
+    let hang = matches!(
+        recording.failure.as_ref().map(|f| &f.kind),
+        Some(FailureKind::Hang { .. })
+    );
+    let trier = if hang {
+        Trier::Child(Child::new(content_dir)?)
+    } else {
+        Trier::InProcess
+    };
+    let (target, failing_keys) = trier
+        .failure_of(recording, &recording.keys, &content)?
         .ok_or("the recording does not fail in this build; there is nothing to shrink it to")?;
     let mut search = Search {
         recording,
@@ -41,6 +63,7 @@ pub fn shrink(
         target: &target,
         tries: 0,
         max_tries,
+        trier: &trier,
     };
     // Only the keys up to the failure matter.
     let mut keys = failing_keys;
@@ -53,22 +76,33 @@ pub fn shrink(
             break;
         }
     }
-    let mut runner = replay::start(&with_keys(recording, keys.clone()), content.clone())?;
-    for &key in &keys {
-        if runner.press(key).is_err() {
-            break;
+    let note = |after: usize| -> String {
+        format!(
+            "Shrunk by deja shrink from {} to {}. {}",
+            count_keys(keys_before),
+            count_keys(after),
+            recording.note
+        )
+        .chars()
+        .take(crate::recording::MAX_NOTE_CHARS)
+        .collect()
+    };
+    let shrunk = match &trier {
+        Trier::Child(child) => {
+            let mut shrunk = child.run(recording, &keys)?.ok_or("the shrunk keys no longer hang")?;
+            shrunk.note = note(shrunk.keys.len());
+            shrunk
         }
-    }
-    let note = format!(
-        "Shrunk by deja shrink from {} to {}. {}",
-        count_keys(keys_before),
-        count_keys(runner.keys().len()),
-        recording.note
-    )
-    .chars()
-    .take(crate::recording::MAX_NOTE_CHARS)
-    .collect();
-    let shrunk = runner.recording(note);
+        Trier::InProcess => {
+            let mut runner = replay::start(&with_keys(recording, keys.clone()), content.clone())?;
+            for &key in &keys {
+                if runner.press(key).is_err() {
+                    break;
+                }
+            }
+            runner.recording(note(runner.keys().len()))
+        }
+    };
     Ok(Shrunk {
         keys_after: shrunk.keys.len(),
         recording: shrunk,
@@ -103,6 +137,108 @@ fn failure_of(
     Ok(None)
 }
 
+/// How candidates are tried.
+enum Trier {
+    InProcess,
+    Child(Child),
+}
+
+impl Trier {
+    fn failure_of(
+        &self,
+        recording: &Recording,
+        keys: &[Key],
+        content: &Arc<Content>,
+    ) -> Result<Option<(FailureKind, Vec<Key>)>, String> {
+        match self {
+            Trier::InProcess => failure_of(recording, keys, content),
+            Trier::Child(child) => Ok(child.run(recording, keys)?.and_then(|run| {
+                let failure = run.failure?;
+                let up_to = run.keys.into_iter().take(failure.step as usize).collect();
+                Some((failure.kind, up_to))
+            })),
+        }
+    }
+}
+
+/// Child `deja play` runs, for a hang's candidates.
+struct Child {
+    exe: PathBuf,
+    content_dir: Option<PathBuf>,
+    scratch: PathBuf,
+}
+
+impl Child {
+    fn new(content_dir: Option<&Path>) -> Result<Child, String> {
+        let exe = std::env::current_exe().map_err(|e| format!("finding deja to run a candidate: {e}"))?;
+        let scratch = std::env::temp_dir().join(format!("deja-shrink-{}", std::process::id()));
+        std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
+        Ok(Child {
+            exe,
+            content_dir: content_dir.map(Path::to_path_buf),
+            scratch,
+        })
+    }
+
+    /// Plays `keys` on `recording`'s seed in a child, which the watchdog
+    /// ends on a hang; the child's recording when it failed.
+    fn run(&self, recording: &Recording, keys: &[Key]) -> Result<Option<Recording>, String> {
+        let keys_file = self.scratch.join("candidate.keys");
+        let report = self.scratch.join("candidate.ron");
+        let _ = std::fs::remove_file(&report);
+        std::fs::write(&keys_file, Key::format_all(keys))
+            .map_err(|e| format!("{}: {e}", keys_file.display()))?;
+        let mut command = std::process::Command::new(&self.exe);
+        command
+            .arg("play")
+            .args(["--seed", &recording.seed.to_string()])
+            .args(["--map-size", &format!("{}x{}", recording.map_width, recording.map_height)])
+            .args(["--size", &format!("{}x{}", recording.frame.0, recording.frame.1)])
+            .args(["--frames", "none"])
+            .arg("--keys-file")
+            .arg(&keys_file)
+            .arg("--record")
+            .arg(&report)
+            .env(crate::watchdog::BUDGET_VAR, HANG_TRY_SECONDS.to_string())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        for canary in &recording.canaries {
+            command.args(["--canary", canary.name()]);
+        }
+        if let Some(dir) = &self.content_dir {
+            command.arg("--content").arg(dir);
+        }
+        let mut child = command
+            .spawn()
+            .map_err(|e| format!("running {}: {e}", self.exe.display()))?;
+        // The child's watchdog ends a hang; this ends a child whose watchdog
+        // did not.
+        let deadline = Instant::now() + Duration::from_secs(3 * HANG_TRY_SECONDS + 10);
+        let status = loop {
+            match child.try_wait().map_err(|e| e.to_string())? {
+                Some(status) => break Some(status),
+                None if Instant::now() > deadline => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break None;
+                }
+                None => std::thread::sleep(Duration::from_millis(20)),
+            }
+        };
+        let failed = status.and_then(|s| s.code()) == Some(i32::from(crate::exit::FAILURE));
+        if !failed {
+            return Ok(None);
+        }
+        Ok(crate::recording::read(&report).ok())
+    }
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.scratch);
+    }
+}
+
 fn with_keys(recording: &Recording, keys: Vec<Key>) -> Recording {
     Recording {
         keys,
@@ -120,6 +256,7 @@ struct Search<'a> {
     target: &'a FailureKind,
     tries: u32,
     max_tries: u32,
+    trier: &'a Trier,
 }
 
 impl Search<'_> {
@@ -134,7 +271,7 @@ impl Search<'_> {
             return None;
         }
         self.tries += 1;
-        match failure_of(self.recording, keys, self.content) {
+        match self.trier.failure_of(self.recording, keys, self.content) {
             Ok(Some((kind, up_to))) if kind.same_as(self.target) => Some(up_to),
             _ => None,
         }

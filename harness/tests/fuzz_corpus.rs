@@ -8,8 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use arbitrary::{Arbitrary, Unstructured};
-use harness::fuzz::{self, IntentsInput, KeysInput, MapgenInput};
+use harness::fuzz;
 
 fn corpus(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -30,21 +29,18 @@ fn corpus(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
         .collect()
 }
 
-/// Runs `body` on each file of `target`'s corpus and reports every failure.
-fn run_corpus<T>(
-    target: &str,
-    decode: impl Fn(&[u8]) -> Option<T>,
-    body: impl Fn(&T) -> Result<(), harness::recording::Failure>,
-) {
+/// Runs `target`'s body on each file of its corpus and reports every
+/// failure.
+fn run_corpus(target: &str) {
     let mut failures = Vec::new();
     let mut decoded = 0;
     for (path, bytes) in corpus(target) {
         // An input arbitrary cannot decode is one libFuzzer skips too.
-        let Some(input) = decode(&bytes) else {
+        let Some(result) = fuzz::run_bytes(target, &bytes) else {
             continue;
         };
         decoded += 1;
-        if let Err(failure) = body(&input) {
+        if let Err(failure) = result {
             failures.push(format!(
                 "{}: {}",
                 path.display(),
@@ -56,41 +52,34 @@ fn run_corpus<T>(
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-fn typed<T: for<'a> Arbitrary<'a>>(bytes: &[u8]) -> Option<T> {
-    T::arbitrary_take_rest(Unstructured::new(bytes)).ok()
-}
-
 #[test]
 fn the_intents_corpus_passes() {
-    run_corpus("intents", typed::<IntentsInput>, fuzz::intents);
+    run_corpus("intents");
 }
 
 #[test]
 fn the_keys_corpus_passes() {
-    run_corpus("keys", typed::<KeysInput>, fuzz::keys);
+    run_corpus("keys");
 }
 
 #[test]
 fn the_mapgen_corpus_passes() {
-    run_corpus("mapgen", typed::<MapgenInput>, fuzz::mapgen);
+    run_corpus("mapgen");
+}
+
+#[test]
+fn the_sight_corpus_passes() {
+    run_corpus("sight");
 }
 
 #[test]
 fn the_recording_corpus_passes() {
-    run_corpus(
-        "recording",
-        |bytes| Some(bytes.to_vec()),
-        |bytes| fuzz::recording(bytes),
-    );
+    run_corpus("recording");
 }
 
 #[test]
 fn the_content_corpus_passes() {
-    run_corpus(
-        "content",
-        |bytes| Some(bytes.to_vec()),
-        |bytes| fuzz::content(bytes),
-    );
+    run_corpus("content");
 }
 
 /// The corpus directories are the targets cargo-fuzz knows: a new target

@@ -33,7 +33,7 @@ use crate::map::Tile;
 
 pub use floor::{check_floor, check_floor_map, vault_crossings, vault_wall_openings};
 pub use keys::{Command, key_effect, map_command};
-pub use oracle::{check_oracles, check_persistence};
+pub use oracle::{check_oracles, check_paths, check_persistence, check_view};
 pub use state::check_state;
 
 /// The reference implementations, for the fuzz target that compares them

@@ -247,43 +247,56 @@ fn scan(
 /// the reference field of view, and the game's distances, chase map and A*
 /// routes from the player against the reference search.
 pub fn check_oracles(game: &Game) -> Vec<Violation> {
-    let mut found = Vec::new();
     let state = game.state();
     let map = &state.floor.map;
     let player = state.player.pos;
     if !map.in_bounds(player) {
-        return found; // entity.in_bounds says so
+        return Vec::new(); // entity.in_bounds says so
     }
-    let expected = field_of_view(map, player, SIGHT_RADIUS);
-    if expected != map.visible {
-        let differs = (0..map.len())
-            .find(|&i| expected.get(i) != map.visible.get(i))
-            .map(|i| map.idx_pos(i));
-        if let Some(at) = differs {
-            found.push(violation(
-                "fov.oracle",
-                format!(
-                    "from {player} the game {} {at}, the reference field of view {}",
-                    if map.visible.get(map.xy_idx(at)) {
-                        "sees"
-                    } else {
-                        "does not see"
-                    },
-                    if expected.get(map.xy_idx(at)) {
-                        "does"
-                    } else {
-                        "does not"
-                    }
-                ),
-            ));
-        }
-    }
-    let reference = distances(map, player);
-    check_distances(map, player, &reference, &mut found);
+    let mut found: Vec<Violation> = check_view(map, player, SIGHT_RADIUS, &map.visible)
+        .into_iter()
+        .collect();
     let mut targets: Vec<Pos> = state.monsters.iter().map(|m| m.pos).take(1).collect();
     targets.push(state.floor.goal);
-    for to in targets {
-        check_route(map, player, to, &reference, &mut found);
+    found.extend(check_paths(map, player, &targets));
+    found
+}
+
+/// `visible`, what the fast code sees from `origin`, against the reference.
+pub fn check_view(map: &Map, origin: Pos, radius: i32, visible: &BitGrid) -> Option<Violation> {
+    let expected = field_of_view(map, origin, radius);
+    if expected == *visible {
+        return None;
+    }
+    let at = (0..map.len())
+        .find(|&i| expected.get(i) != visible.get(i))
+        .map(|i| map.idx_pos(i))?;
+    Some(violation(
+        "fov.oracle",
+        format!(
+            "from {origin} the game {} {at}, the reference field of view {}",
+            if visible.get(map.xy_idx(at)) {
+                "sees"
+            } else {
+                "does not see"
+            },
+            if expected.get(map.xy_idx(at)) {
+                "does"
+            } else {
+                "does not"
+            }
+        ),
+    ))
+}
+
+/// The fast distances, chase map and A* routes (to `targets`) from `origin`
+/// against the reference search.
+pub fn check_paths(map: &Map, origin: Pos, targets: &[Pos]) -> Vec<Violation> {
+    let mut found = Vec::new();
+    let reference = distances(map, origin);
+    check_distances(map, origin, &reference, &mut found);
+    for &to in targets {
+        check_route(map, origin, to, &reference, &mut found);
     }
     found
 }

@@ -20,6 +20,11 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
     if !canaries.is_empty() && !Canaries::AVAILABLE {
         return Err(game_core::game::ConfigError::CanariesUnavailable.to_string());
     }
+    // A libFuzzer timeout is a hang here too: its recording goes to -o.
+    let output = args.output.clone();
+    crate::watchdog::on_hang(Box::new(move |hang| {
+        crate::watchdog::report_written(hang, &output);
+    }));
     // Exactly how libfuzzer-sys turns bytes into a typed input.
     let unstructured = Unstructured::new(&bytes);
     let runner = match args.target.as_str() {

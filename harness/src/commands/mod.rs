@@ -2,9 +2,11 @@
 
 pub mod bench;
 pub mod bless;
+pub mod corpus;
 pub mod from_fuzz;
 pub mod map;
 pub mod play;
+pub mod probe;
 pub mod replay;
 pub mod show;
 pub mod shrink;

@@ -34,7 +34,19 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
             .iter()
             .fold(Canaries::NONE, |set, &c| set.with(c)),
     };
-    let mut runner = Runner::new(config)?;
+    let report_to = args.record.clone();
+    crate::watchdog::on_hang(Box::new(move |hang| {
+        let step = hang.recording.failure.as_ref().map_or(0, |f| f.step);
+        let path = report_to
+            .clone()
+            .unwrap_or_else(|| super::default_report_path(hang.recording.seed, step));
+        crate::watchdog::report_written(hang, &path);
+    }));
+    let settings = crate::runner::Settings {
+        frame: args.size,
+        progress_limit: None,
+    };
+    let mut runner = Runner::with_settings(config, 1, settings)?;
     let printer = FramePrinter {
         mode: args.frames,
         width: args.size.0,

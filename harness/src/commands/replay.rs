@@ -45,6 +45,7 @@ struct JsonReport<'a> {
 
 fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result<u8, String> {
     let recording = recording::read(file)?;
+    report_hangs_against(&recording, file.display().to_string());
     let printer = FramePrinter {
         mode: if args.format == Format::Text {
             args.frames
@@ -161,6 +162,28 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
         }
     }
     Ok(report.exit_code())
+}
+
+/// A hang while replaying `recording` is its recorded failure reproduced, or
+/// a new failure with a bug report, said as the other verdicts are; the
+/// watchdog then ends the process with exit code 4.
+fn report_hangs_against(recording: &Recording, name: String) {
+    let recorded = recording.failure.clone();
+    crate::watchdog::on_hang(Box::new(move |hang| {
+        let Some(failure) = &hang.recording.failure else {
+            return;
+        };
+        let same = recorded
+            .as_ref()
+            .is_some_and(|r| r.step == failure.step && r.kind.same_as(&failure.kind));
+        if same {
+            println!("{name}: reproduced at step {}: {}", failure.step, failure.kind);
+        } else {
+            println!("{name}: failure at step {}: {}", failure.step, failure.kind);
+            let path = super::default_report_path(hang.recording.seed, failure.step);
+            crate::watchdog::report_written(hang, &path);
+        }
+    }));
 }
 
 /// The recording's keys re-run up to and including the failure, written as a

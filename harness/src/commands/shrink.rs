@@ -7,7 +7,12 @@ use crate::shrink::count_keys;
 pub fn run(args: ShrinkArgs) -> Result<u8, String> {
     let recording = crate::recording::read(&args.file)?;
     let content = super::load_content(&args.content)?;
-    let shrunk = crate::shrink::shrink(&recording, content, args.max_tries)?;
+    let shrunk = crate::shrink::shrink(
+        &recording,
+        content,
+        args.content.content.as_deref(),
+        args.max_tries,
+    )?;
     crate::recording::write(&args.output, &shrunk.recording)?;
     let failure = shrunk
         .recording

@@ -1,0 +1,82 @@
+//! `deja corpus`: every committed fuzz input through its target's body.
+
+use std::path::{Path, PathBuf};
+
+use crate::cli::CorpusArgs;
+use crate::exit;
+use crate::fuzz;
+
+/// Largest corpus file read: the fuzzers write far smaller ones.
+const MAX_INPUT_BYTES: u64 = 1024 * 1024;
+
+pub fn run(args: CorpusArgs) -> Result<u8, String> {
+    let found = check(&args.dir)?;
+    Ok(if found.problems.is_empty() {
+        exit::OK
+    } else {
+        exit::FAILURE
+    })
+}
+
+/// What running a corpus found.
+pub struct CorpusCheck {
+    /// Inputs run, per target.
+    pub ran: Vec<(&'static str, usize)>,
+    pub problems: Vec<String>,
+}
+
+/// Runs every file under `dir/TARGET/` through `TARGET`'s body, prints a
+/// line per target and one per failure, and returns what it found.
+pub fn check(dir: &Path) -> Result<CorpusCheck, String> {
+    let mut result = CorpusCheck {
+        ran: Vec::new(),
+        problems: Vec::new(),
+    };
+    for target in fuzz::TARGETS {
+        let target_dir = dir.join(target);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&target_dir)
+            .map_err(|e| {
+                format!(
+                    "{}: {e}; a corpus directory holds one folder per fuzz target ({})",
+                    target_dir.display(),
+                    fuzz::TARGETS.join(", ")
+                )
+            })?
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        let mut ran = 0;
+        for file in files {
+            let bytes = crate::files::read_bytes(&file, MAX_INPUT_BYTES)?;
+            let Some(outcome) = fuzz::run_bytes(target, &bytes) else {
+                continue;
+            };
+            ran += 1;
+            if let Err(failure) = outcome {
+                let problem = format!(
+                    "{}: {}",
+                    file.display(),
+                    fuzz::crash_message(target, &failure)
+                        .replace("<artifact>", &file.display().to_string())
+                );
+                super::out(format!("FAILURE corpus {problem}"))?;
+                result.problems.push(problem);
+            }
+        }
+        result.ran.push((target, ran));
+    }
+    let total: usize = result.ran.iter().map(|(_, n)| n).sum();
+    let per_target: Vec<String> = result
+        .ran
+        .iter()
+        .map(|(t, n)| format!("{t} {n}"))
+        .collect();
+    super::out(format!(
+        "corpus {}: {total} inputs ({}), {} failures",
+        dir.display(),
+        per_target.join(", "),
+        result.problems.len()
+    ))?;
+    Ok(result)
+}

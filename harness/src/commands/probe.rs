@@ -1,0 +1,164 @@
+//! `deja probe`: the harness's own dynamic checks, and nothing else, as one
+//! measure of the bugs it catches (docs/mutation.md): a sweep of every floor,
+//! sweeps with the explorer and the random bot, each against its baseline and
+//! the commands check, and every committed fuzz input through its body. No
+//! unit test, snapshot or replay: those flag any change; this must pass on a
+//! change that is not a bug.
+
+use std::time::Instant;
+
+use crate::bots::BotKind;
+use crate::cli::ProbeArgs;
+use crate::exit;
+use crate::sweep::{self, DepthRange, RunOptions, Saving, SeedRange, Shard, SweepSpec};
+
+/// Seeds each of the probe's sweeps covers.
+pub const SEEDS: u64 = 2000;
+/// Keys each bot run may press.
+pub const TURNS: u64 = 3000;
+
+/// The probe's sweeps, in the order they run.
+pub const SWEEPS: [BotKind; 3] = [BotKind::None, BotKind::Explorer, BotKind::Random];
+
+/// The sweep the probe runs with `bot` from `first_seed`.
+pub fn spec(bot: BotKind, first_seed: u64) -> SweepSpec {
+    SweepSpec {
+        seeds: SeedRange {
+            start: first_seed,
+            end: first_seed + SEEDS,
+        },
+        depths: DepthRange {
+            first: 1,
+            last: game_core::mapgen::LAST_DEPTH,
+        },
+        bot,
+        turns: if bot == BotKind::None { 0 } else { TURNS },
+        map_width: game_core::map::DEFAULT_WIDTH,
+        map_height: game_core::map::DEFAULT_HEIGHT,
+        canaries: Vec::new(),
+        shard: None::<Shard>,
+        progress_limit: sweep::default_progress_limit(bot),
+    }
+}
+
+pub fn run(args: ProbeArgs) -> Result<u8, String> {
+    let started = Instant::now();
+    let content = super::load_content(&args.content)?;
+    if let Some(seconds) = args.hang_seconds {
+        crate::watchdog::set_budget(seconds);
+    }
+    let mut baselines = crate::baseline::Baselines::read(&args.baselines)?;
+    if let Some(dir) = &args.save_failures {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    super::sweep::hang_reports_into(args.save_failures.clone());
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    );
+    let saving = Saving {
+        dir: args.save_failures.clone(),
+    };
+    let mut found = 0u64;
+    let mut lines = Vec::new();
+    for bot in SWEEPS {
+        let spec = spec(bot, args.first_seed);
+        let name = sweep::bot_name(bot);
+        let clock = Instant::now();
+        let options = RunOptions {
+            keep_all: false,
+            fail_fast: args.fail_fast,
+        };
+        let report = sweep::run(&spec, &content, jobs, &saving, options, &|_| {})?;
+        let mut problems = report.summary.failures;
+        for result in &report.results {
+            for f in &result.failures {
+                super::out(format!(
+                    "FAILURE {name} seed {} depth {} step {}: {}\n  reproduce: {}",
+                    f.seed, f.depth, f.step, f.kind, f.reproduce
+                ))?;
+            }
+        }
+        for problem in sweep::commands_that_never_work(&report.summary) {
+            super::out(format!("FAILURE {name} commands: {problem}"))?;
+            problems += 1;
+        }
+        let against = if args.bless {
+            if problems == 0 {
+                baselines.bless(&report);
+            }
+            "blessed".to_string()
+        } else {
+            match baselines.entry(&report.spec) {
+                None => {
+                    super::out(format!(
+                        "FAILURE {name}: {} has no baseline for this sweep; run deja probe --bless",
+                        args.baselines.display()
+                    ))?;
+                    problems += 1;
+                    "no baseline".to_string()
+                }
+                Some(entry) => {
+                    let deviations =
+                        crate::baseline::deviations(entry, &report.summary.figures);
+                    for deviation in &deviations {
+                        super::out(format!("FAILURE {name} baseline: {deviation}"))?;
+                    }
+                    problems += deviations.len() as u64;
+                    format!(
+                        "{}/{} figures in their bands",
+                        report.summary.figures.len() - deviations.len(),
+                        report.summary.figures.len()
+                    )
+                }
+            }
+        };
+        found += problems;
+        if args.fail_fast && found > 0 {
+            super::out(format!("probe: the {name} sweep found something; stopping (--fail-fast)"))?;
+            return Ok(exit::FAILURE);
+        }
+        lines.push(format!(
+            "{name:<9} seeds {}..{}: {} failures, {against}; {:.1}s",
+            spec.seeds.start,
+            spec.seeds.end,
+            report.summary.failures,
+            clock.elapsed().as_secs_f64()
+        ));
+    }
+    if args.bless {
+        if found > 0 {
+            return Err(format!(
+                "{}: not blessed: the probe found {found} problems; fix them first",
+                args.baselines.display()
+            ));
+        }
+        std::fs::write(&args.baselines, baselines.to_text())
+            .map_err(|e| format!("{}: {e}", args.baselines.display()))?;
+        lines.push(format!("wrote {}", args.baselines.display()));
+    }
+    let clock = Instant::now();
+    let corpus = super::corpus::check(&args.corpus)?;
+    found += corpus.problems.len() as u64;
+    lines.push(format!(
+        "corpus    {}: {} inputs, {} failures; {:.1}s",
+        args.corpus.display(),
+        corpus.ran.iter().map(|(_, n)| n).sum::<usize>(),
+        corpus.problems.len(),
+        clock.elapsed().as_secs_f64()
+    ));
+    super::out("probe:")?;
+    for line in lines {
+        super::out(format!("  {line}"))?;
+    }
+    super::out(format!(
+        "probe: {} in {:.1}s",
+        if found == 0 {
+            "nothing found".to_string()
+        } else {
+            format!("{found} problems found")
+        },
+        started.elapsed().as_secs_f64()
+    ))?;
+    Ok(if found > 0 { exit::FAILURE } else { exit::OK })
+}

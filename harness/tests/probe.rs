@@ -1,0 +1,87 @@
+//! The probe (`deja probe`): the harness's own dynamic checks as one measure
+//! of the bugs it catches. `ci/mutants.sh` runs `the_probe_finds_nothing`
+//! against every mutant of game-core, so a mutant is caught exactly when the
+//! probe finds something; `ci/probe.sh` runs the probe on its own.
+//!
+//! The probe must stay a bug detector, not a golden file: the other tests
+//! here show it passes on changes that are not bugs, a renamed monster with
+//! a new description, a new monster at depth 6, and another range of seeds.
+//!
+//! Each run takes about 20 seconds in a release build, so the tests are
+//! ignored by a plain `cargo test`; run them with
+//! `cargo test --release -p harness --test probe -- --ignored` (.ci/run does).
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use support::{assert_exit, run, scratch, text};
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("harness/ sits in the repository")
+        .to_path_buf()
+}
+
+/// `deja probe ARGS` from the repository's root, which must find nothing.
+fn probe_passes(args: &[&str]) {
+    let mut all = vec!["probe"];
+    all.extend_from_slice(args);
+    let out = run(&all, &repo_root());
+    assert_exit(&out, 0);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("probe: nothing found"), "{stdout}");
+}
+
+/// The embedded content, copied to a scratch directory and edited.
+fn content_with(name: &str, edit: impl Fn(String) -> String) -> PathBuf {
+    let dir = scratch("probe", name);
+    let source = repo_root().join("game-core/content");
+    for file in ["monsters.ron", "items.ron"] {
+        let text = std::fs::read_to_string(source.join(file)).expect("embedded content");
+        let text = if file == "monsters.ron" { edit(text) } else { text };
+        std::fs::write(dir.join(file), text).expect("write content");
+    }
+    dir
+}
+
+#[test]
+#[ignore = "20 s in release; ci/probe.sh, ci/mutants.sh and .ci/run run it"]
+fn the_probe_finds_nothing() {
+    probe_passes(&["--fail-fast"]);
+}
+
+#[test]
+#[ignore = "20 s in release; .ci/run runs it"]
+fn the_probe_passes_on_another_range_of_seeds() {
+    probe_passes(&["--first-seed", "40001"]);
+}
+
+#[test]
+#[ignore = "20 s in release; .ci/run runs it"]
+fn the_probe_passes_after_renaming_a_monster_and_rewriting_descriptions() {
+    let dir = content_with("renamed", |text| {
+        assert!(text.contains("name: \"goblin\""));
+        text.replace("name: \"goblin\"", "name: \"hobgoblin\"")
+            .replace(
+                "A lumbering heap of muscle and bad temper. Easy to hit, hard to stop.",
+                "A mountain of gristle that smells of old cheese.",
+            )
+    });
+    probe_passes(&["--content", dir.to_str().expect("a UTF-8 path")]);
+}
+
+#[test]
+#[ignore = "20 s in release; .ci/run runs it"]
+fn the_probe_passes_after_adding_a_monster_at_depth_6() {
+    let dir = content_with("new-monster", |text| {
+        let marker = "    // Depth 7: the deepest.";
+        assert!(text.contains(marker));
+        text.replace(
+            marker,
+            "    (\n        name: \"cave bear\",\n        glyph: 'U',\n        max_hp: 22,\n        att: 4,\n        dv: 10,\n        damage: \"1d8\",\n        speed: 100,\n        danger: 6,\n        weight: 40,\n        description: \"A shaggy brown mass that was asleep until you arrived.\",\n    ),\n\n    // Depth 7: the deepest.",
+        )
+    });
+    probe_passes(&["--content", dir.to_str().expect("a UTF-8 path")]);
+}
