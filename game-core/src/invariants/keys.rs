@@ -11,7 +11,7 @@
 //! commands, so a command that never works shows.
 
 use crate::content::ItemEffect;
-use crate::game::Game;
+use crate::game::{AUTO_EXPLORE_LIMIT, Game, RUN_LIMIT};
 use crate::game::events::{Event, Place, Who};
 use crate::game::screens::{PackMode, Purpose, Reticle, Screen};
 use crate::game::state::{MAX_STACK, PACK_SLOTS, RunStatus, letter_slot};
@@ -357,6 +357,8 @@ fn on_the_map(seen: &Seen, command: Command) -> (bool, Option<String>) {
                 ))
             } else if steps.len() != acted {
                 Some(format!("{} steps spent {acted} turns", steps.len()))
+            } else if !steps.is_empty() && steps.len() < RUN_LIMIT as usize {
+                walk_stopped_without_reason(seen, Some(dir))
             } else {
                 None
             };
@@ -429,6 +431,8 @@ fn on_the_map(seen: &Seen, command: Command) -> (bool, Option<String>) {
                 Some("there is nowhere left to go, yet the player moved".into())
             } else if steps.iter().filter(|s| s.2 != StepResult::Refused).count() != acted {
                 Some(format!("{} steps spent {acted} turns", steps.len()))
+            } else if !steps.is_empty() && steps.len() < AUTO_EXPLORE_LIMIT as usize {
+                walk_stopped_without_reason(seen, None)
             } else {
                 None
             };
@@ -462,6 +466,63 @@ fn on_the_map(seen: &Seen, command: Command) -> (bool, Option<String>) {
         }
         _ => (false, None),
     }
+}
+
+/// Why a walk that took steps, short of its limit, may stop: the rules'
+/// reasons, read off the state it left. A run (`run` is its direction) goes
+/// on until the way ahead is blocked or taken, the walls beside it change
+/// (an opening, a junction), or something happens; auto-explore until
+/// something happens or there is nowhere left to go. Something happening is
+/// the run being over, hit points, confusion, poison or the floor changing,
+/// an item coming into view, a monster in view, or an item or the way down
+/// underfoot. `None` when one of them holds; else what is wrong.
+fn walk_stopped_without_reason(seen: &Seen, run: Option<Dir>) -> Option<String> {
+    let before = seen.before;
+    let game = seen.game;
+    let state = game.state();
+    let map = &state.floor.map;
+    let here = state.player.pos;
+    let p = &state.player;
+    let happened = game.is_over()
+        || p.hp != before.player.hp
+        || p.statuses.is_confused() != (before.player.confused > 0)
+        || p.statuses.is_poisoned() != before.player.poison.is_some()
+        || state.depth != before.depth
+        || state.items.iter().filter(|i| i.seen).count() != before.items_seen
+        || state.monsters.iter().any(|m| map.is_visible(m.pos))
+        || state.items.iter().any(|i| i.pos == here)
+        || matches!(map.tile(here), Tile::StairsDown | Tile::Exit);
+    if happened {
+        return None;
+    }
+    let reason = match run {
+        Some(dir) => {
+            let (dx, dy) = oracle::offset_of(dir);
+            let ahead = Pos::new(here.x + dx, here.y + dy);
+            let blocked = !oracle::can_step(map, here, dx, dy)
+                || state.monsters.iter().any(|m| m.pos == ahead);
+            // The walls beside the way: every neighbour but the one ahead.
+            let beside = |at: Pos| -> Vec<bool> {
+                oracle::NEIGHBOURS
+                    .iter()
+                    .filter(|&&d| d != (dx, dy))
+                    .map(|&(nx, ny)| map.is_walkable(Pos::new(at.x + nx, at.y + ny)))
+                    .collect()
+            };
+            blocked || beside(here) != beside(before.player.pos)
+        }
+        None => !explore_has_target(game),
+    };
+    (!reason).then(|| {
+        format!(
+            "the walk stopped at {here} though nothing happened and {}",
+            if run.is_some() {
+                "the way ahead is open between the same walls"
+            } else {
+                "there is somewhere left to explore"
+            }
+        )
+    })
 }
 
 /// A key on a screen: (command, worked, what broke the contract), or `None`

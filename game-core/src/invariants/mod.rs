@@ -283,6 +283,8 @@ pub struct TurnWatch {
     kills: u32,
     standing_on: Tile,
     monster_in_view: bool,
+    /// Floor items the player has seen (a newly seen one stops a walk).
+    items_seen: usize,
     /// Whether the reticle's cursor, if one is open, is on a tile in view.
     cursor_visible: bool,
     player: Seen,
@@ -358,6 +360,7 @@ impl TurnWatch {
             kills: state.kills,
             standing_on: map.tile(state.player.pos),
             monster_in_view: state.monsters.iter().any(|m| map.is_visible(m.pos)),
+            items_seen: state.items.iter().filter(|i| i.seen).count(),
             cursor_visible,
             player,
             pack: state.player.pack.clone(),
