@@ -6,8 +6,12 @@
 #      starting from nothing (an empty corpus, the first seed);
 #   2. the failure it finds is the planted one (its invariant id or panic);
 #   3. `deja from-fuzz` (or the sweep's own bug report) plus `deja shrink`
-#      make a recording of at most 50 keys;
+#      make a recording of at most the stated keys (50 unless the check
+#      itself needs more: play.progress needs its 200 keys without progress,
+#      state.persist its 512th key);
 #   4. `deja replay` reproduces that recording's failure.
+# A baseline's canary breaks no invariant: its proof is the sweep failing the
+# figures it moved, and there is no recording to shrink.
 # A canary no tool catches is a bug in the harness.
 #
 # The fuzzers run with libFuzzer's -seed=1, so a search goes the same way
@@ -19,18 +23,36 @@ set -euo pipefail
 export DEJA_FUZZ_SANITIZER=${DEJA_FUZZ_SANITIZER:-none}
 source "$(dirname "$0")/fuzz-lib.sh"
 
-# canary | finder | budget | what the failure must say
+# canary | finder | budget | what the failure must say | most keys shrunk
 canaries=(
-    "sticky-help|fuzz keys|60|invariant screen.escapable"
-    "panicking-potion|fuzz intents|60|panic: canary panicking-potion"
-    "uncharged-refusal|fuzz intents|120|stuck: stuck in the turn loop"
-    "undead-monster|fuzz intents|120|invariant hp.range"
-    "unpruned-cavern|fuzz mapgen|60|invariant map.connected"
-    "unpruned-cavern|sweep --bot none --map-size 20x10|400000|invariant map.connected"
-    "free-stumble|fuzz intents|120|invariant rng.only_with_time"
-    "free-stumble|sweep --bot random --depths 1..=1|20000|invariant rng.only_with_time"
+    "sticky-help|fuzz keys|60|invariant screen.escapable|50"
+    "panicking-potion|fuzz intents|60|panic: canary panicking-potion|50"
+    "uncharged-refusal|fuzz intents|120|stuck: stuck in the turn loop|50"
+    "undead-monster|fuzz intents|120|invariant hp.range|50"
+    "unpruned-cavern|fuzz mapgen|60|invariant map.connected|50"
+    "unpruned-cavern|sweep --bot none --map-size 20x10|400000|invariant map.connected|50"
+    "free-stumble|fuzz intents|120|invariant rng.only_with_time|50"
+    "free-stumble|sweep --bot random --depths 1..=1|20000|invariant rng.only_with_time|50"
+    # Issue 10's checks, one planted defect each.
+    "double-step|sweep --bot explorer|100|invariant move.legal|50"
+    "lucky-ones|sweep --bot random|2000|invariant combat.rules|50"
+    "weak-potion|sweep --bot random|500|invariant hp.explained|50"
+    "endless-confusion|sweep --bot explorer|500|invariant status.rules|50"
+    "vanishing-drop|sweep --bot random|200|invariant items.conserved|50"
+    "skipped-round|sweep --bot random|100|invariant clock.rounds|50"
+    "sleepwalker|sweep --bot explorer|100|invariant monster.notice|50"
+    "loose-lips|sweep --bot explorer|2000|invariant message.unseen|50"
+    "crowded-start|sweep --bot explorer|500|invariant spawn.rules|50"
+    "stuck-north|fuzz keys|60|invariant key.contract|50"
+    "stuck-north|sweep --bot random|200|invariant key.contract|50"
+    "blind-spot|sweep --bot random|10|invariant fov.around_player|50"
+    "narrow-sight|sweep --bot random|100|invariant fov.oracle|50"
+    "crooked-chase|sweep --bot random|500|invariant paths.oracle|200"
+    "forgetful-save|sweep --bot random|2000|invariant state.persist|512"
+    "homesick-explore|sweep --bot explorer|100|invariant play.progress|400"
+    "stalling-look|sweep --bot random --hang-seconds 2|500|hang: key <Enter>|50"
+    "weak-spawns|sweep --bot explorer --baseline baselines/sweep.ron|2000|FAILURE baseline|-"
 )
-max_keys=50
 
 work="$repo_root/target/canary"
 rm -rf "$work/runs"
@@ -60,7 +82,7 @@ fail() {
 
 n=0
 for entry in "${canaries[@]}"; do
-    IFS='|' read -r canary finder budget expected <<<"$entry"
+    IFS='|' read -r canary finder budget expected max_keys <<<"$entry"
     n=$((n + 1))
     run="$work/runs/$n-$canary"
     mkdir -p "$run"
@@ -121,6 +143,17 @@ for entry in "${canaries[@]}"; do
                 fail "the sweep of $budget seeds found nothing (exit $status); $(tail -n 1 "$run/sweep.err")"
                 continue
             fi
+            if [ "$max_keys" = "-" ]; then
+                # A figure, not a run: the sweep failing the figure is the proof.
+                if ! grep -q -- "$expected" "$run/sweep.out"; then
+                    fail "the sweep failed, but not with $expected: $(grep -m1 '^FAILURE' "$run/sweep.out")"
+                    continue
+                fi
+                moved=$(grep -c -- "$expected" "$run/sweep.out")
+                echo "found in ${took}s: $moved figures out of their bands"
+                summary+=("$(printf '%-18s %-44s found in %6ss, %s figures out of their bands' "$canary" "${finder%% --baseline*}" "$took" "$moved")")
+                continue
+            fi
             found=$(find "$run/failures" -name '*.ron' | sort | head -n 1)
             if [ -z "$found" ]; then
                 fail "the sweep failed but saved no recording; see $run/sweep.err"
@@ -159,4 +192,4 @@ if [ "$failures" -gt 0 ]; then
     echo "$failures canary check(s) failed: the harness missed a planted defect" >&2
     exit 1
 fi
-echo "every canary found, shrunk to at most $max_keys keys and reproduced"
+echo "every canary found; every recording shrunk within its limit and reproduced"

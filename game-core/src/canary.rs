@@ -31,16 +31,67 @@ pub enum Canary {
     FreeStumble,
     /// A monster killed stays on the floor with no hit points, and acts.
     UndeadMonster,
+    /// The player's step goes two tiles when the second is open too: a move the record does not explain (`move.legal`).
+    DoubleStep,
+    /// The player's natural 1 hits: the to-hit rule broken (`combat.rules`).
+    LuckyOnes,
+    /// A potion of healing heals nothing though it rolled (`hp.explained`).
+    WeakPotion,
+    /// Confusion never counts down (`status.rules`).
+    EndlessConfusion,
+    /// A dropped item vanishes instead of lying on the floor (`items.conserved`).
+    VanishingDrop,
+    /// Every seventh round boundary passes without statuses ticking (`clock.rounds`).
+    SkippedRound,
+    /// Asleep monsters walk toward the player (`monster.notice`).
+    Sleepwalker,
+    /// Messages name monsters the player cannot see (`message.unseen`).
+    LooseLips,
+    /// Below the first floor, a monster spawns next to the stairs' foot (`spawn.rules`).
+    CrowdedStart,
+    /// `k` does not move the player (`key.contract`).
+    StuckNorth,
+    /// The tile north of the player is never in view (`fov.around_player`).
+    BlindSpot,
+    /// The player sees one tile less far than the rules say (`fov.oracle`).
+    NarrowSight,
+    /// The chase map monsters walk by reaches half as far as it should (`paths.oracle`).
+    CrookedChase,
+    /// A save forgets the kill count (`state.persist`).
+    ForgetfulSave,
+    /// Auto-explore heads back to the floor's start instead of the unknown: it always moves, and never gets anywhere (`play.progress`).
+    HomesickExplore,
+    /// Enter on the look reticle never returns: the watchdog's canary (a hang).
+    StallingLook,
+    /// Every spawn takes the first row of the table, so every monster is a rat: no invariant breaks, the bots' figures leave their baselines.
+    WeakSpawns,
 }
 
 impl Canary {
-    pub const ALL: [Canary; 6] = [
+    pub const ALL: [Canary; 23] = [
         Canary::UnchargedRefusal,
         Canary::StickyHelp,
         Canary::PanickingPotion,
         Canary::UnprunedCavern,
         Canary::FreeStumble,
         Canary::UndeadMonster,
+        Canary::DoubleStep,
+        Canary::LuckyOnes,
+        Canary::WeakPotion,
+        Canary::EndlessConfusion,
+        Canary::VanishingDrop,
+        Canary::SkippedRound,
+        Canary::Sleepwalker,
+        Canary::LooseLips,
+        Canary::CrowdedStart,
+        Canary::StuckNorth,
+        Canary::BlindSpot,
+        Canary::NarrowSight,
+        Canary::CrookedChase,
+        Canary::ForgetfulSave,
+        Canary::HomesickExplore,
+        Canary::StallingLook,
+        Canary::WeakSpawns,
     ];
 
     /// The name used on the command line and in recordings.
@@ -52,6 +103,23 @@ impl Canary {
             Canary::UnprunedCavern => "unpruned-cavern",
             Canary::FreeStumble => "free-stumble",
             Canary::UndeadMonster => "undead-monster",
+            Canary::DoubleStep => "double-step",
+            Canary::LuckyOnes => "lucky-ones",
+            Canary::WeakPotion => "weak-potion",
+            Canary::EndlessConfusion => "endless-confusion",
+            Canary::VanishingDrop => "vanishing-drop",
+            Canary::SkippedRound => "skipped-round",
+            Canary::Sleepwalker => "sleepwalker",
+            Canary::LooseLips => "loose-lips",
+            Canary::CrowdedStart => "crowded-start",
+            Canary::StuckNorth => "stuck-north",
+            Canary::BlindSpot => "blind-spot",
+            Canary::NarrowSight => "narrow-sight",
+            Canary::CrookedChase => "crooked-chase",
+            Canary::ForgetfulSave => "forgetful-save",
+            Canary::HomesickExplore => "homesick-explore",
+            Canary::StallingLook => "stalling-look",
+            Canary::WeakSpawns => "weak-spawns",
         }
     }
 

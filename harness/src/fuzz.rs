@@ -322,7 +322,10 @@ impl SightInput {
     pub fn map(&self) -> (game_core::map::Map, game_core::geom::Pos, i32) {
         use game_core::geom::Pos;
         use game_core::map::{Map, Tile};
-        let (w, h) = (4 + i32::from(self.width % 40), 4 + i32::from(self.height % 30));
+        let (w, h) = (
+            4 + i32::from(self.width % 40),
+            4 + i32::from(self.height % 30),
+        );
         let mut map = Map::new(w, h);
         for i in 0..(w * h) as usize {
             let rock = self.rock.get(i / 8).is_some_and(|b| b >> (i % 8) & 1 == 1);

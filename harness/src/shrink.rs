@@ -89,7 +89,9 @@ pub fn shrink(
     };
     let shrunk = match &trier {
         Trier::Child(child) => {
-            let mut shrunk = child.run(recording, &keys)?.ok_or("the shrunk keys no longer hang")?;
+            let mut shrunk = child
+                .run(recording, &keys)?
+                .ok_or("the shrunk keys no longer hang")?;
             shrunk.note = note(shrunk.keys.len());
             shrunk
         }
@@ -170,7 +172,8 @@ struct Child {
 
 impl Child {
     fn new(content_dir: Option<&Path>) -> Result<Child, String> {
-        let exe = std::env::current_exe().map_err(|e| format!("finding deja to run a candidate: {e}"))?;
+        let exe =
+            std::env::current_exe().map_err(|e| format!("finding deja to run a candidate: {e}"))?;
         let scratch = std::env::temp_dir().join(format!("deja-shrink-{}", std::process::id()));
         std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
         Ok(Child {
@@ -192,8 +195,14 @@ impl Child {
         command
             .arg("play")
             .args(["--seed", &recording.seed.to_string()])
-            .args(["--map-size", &format!("{}x{}", recording.map_width, recording.map_height)])
-            .args(["--size", &format!("{}x{}", recording.frame.0, recording.frame.1)])
+            .args([
+                "--map-size",
+                &format!("{}x{}", recording.map_width, recording.map_height),
+            ])
+            .args([
+                "--size",
+                &format!("{}x{}", recording.frame.0, recording.frame.1),
+            ])
             .args(["--frames", "none"])
             .arg("--keys-file")
             .arg(&keys_file)

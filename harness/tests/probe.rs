@@ -40,7 +40,11 @@ fn content_with(name: &str, edit: impl Fn(String) -> String) -> PathBuf {
     let source = repo_root().join("game-core/content");
     for file in ["monsters.ron", "items.ron"] {
         let text = std::fs::read_to_string(source.join(file)).expect("embedded content");
-        let text = if file == "monsters.ron" { edit(text) } else { text };
+        let text = if file == "monsters.ron" {
+            edit(text)
+        } else {
+            text
+        };
         std::fs::write(dir.join(file), text).expect("write content");
     }
     dir

@@ -142,7 +142,17 @@ impl Game {
             result,
         });
         match result {
-            StepResult::Move => self.set_pos(who, to),
+            StepResult::Move => {
+                self.set_pos(who, to);
+                let beyond = to.step(dir);
+                if who == Who::Player
+                    && self.state.canaries.has(Canary::DoubleStep)
+                    && self.state.floor.map.can_step(to, dir)
+                    && self.occupant(beyond).is_none()
+                {
+                    self.set_pos(who, beyond);
+                }
+            }
             StepResult::Attack => {
                 if let Some(defender) = occupant {
                     self.attack(who, defender);
@@ -194,7 +204,13 @@ impl Game {
     /// [`Game::name_of`] for a message, noting in the record which monster
     /// the message names, so the checks can hold it to being in view.
     pub(super) fn named(&mut self, who: Who) -> String {
-        let name = self.name_of(who);
+        let name = match (who, self.state.canaries.has(Canary::LooseLips)) {
+            (Who::Monster(id), true) => self.monster(id).map_or_else(
+                || UNSEEN.to_string(),
+                |m| format!("the {}", self.content.monster(m.kind).name),
+            ),
+            _ => self.name_of(who),
+        };
         if matches!(who, Who::Monster(_)) && name != UNSEEN {
             self.record(Event::Named { who });
         }
@@ -266,7 +282,9 @@ impl Game {
         };
         let narrated = self.is_seen(attacker) || self.is_seen(defender);
         let roll = self.state.rng.range(1, 20);
-        if !rules::hit_connects(roll, attack, defence) {
+        let lucky =
+            attacker == Who::Player && roll == 1 && self.state.canaries.has(Canary::LuckyOnes);
+        if !rules::hit_connects(roll, attack, defence) && !lucky {
             self.record(Event::Attack {
                 attacker,
                 defender,
@@ -613,7 +631,9 @@ impl Game {
             from: Place::Pack(slot),
             to: Place::Floor(here),
         });
-        self.place_on_floor(stack.item, stack.count, here);
+        if !self.state.canaries.has(Canary::VanishingDrop) {
+            self.place_on_floor(stack.item, stack.count, here);
+        }
         self.say(line);
         Spent::Yes(BASE_ACTION_COST)
     }
@@ -692,7 +712,9 @@ impl Game {
                 let rolled = amount.roll(&mut self.state.rng);
                 let player = &mut self.state.player;
                 let before = player.hp;
-                player.hp = rules::healed(player.hp, player.max_hp, rolled);
+                if !self.state.canaries.has(Canary::WeakPotion) {
+                    player.hp = rules::healed(player.hp, player.max_hp, rolled);
+                }
                 let after = player.hp;
                 self.record(Event::HitPoints {
                     who: Who::Player,

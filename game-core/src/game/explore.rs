@@ -149,6 +149,13 @@ impl Game {
     fn explore_direction(&self) -> Option<Dir> {
         let map = &self.state.floor.map;
         let from = self.state.player.pos;
+        if self
+            .state
+            .canaries
+            .has(crate::canary::Canary::HomesickExplore)
+        {
+            return self.homesick_direction();
+        }
         if let Some(dir) = first_step_to_frontier(map, from) {
             return Some(dir);
         }
@@ -158,6 +165,23 @@ impl Game {
         }
         let known = known_ground(map);
         let route = paths::astar(&known, from, goal, map.len())?;
+        route.first().and_then(|&next| from.direction_to(next))
+    }
+}
+
+impl Game {
+    /// The homesick-explore canary's walk: back to the floor's start, and
+    /// off it again.
+    fn homesick_direction(&self) -> Option<Dir> {
+        let map = &self.state.floor.map;
+        let from = self.state.player.pos;
+        let start = self.state.floor.start;
+        if from == start {
+            return Dir::ALL
+                .into_iter()
+                .find(|&d| map.can_step(from, d) && self.occupant(from.step(d)).is_none());
+        }
+        let route = paths::astar(&known_ground(map), from, start, map.len())?;
         route.first().and_then(|&next| from.direction_to(next))
     }
 }

@@ -61,7 +61,11 @@ impl Game {
                 });
             };
             if self.state.clock.take_round_boundary(next.at) {
-                self.tick_round();
+                let skipped = self.state.canaries.has(Canary::SkippedRound)
+                    && self.state.clock.turn() % 7 == 0;
+                if !skipped {
+                    self.tick_round();
+                }
                 continue;
             }
             let Some(entry) = self.state.clock.pop() else {
@@ -113,7 +117,12 @@ impl Game {
             return Acted::Refused;
         };
         let awake = monster.awake;
-        let intended = if awake { self.chase_step(id) } else { None };
+        let sleepwalking = self.state.canaries.has(Canary::Sleepwalker);
+        let intended = if awake || sleepwalking {
+            self.chase_step(id)
+        } else {
+            None
+        };
         if self.monster(id).is_some_and(|m| m.statuses.is_confused()) {
             // A confused monster lurches like a confused player: half the
             // time a random way, and its step always spends the turn.
@@ -150,7 +159,12 @@ impl Game {
         let fresh =
             matches!(&self.cache.chase, Some((d, dm)) if *d == depth && dm.origin() == player);
         if !fresh {
-            self.cache.chase = Some((depth, DijkstraMap::lazy(map, player, CHASE_RADIUS)));
+            let reach = if self.state.canaries.has(Canary::CrookedChase) {
+                CHASE_RADIUS / 2
+            } else {
+                CHASE_RADIUS
+            };
+            self.cache.chase = Some((depth, DijkstraMap::lazy(map, player, reach)));
         }
         let (_, chase) = self.cache.chase.as_mut()?;
         let downhill = chase.downhill(map, from);
@@ -174,11 +188,14 @@ impl Game {
     }
 
     fn tick_statuses(&mut self, who: Who) {
+        let endless = self.state.canaries.has(Canary::EndlessConfusion);
         let Some(statuses) = self.statuses_mut(who) else {
             return;
         };
         let steadied = statuses.confused == 1;
-        statuses.confused = statuses.confused.saturating_sub(1);
+        if !endless {
+            statuses.confused = statuses.confused.saturating_sub(1);
+        }
         let mut bite = None;
         let mut wore_off = false;
         if let Some(poison) = &mut statuses.poison {
@@ -217,7 +234,19 @@ impl Game {
     pub(super) fn refresh_view(&mut self) {
         let origin = (self.state.depth, self.state.player.pos);
         if self.cache.view_origin != Some(origin) {
-            fov::update(&mut self.state.floor.map, origin.1, SIGHT_RADIUS);
+            let canaries = self.state.canaries;
+            let radius = if canaries.has(Canary::NarrowSight) {
+                SIGHT_RADIUS - 1
+            } else {
+                SIGHT_RADIUS
+            };
+            let map = &mut self.state.floor.map;
+            fov::update(map, origin.1, radius);
+            let north = origin.1.step(Dir::N);
+            if canaries.has(Canary::BlindSpot) && map.in_bounds(north) {
+                let idx = map.xy_idx(north);
+                map.visible.set(idx, false);
+            }
             self.cache.view_origin = Some(origin);
         }
         self.wake_and_notice();
@@ -242,6 +271,15 @@ impl Game {
         }
         for name in noticed {
             self.say(format!("You see {}.", super::actions::with_article(&name)));
+        }
+    }
+
+    /// A copy of the chase map the monsters walk by on this floor, if one is
+    /// kept: for the oracle that checks it against a plain search.
+    pub fn chase_map(&self) -> Option<DijkstraMap> {
+        match &self.cache.chase {
+            Some((depth, map)) if *depth == self.state.depth => Some(map.clone()),
+            _ => None,
         }
     }
 

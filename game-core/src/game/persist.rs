@@ -90,7 +90,19 @@ impl Game {
 
     /// The whole state as RON.
     pub fn save(&self) -> String {
-        ron::ser::to_string_pretty(&self.state, ron::ser::PrettyConfig::default())
+        let forgetful = self
+            .state
+            .canaries
+            .has(crate::canary::Canary::ForgetfulSave);
+        let state = if forgetful {
+            &GameState {
+                kills: 0,
+                ..self.state.clone()
+            }
+        } else {
+            &self.state
+        };
+        ron::ser::to_string_pretty(state, ron::ser::PrettyConfig::default())
             .expect("the game state has no type RON cannot encode")
     }
 

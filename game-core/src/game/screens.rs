@@ -178,6 +178,9 @@ impl Game {
     }
 
     fn map_key(&mut self, key: Key) -> Option<Action> {
+        if key == Key::char('k') && self.state.canaries.has(Canary::StuckNorth) {
+            return None;
+        }
         if let Some(dir) = direction_of(key).filter(|_| key.mods.is_empty()) {
             return Some(Action::Step(dir));
         }
@@ -402,6 +405,13 @@ impl Game {
         let Reticle { purpose, cursor } = reticle;
         let slot = match purpose {
             Purpose::Look => {
+                if self.state.canaries.has(Canary::StallingLook) {
+                    // Never returns: the watchdog must turn this into a hang.
+                    let mut spins = 0u64;
+                    loop {
+                        spins = std::hint::black_box(spins.wrapping_add(1));
+                    }
+                }
                 self.state.screens.pop();
                 return None;
             }

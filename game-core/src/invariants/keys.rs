@@ -11,10 +11,10 @@
 //! commands, so a command that never works shows.
 
 use crate::content::ItemEffect;
-use crate::game::{AUTO_EXPLORE_LIMIT, Game, RUN_LIMIT};
 use crate::game::events::{Event, Place, Who};
 use crate::game::screens::{PackMode, Purpose, Reticle, Screen};
 use crate::game::state::{MAX_STACK, PACK_SLOTS, RunStatus, letter_slot};
+use crate::game::{AUTO_EXPLORE_LIMIT, Game, RUN_LIMIT};
 use crate::geom::{Dir, Pos};
 use crate::keys::{Key, KeyCode, Mods};
 use crate::map::{BitGrid, Tile};
@@ -357,6 +357,8 @@ fn on_the_map(seen: &Seen, command: Command) -> (bool, Option<String>) {
                 ))
             } else if steps.len() != acted {
                 Some(format!("{} steps spent {acted} turns", steps.len()))
+            } else if let Some(problem) = walk_went_past_a_reason(seen, Some(dir)) {
+                Some(problem)
             } else if !steps.is_empty() && steps.len() < RUN_LIMIT as usize {
                 walk_stopped_without_reason(seen, Some(dir))
             } else {
@@ -431,6 +433,8 @@ fn on_the_map(seen: &Seen, command: Command) -> (bool, Option<String>) {
                 Some("there is nowhere left to go, yet the player moved".into())
             } else if steps.iter().filter(|s| s.2 != StepResult::Refused).count() != acted {
                 Some(format!("{} steps spent {acted} turns", steps.len()))
+            } else if let Some(problem) = walk_went_past_a_reason(seen, None) {
+                Some(problem)
             } else if !steps.is_empty() && steps.len() < AUTO_EXPLORE_LIMIT as usize {
                 walk_stopped_without_reason(seen, None)
             } else {
@@ -523,6 +527,103 @@ fn walk_stopped_without_reason(seen: &Seen, run: Option<Dir>) -> Option<String> 
             }
         )
     })
+}
+
+/// The other half of a walk's contract: it stops at the first place a
+/// reason to stop holds. After every step but the last, read from the
+/// record and the map: the player was hurt or healed, a status changed, an
+/// item or the way down lay underfoot, or (for a run) the walls beside the
+/// way changed. (A monster seen on the way may be gone from view again when
+/// the walk looks, so it is not held to here.)
+fn walk_went_past_a_reason(seen: &Seen, run: Option<Dir>) -> Option<String> {
+    let before = seen.before;
+    let state = seen.game.state();
+    let map = &state.floor.map;
+    if state.depth != before.depth {
+        return None; // the steps were on a floor left behind
+    }
+    let shape_at = |at: Pos, dir: Dir| -> Vec<bool> {
+        let ahead = oracle::offset_of(dir);
+        oracle::NEIGHBOURS
+            .iter()
+            .filter(|&&d| d != ahead)
+            .map(|&(nx, ny)| map.is_walkable(Pos::new(at.x + nx, at.y + ny)))
+            .collect()
+    };
+    let start_shape = run.map(|dir| shape_at(before.player.pos, dir));
+    let moves: Vec<usize> = seen
+        .events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| {
+            matches!(
+                e,
+                Event::Step {
+                    who: Who::Player,
+                    result: StepResult::Move,
+                    ..
+                }
+            )
+        })
+        .map(|(i, _)| i)
+        .collect();
+    // What the walk watches, as at its start: hit points, and whether the
+    // player is poisoned or confused.
+    let start = (
+        before.player.hp,
+        before.player.poison.is_some(),
+        before.player.confused > 0,
+    );
+    let mut watch = start;
+    let mut at = before.player.pos;
+    for (n, &i) in moves.iter().enumerate() {
+        let Event::Step { dir, .. } = seen.events[i] else {
+            continue;
+        };
+        let (dx, dy) = oracle::offset_of(dir);
+        at = Pos::new(at.x + dx, at.y + dy);
+        let Some(&next) = moves.get(n + 1) else {
+            break; // the last step: walk_stopped_without_reason's part
+        };
+        for event in &seen.events[i..next] {
+            use crate::game::events::StatusChange;
+            match *event {
+                Event::HitPoints {
+                    who: Who::Player,
+                    after,
+                    ..
+                } => watch.0 = after,
+                Event::Status {
+                    who: Who::Player,
+                    change,
+                } => match change {
+                    StatusChange::Poisoned { .. } => watch.1 = true,
+                    StatusChange::Cured => watch.1 = false,
+                    StatusChange::Confused { .. } => watch.2 = true,
+                },
+                _ => {}
+            }
+        }
+        let happened = (watch != start).then_some("the player's hit points or statuses changed");
+        let underfoot = (before.items.iter().any(|&(p, _, _)| p == at)
+            || state.items.iter().any(|i| i.pos == at))
+        .then_some("an item lay underfoot");
+        let stairs = matches!(map.tile(at), Tile::StairsDown | Tile::Exit)
+            .then_some("the way down lay underfoot");
+        let opening = match (run, &start_shape) {
+            (Some(dir), Some(shape)) => {
+                (shape_at(at, dir) != *shape).then_some("the walls beside the way changed")
+            }
+            _ => None,
+        };
+        if let Some(reason) = happened.or(underfoot).or(stairs).or(opening) {
+            return Some(format!(
+                "the walk went on from {at} after step {} though {reason} there",
+                n + 1
+            ));
+        }
+    }
+    None
 }
 
 /// A key on a screen: (command, worked, what broke the contract), or `None`

@@ -259,6 +259,12 @@ pub fn check_oracles(game: &Game) -> Vec<Violation> {
     let mut targets: Vec<Pos> = state.monsters.iter().map(|m| m.pos).take(1).collect();
     targets.push(state.floor.goal);
     found.extend(check_paths(map, player, &targets));
+    // The chase map the monsters actually walk by, kept between turns.
+    if let Some(chase) = game.chase_map() {
+        let from = chase.origin();
+        let reference = distances(map, from);
+        check_chase_map(map, chase, &reference, &mut found);
+    }
     found
 }
 
@@ -314,7 +320,23 @@ fn check_distances(map: &Map, from: Pos, reference: &[u32], found: &mut Vec<Viol
             ),
         ));
     }
-    let mut chase = DijkstraMap::new(map, from, CHASE_RADIUS);
+    check_chase_map(
+        map,
+        DijkstraMap::new(map, from, CHASE_RADIUS),
+        reference,
+        found,
+    );
+}
+
+/// A chase map's distances against the reference's, out to the chase
+/// radius.
+fn check_chase_map(
+    map: &Map,
+    mut chase: DijkstraMap,
+    reference: &[u32],
+    found: &mut Vec<Violation>,
+) {
+    let from = chase.origin();
     for (i, &steps) in reference.iter().enumerate() {
         let at = map.idx_pos(i);
         let want = (steps <= u32::from(CHASE_RADIUS)).then_some(steps);

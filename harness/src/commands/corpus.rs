@@ -67,11 +67,7 @@ pub fn check(dir: &Path) -> Result<CorpusCheck, String> {
         result.ran.push((target, ran));
     }
     let total: usize = result.ran.iter().map(|(_, n)| n).sum();
-    let per_target: Vec<String> = result
-        .ran
-        .iter()
-        .map(|(t, n)| format!("{t} {n}"))
-        .collect();
+    let per_target: Vec<String> = result.ran.iter().map(|(t, n)| format!("{t} {n}")).collect();
     super::out(format!(
         "corpus {}: {total} inputs ({}), {} failures",
         dir.display(),

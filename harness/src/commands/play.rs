@@ -52,8 +52,9 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
         width: args.size.0,
         height: args.size.1,
     };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    // Not locked for the whole run: the watchdog must be able to say a
+    // hang's verdict while the key that hangs holds this thread.
+    let mut out = std::io::stdout();
     let io = |e: std::io::Error| format!("writing frames: {e}");
     printer.step(&mut out, 0, None, runner.game()).map_err(io)?;
     for &key in &keys {

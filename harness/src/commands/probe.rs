@@ -99,8 +99,7 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
                     "no baseline".to_string()
                 }
                 Some(entry) => {
-                    let deviations =
-                        crate::baseline::deviations(entry, &report.summary.figures);
+                    let deviations = crate::baseline::deviations(entry, &report.summary.figures);
                     for deviation in &deviations {
                         super::out(format!("FAILURE {name} baseline: {deviation}"))?;
                     }
@@ -115,7 +114,9 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
         };
         found += problems;
         if args.fail_fast && found > 0 {
-            super::out(format!("probe: the {name} sweep found something; stopping (--fail-fast)"))?;
+            super::out(format!(
+                "probe: the {name} sweep found something; stopping (--fail-fast)"
+            ))?;
             return Ok(exit::FAILURE);
         }
         lines.push(format!(

@@ -55,8 +55,9 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
         width: args.size.0,
         height: args.size.1,
     };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    // Not locked for the whole run: the watchdog must be able to say a
+    // hang's verdict while the key that hangs holds this thread.
+    let mut out = std::io::stdout();
     let mut io_error = None;
     let mut last_game = None;
     let report = replay::replay(
@@ -177,7 +178,10 @@ fn report_hangs_against(recording: &Recording, name: String) {
             .as_ref()
             .is_some_and(|r| r.step == failure.step && r.kind.same_as(&failure.kind));
         if same {
-            println!("{name}: reproduced at step {}: {}", failure.step, failure.kind);
+            println!(
+                "{name}: reproduced at step {}: {}",
+                failure.step, failure.kind
+            );
         } else {
             println!("{name}: failure at step {}: {}", failure.step, failure.kind);
             let path = super::default_report_path(hang.recording.seed, failure.step);
