@@ -17,6 +17,37 @@ impl Bound {
         Bound { what, left: most }
     }
 
+    /// A field of view's scan of one quadrant out to `radius`: a row spawns
+    /// at most one deeper row per run of open tiles, and runs at depth d
+    /// are at most d + 1, so at most (r + 1)(r + 2) / 2 + 1 rows.
+    pub(crate) fn field_of_view(radius: i32) -> Bound {
+        let reach = radius.max(0) as usize;
+        Bound::new("field of view scan", (reach + 2) * (reach + 2))
+    }
+
+    /// A search that visits each of `count` places (tiles, rooms) once.
+    pub(crate) fn visits_each_once(what: &'static str, count: usize) -> Bound {
+        Bound::new(what, count)
+    }
+
+    /// A* over `tiles` tiles: a tile is pushed again only when a cheaper way
+    /// to it is found, once per neighbour at most.
+    pub(crate) fn astar(tiles: usize) -> Bound {
+        Bound::new("A* search", 8 * tiles + 1)
+    }
+
+    /// A straight line `dx` across and `dy` up or down (`dy` negative, as
+    /// Bresenham keeps it): one cell a step, chebyshev + 1 cells.
+    pub(crate) fn line(dx: i32, dy: i32) -> Bound {
+        Bound::new("line", (dx.max(-dy) + 1).max(0) as usize)
+    }
+
+    /// Splitting a rectangle of `area` tiles: each split makes two smaller
+    /// rectangles, so fewer than twice as many splits as tiles.
+    pub(crate) fn splits(area: i32) -> Bound {
+        Bound::new("BSP split", 2 * area.max(1) as usize)
+    }
+
     /// One more round.
     ///
     /// # Panics

@@ -138,6 +138,13 @@ impl fmt::Display for Canary {
     }
 }
 
+/// unpruned-cavern: whether the cavern generator's candidate number
+/// `attempt` (of `candidates`) is its last resort and goes unpruned. Here,
+/// not in caverns.rs, so the generator holds only the call.
+pub(crate) fn unpruned_last_resort(canaries: Canaries, attempt: u32, candidates: u32) -> bool {
+    canaries.has(Canary::UnprunedCavern) && attempt == candidates - 1
+}
+
 /// Which canaries a run has switched on. Empty by default.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,

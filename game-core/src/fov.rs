@@ -105,8 +105,7 @@ fn scan_quadrant(
     // Rows still to scan. A row spawns at most one deeper row per run of
     // open tiles, and runs at depth d are at most d + 1, so the rows of a
     // quadrant out to the radius number at most (r + 1)(r + 2) / 2 + 1.
-    let reach = radius.max(0) as usize;
-    let mut bound = crate::bound::Bound::new("field of view scan", (reach + 2) * (reach + 2));
+    let mut bound = crate::bound::Bound::field_of_view(radius);
     let mut rows: Vec<Row> = Vec::with_capacity(32);
     rows.push(Row {
         depth: 1,
@@ -118,6 +117,7 @@ fn scan_quadrant(
         if row.depth > radius || row.depth > max_depth {
             continue;
         }
+        let deeper = row.depth + 1;
         let mut previous_opaque: Option<bool> = None;
         for col in row.min_col()..=row.max_col() {
             let here = at(row.depth, col);
@@ -133,7 +133,7 @@ fn scan_quadrant(
             }
             if previous_opaque == Some(false) && is_opaque {
                 rows.push(Row {
-                    depth: row.depth + 1,
+                    depth: deeper,
                     start: row.start,
                     end: tile_slope(row.depth, col),
                 });
@@ -142,7 +142,7 @@ fn scan_quadrant(
         }
         if previous_opaque == Some(false) {
             rows.push(Row {
-                depth: row.depth + 1,
+                depth: deeper,
                 ..row
             });
         }
@@ -164,9 +164,10 @@ pub fn update(map: &mut Map, origin: Pos, radius: i32) {
 /// only of the quadrants `to` lies in (two on a diagonal or an axis), and only
 /// as deep as `to`: what the `fov.symmetric` check asks after every key.
 pub fn can_see(map: &Map, from: Pos, to: Pos, radius: i32) -> bool {
-    if !map.in_bounds(to) || !map.in_bounds(from) {
-        return false;
-    }
+    debug_assert!(
+        map.in_bounds(to) && map.in_bounds(from),
+        "can_see from {from} to {to}, off the map"
+    );
     if from == to {
         return true;
     }

@@ -31,7 +31,7 @@ pub fn bfs_distances(map: &Map, start: Pos) -> Vec<u32> {
         dist[map.xy_idx(start)] = 0;
         queue.push_back(start);
         // Each tile is queued once, when it is first labelled.
-        let mut bound = crate::bound::Bound::new("breadth-first search", map.len());
+        let mut bound = crate::bound::Bound::visits_each_once("breadth-first search", map.len());
         while let Some(here) = queue.pop_front() {
             bound.tick();
             let next_dist = dist[map.xy_idx(here)] + 1;
@@ -204,13 +204,13 @@ pub fn astar(map: &Map, from: Pos, to: Pos, max_nodes: usize) -> Option<Vec<Pos>
     let mut expanded = 0;
     // A tile is pushed again only when a cheaper way to it is found, once per
     // neighbour at most.
-    let mut bound = crate::bound::Bound::new("A* search", 8 * map.len() + 1);
+    let mut bound = crate::bound::Bound::astar(map.len());
     while let Some(Reverse((_, Reverse(g), idx))) = open.pop() {
         bound.tick();
         if idx == goal {
             let mut route = vec![to];
             let mut at = goal;
-            let mut walk_back = crate::bound::Bound::new("A* route", map.len());
+            let mut walk_back = crate::bound::Bound::visits_each_once("A* route", map.len());
             while came_from[at] != start {
                 walk_back.tick();
                 at = came_from[at];

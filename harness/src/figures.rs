@@ -62,13 +62,26 @@ pub fn add_seed(result: &SeedResult, figures: &mut BTreeMap<String, Moments>) {
     };
     for floor in floors {
         let d = floor.depth;
-        add(format!("depth {d} walkable tiles"), floor.walkable as u64);
-        add(format!("depth {d} reachable tiles"), floor.reachable as u64);
-        add(format!("depth {d} rooms"), u64::from(floor.rooms));
+        // Which generator each depth uses, as shares.
+        for kind in game_core::mapgen::GeneratorKind::ALL {
+            add(
+                format!("depth {d} built by {}", kind.name()),
+                u64::from(floor.generator == kind.name()),
+            );
+        }
+        // The shape of what each generator builds, whatever the depth.
+        let g = &floor.generator;
+        add(format!("{g} floors: walkable tiles"), floor.walkable as u64);
         add(
-            format!("depth {d} steps to the way down"),
+            format!("{g} floors: reachable tiles"),
+            floor.reachable as u64,
+        );
+        add(format!("{g} floors: rooms"), u64::from(floor.rooms));
+        add(
+            format!("{g} floors: steps to the way down"),
             u64::from(floor.stairs_distance.unwrap_or(0)),
         );
+        // What lives on a floor depends on its depth.
         add(format!("depth {d} monsters"), floor.monsters as u64);
         add(format!("depth {d} items"), floor.items as u64);
     }

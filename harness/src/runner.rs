@@ -151,6 +151,7 @@ impl Runner {
             tally: None,
         };
         let mut found = floor_violations(&runner.game);
+        found.extend(invariants::check_streams(runner.game.state().seed));
         found.extend(invariants::check_state(&runner.game));
         if let Some(v) = found.into_iter().next() {
             runner.failure = Some(Failure {
@@ -239,9 +240,6 @@ impl Runner {
             catch_panic(|| -> Result<(Outcome, Vec<Violation>), game_core::Stuck> {
                 let outcome = game.press(key)?;
                 let mut found = invariants::check_turn(&before, game, &outcome.events);
-                if step % invariants::ORACLE_EVERY == 1 {
-                    found.extend(invariants::check_oracles(game));
-                }
                 if step % invariants::PERSIST_EVERY == 0 {
                     found.extend(invariants::check_persistence(game));
                 }
@@ -249,7 +247,11 @@ impl Runner {
                     found.extend(floor_violations(game));
                 }
                 // What the player would see: drawing it is part of the key.
-                game.frame(w, h);
+                let frame = game.frame(w, h);
+                if step % invariants::ORACLE_EVERY == 1 {
+                    found.extend(invariants::check_oracles(game));
+                    found.extend(invariants::check_frame(game, &frame));
+                }
                 Ok((outcome, found))
             })
         };

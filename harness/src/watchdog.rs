@@ -230,15 +230,44 @@ impl Watchdog {
             if let Some(trail) = hung
                 && !self.reporting.swap(true, Ordering::AcqRel)
             {
-                self.report(&trail, budget);
+                self.report(trail, budget);
             }
         }
     }
 
-    fn report(&self, trail: &Trail, budget: Duration) -> ! {
+    fn report(&self, trail: Arc<Trail>, budget: Duration) -> ! {
         let keys = trail.keys();
         let seconds = budget.as_secs();
-        let recording = reproduce(trail, &keys, seconds);
+        // Replaying the keys before the hang may hang too, when what hangs
+        // came before them (starting the run): that replay gets a budget of
+        // its own, on a thread of its own, and when it runs out the recording
+        // keeps the keys and fails at the start.
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let (replayed_trail, replayed_keys) = (Arc::clone(&trail), keys.clone());
+        let spawned = std::thread::Builder::new()
+            .name("deja-watchdog-replay".into())
+            .spawn(move || {
+                let _ = sender.send(reproduce(&replayed_trail, &replayed_keys, seconds));
+            });
+        let replayed = spawned.ok().and_then(|_| {
+            receiver
+                .recv_timeout(budget.max(Duration::from_secs(10)))
+                .ok()
+        });
+        let recording = replayed.unwrap_or_else(|| {
+            let failure = Failure {
+                step: 0,
+                kind: FailureKind::Hang {
+                    message: format!(
+                        "the run hung, and replaying the {} keys before the hang hung too (within {seconds} s of starting)",
+                        keys.len().saturating_sub(1)
+                    ),
+                },
+            };
+            let mut recording = Runner::recording_of_start_failure(&trail, failure);
+            recording.keys = keys;
+            recording
+        });
         let hang = Hang { recording, seconds };
         let handler = self.handler.lock().unwrap_or_else(|e| e.into_inner());
         match handler.as_ref() {
@@ -268,13 +297,15 @@ fn reproduce(trail: &Trail, keys: &[Key], seconds: u64) -> Recording {
         message: format!("{what} ran for more than {seconds} s"),
     };
     let failure = Failure { step, kind };
-    let mut runner =
-        match Runner::with_settings(trail.config.clone(), trail.start_depth, trail.settings) {
-            Ok(runner) if !keys.is_empty() => runner,
-            // The start itself hung (or cannot be made): a recording with no
-            // keys, failing at step 0.
-            _ => return Runner::recording_of_start_failure(trail, failure),
-        };
+    // The start itself hung: a recording with no keys, failing at step 0.
+    // (Starting the run again here would hang this thread too.)
+    if keys.is_empty() {
+        return Runner::recording_of_start_failure(trail, failure);
+    }
+    let started = Runner::with_settings(trail.config.clone(), trail.start_depth, trail.settings);
+    let Ok(mut runner) = started else {
+        return Runner::recording_of_start_failure(trail, failure);
+    };
     for &key in &keys[..keys.len() - 1] {
         if runner.press(key).is_err() {
             break;

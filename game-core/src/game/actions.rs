@@ -4,7 +4,6 @@
 //! A player action either spends time (the monsters then act until the
 //! player's turn comes round again) or is refused, which costs nothing.
 
-use crate::canary::Canary;
 use crate::content::{ItemEffect, Poison};
 use crate::dice::Dice;
 use crate::geom::{Dir, Pos};
@@ -144,14 +143,7 @@ impl Game {
         match result {
             StepResult::Move => {
                 self.set_pos(who, to);
-                let beyond = to.step(dir);
-                if who == Who::Player
-                    && self.state.canaries.has(Canary::DoubleStep)
-                    && self.state.floor.map.can_step(to, dir)
-                    && self.occupant(beyond).is_none()
-                {
-                    self.set_pos(who, beyond);
-                }
+                self.planted_double_step(who, to, dir);
             }
             StepResult::Attack => {
                 if let Some(defender) = occupant {
@@ -204,13 +196,9 @@ impl Game {
     /// [`Game::name_of`] for a message, noting in the record which monster
     /// the message names, so the checks can hold it to being in view.
     pub(super) fn named(&mut self, who: Who) -> String {
-        let name = match (who, self.state.canaries.has(Canary::LooseLips)) {
-            (Who::Monster(id), true) => self.monster(id).map_or_else(
-                || UNSEEN.to_string(),
-                |m| format!("the {}", self.content.monster(m.kind).name),
-            ),
-            _ => self.name_of(who),
-        };
+        let name = self
+            .planted_loose_lips(who)
+            .unwrap_or_else(|| self.name_of(who));
         if matches!(who, Who::Monster(_)) && name != UNSEEN {
             self.record(Event::Named { who });
         }
@@ -282,8 +270,7 @@ impl Game {
         };
         let narrated = self.is_seen(attacker) || self.is_seen(defender);
         let roll = self.state.rng.range(1, 20);
-        let lucky =
-            attacker == Who::Player && roll == 1 && self.state.canaries.has(Canary::LuckyOnes);
+        let lucky = self.planted_lucky_one(attacker, roll);
         if !rules::hit_connects(roll, attack, defence) && !lucky {
             self.record(Event::Attack {
                 attacker,
@@ -402,7 +389,7 @@ impl Game {
                 if let Some(line) = line {
                     self.say(line);
                 }
-                if self.state.canaries.has(Canary::UndeadMonster) {
+                if self.planted_undead() {
                     return; // left on the floor and in the queue, hit points spent
                 }
                 self.state.monsters.retain(|m| m.id != id);
@@ -497,7 +484,7 @@ impl Game {
         };
         match self.step_creature(Who::Player, dir, confused) {
             StepResult::Refused => Spent::No,
-            StepResult::Wasted if self.state.canaries.has(Canary::FreeStumble) => Spent::No,
+            StepResult::Wasted if self.planted_free_stumble() => Spent::No,
             StepResult::Move => {
                 self.mention_items_here();
                 Spent::Yes(BASE_ACTION_COST)
@@ -631,7 +618,7 @@ impl Game {
             from: Place::Pack(slot),
             to: Place::Floor(here),
         });
-        if !self.state.canaries.has(Canary::VanishingDrop) {
+        if !self.planted_vanishing_drop() {
             self.place_on_floor(stack.item, stack.count, here);
         }
         self.say(line);
@@ -705,14 +692,13 @@ impl Game {
                 Spent::Yes(BASE_ACTION_COST)
             }
             ItemEffect::Heal { amount } => {
-                if self.state.canaries.has(Canary::PanickingPotion) {
-                    panic!("canary {}: drinking {name} panics", Canary::PanickingPotion);
-                }
+                self.planted_panicking_potion(&name);
                 self.use_up(slot, stack.item);
                 let rolled = amount.roll(&mut self.state.rng);
+                let weak = self.planted_weak_potion();
                 let player = &mut self.state.player;
                 let before = player.hp;
-                if !self.state.canaries.has(Canary::WeakPotion) {
+                if !weak {
                     player.hp = rules::healed(player.hp, player.max_hp, rolled);
                 }
                 let after = player.hp;
@@ -895,7 +881,7 @@ pub(super) fn line(from: Pos, to: Pos) -> Vec<Pos> {
     let mut at = from;
     let mut cells = Vec::with_capacity((dx.max(-dy) + 1) as usize);
     // Each cell is one step nearer: the line has chebyshev + 1 cells.
-    let mut bound = crate::bound::Bound::new("line", (dx.max(-dy) + 1) as usize);
+    let mut bound = crate::bound::Bound::line(dx, dy);
     loop {
         bound.tick();
         cells.push(at);

@@ -149,12 +149,8 @@ impl Game {
     fn explore_direction(&self) -> Option<Dir> {
         let map = &self.state.floor.map;
         let from = self.state.player.pos;
-        if self
-            .state
-            .canaries
-            .has(crate::canary::Canary::HomesickExplore)
-        {
-            return self.homesick_direction();
+        if let Some(homesick) = self.planted_homesick() {
+            return homesick;
         }
         if let Some(dir) = first_step_to_frontier(map, from) {
             return Some(dir);
@@ -172,7 +168,7 @@ impl Game {
 impl Game {
     /// The homesick-explore canary's walk: back to the floor's start, and
     /// off it again.
-    fn homesick_direction(&self) -> Option<Dir> {
+    pub(super) fn homesick_direction(&self) -> Option<Dir> {
         let map = &self.state.floor.map;
         let from = self.state.player.pos;
         let start = self.state.floor.start;
@@ -231,7 +227,7 @@ fn first_step_to_frontier(map: &Map, from: Pos) -> Option<Dir> {
         None
     };
     visit(&mut queue, from, None);
-    let mut bound = crate::bound::Bound::new("frontier search", map.len());
+    let mut bound = crate::bound::Bound::visits_each_once("frontier search", map.len());
     while let Some((here, first)) = queue.pop_front() {
         bound.tick();
         if let Some(found) = visit(&mut queue, here, Some(first)) {

@@ -4,8 +4,7 @@
 //! ("mapgen", depth) and what lives on it from ("spawn", depth), so two runs
 //! of one seed meet the same floor 4 however differently they played 1 to 3.
 
-use crate::canary::Canary;
-use crate::geom::{Dir, Pos};
+use crate::geom::Pos;
 use crate::mapgen::{self, BuiltFloor, LAST_DEPTH};
 use crate::rng::Stream;
 use crate::rules;
@@ -137,29 +136,16 @@ impl Game {
             return;
         }
         let monsters = BASE_MONSTERS + depth + rng.below(3);
-        let canaries = self.state.canaries;
         for n in 0..monsters {
             let chosen = spawn::choose_monster(&self.content, depth, &mut rng);
-            let Some(kind) = chosen.map(|kind| {
-                if canaries.has(Canary::WeakSpawns) {
-                    crate::content::MonsterId(0)
-                } else {
-                    kind
-                }
-            }) else {
+            let Some(kind) = chosen.map(|kind| self.planted_spawn_kind(kind)) else {
                 continue;
             };
-            let Some(mut pos) = self.free_tile_in(spawn_regions, built, START_CLEARANCE, &mut rng)
+            let Some(pos) = self.free_tile_in(spawn_regions, built, START_CLEARANCE, &mut rng)
             else {
                 continue;
             };
-            if n == 0 && depth > 1 && canaries.has(Canary::CrowdedStart) {
-                let beside = Dir::ALL
-                    .into_iter()
-                    .map(|d| built.start.step(d))
-                    .find(|&p| built.map.is_walkable(p) && p != built.goal);
-                pos = beside.unwrap_or(pos);
-            }
+            let pos = self.planted_spawn_pos(n, depth, built, pos);
             let def = self.content.monster(kind);
             let id = MonsterRef(self.state.next_monster_id);
             self.state.next_monster_id += 1;

@@ -17,6 +17,7 @@ mod floor;
 mod intent;
 mod monsters;
 mod persist;
+mod planted;
 mod render;
 pub mod screens;
 pub mod state;

@@ -7,8 +7,7 @@
 //! charged at least a wait: a monster handed a free retry would ask again
 //! forever.
 
-use crate::canary::Canary;
-use crate::fov::{self, SIGHT_RADIUS};
+use crate::fov;
 use crate::geom::Dir;
 use crate::paths::DijkstraMap;
 use crate::rules::{self, BASE_ACTION_COST};
@@ -61,9 +60,7 @@ impl Game {
                 });
             };
             if self.state.clock.take_round_boundary(next.at) {
-                let skipped = self.state.canaries.has(Canary::SkippedRound)
-                    && self.state.clock.turn() % 7 == 0;
-                if !skipped {
+                if !self.planted_skipped_round() {
                     self.tick_round();
                 }
                 continue;
@@ -99,8 +96,7 @@ impl Game {
             // Every turn is charged at least a wait, a refused one too: a
             // monster handed a free retry asks again forever.
             let now = self.state.clock.now();
-            let uncharged =
-                acted == Acted::Refused && self.state.canaries.has(Canary::UnchargedRefusal);
+            let uncharged = self.planted_uncharged(acted == Acted::Refused);
             let at = if uncharged {
                 now
             } else {
@@ -117,7 +113,7 @@ impl Game {
             return Acted::Refused;
         };
         let awake = monster.awake;
-        let sleepwalking = self.state.canaries.has(Canary::Sleepwalker);
+        let sleepwalking = self.planted_sleepwalking();
         let intended = if awake || sleepwalking {
             self.chase_step(id)
         } else {
@@ -159,11 +155,7 @@ impl Game {
         let fresh =
             matches!(&self.cache.chase, Some((d, dm)) if *d == depth && dm.origin() == player);
         if !fresh {
-            let reach = if self.state.canaries.has(Canary::CrookedChase) {
-                CHASE_RADIUS / 2
-            } else {
-                CHASE_RADIUS
-            };
+            let reach = self.planted_chase_reach();
             self.cache.chase = Some((depth, DijkstraMap::lazy(map, player, reach)));
         }
         let (_, chase) = self.cache.chase.as_mut()?;
@@ -188,7 +180,7 @@ impl Game {
     }
 
     fn tick_statuses(&mut self, who: Who) {
-        let endless = self.state.canaries.has(Canary::EndlessConfusion);
+        let endless = self.planted_endless_confusion();
         let Some(statuses) = self.statuses_mut(who) else {
             return;
         };
@@ -234,19 +226,9 @@ impl Game {
     pub(super) fn refresh_view(&mut self) {
         let origin = (self.state.depth, self.state.player.pos);
         if self.cache.view_origin != Some(origin) {
-            let canaries = self.state.canaries;
-            let radius = if canaries.has(Canary::NarrowSight) {
-                SIGHT_RADIUS - 1
-            } else {
-                SIGHT_RADIUS
-            };
-            let map = &mut self.state.floor.map;
-            fov::update(map, origin.1, radius);
-            let north = origin.1.step(Dir::N);
-            if canaries.has(Canary::BlindSpot) && map.in_bounds(north) {
-                let idx = map.xy_idx(north);
-                map.visible.set(idx, false);
-            }
+            let radius = self.planted_sight_radius();
+            fov::update(&mut self.state.floor.map, origin.1, radius);
+            self.planted_blind_spot();
             self.cache.view_origin = Some(origin);
         }
         self.wake_and_notice();

@@ -90,19 +90,8 @@ impl Game {
 
     /// The whole state as RON.
     pub fn save(&self) -> String {
-        let forgetful = self
-            .state
-            .canaries
-            .has(crate::canary::Canary::ForgetfulSave);
-        let state = if forgetful {
-            &GameState {
-                kills: 0,
-                ..self.state.clone()
-            }
-        } else {
-            &self.state
-        };
-        ron::ser::to_string_pretty(state, ron::ser::PrettyConfig::default())
+        let state = self.planted_saved_state();
+        ron::ser::to_string_pretty(state.as_ref(), ron::ser::PrettyConfig::default())
             .expect("the game state has no type RON cannot encode")
     }
 

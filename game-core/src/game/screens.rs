@@ -6,7 +6,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::canary::Canary;
 use crate::content::ItemEffect;
 use crate::geom::{Dir, Pos};
 use crate::keys::{Key, KeyCode, Mods};
@@ -145,9 +144,7 @@ impl Game {
     pub(super) fn dispatch(&mut self, key: Key) -> Option<Action> {
         if key == Key::ESC {
             // Esc always closes the top screen, whatever it is, for free.
-            let sticky = self.state.screens.last() == Some(&Screen::Help)
-                && self.state.canaries.has(Canary::StickyHelp);
-            if !sticky {
+            if !self.planted_sticky_help() {
                 self.state.screens.pop();
             }
             return None;
@@ -178,7 +175,7 @@ impl Game {
     }
 
     fn map_key(&mut self, key: Key) -> Option<Action> {
-        if key == Key::char('k') && self.state.canaries.has(Canary::StuckNorth) {
+        if self.planted_stuck_north(key) {
             return None;
         }
         if let Some(dir) = direction_of(key).filter(|_| key.mods.is_empty()) {
@@ -405,13 +402,7 @@ impl Game {
         let Reticle { purpose, cursor } = reticle;
         let slot = match purpose {
             Purpose::Look => {
-                if self.state.canaries.has(Canary::StallingLook) {
-                    // Never returns: the watchdog must turn this into a hang.
-                    let mut spins = 0u64;
-                    loop {
-                        spins = std::hint::black_box(spins.wrapping_add(1));
-                    }
-                }
+                self.planted_stall();
                 self.state.screens.pop();
                 return None;
             }

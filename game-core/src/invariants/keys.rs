@@ -472,6 +472,36 @@ fn on_the_map(seen: &Seen, command: Command) -> (bool, Option<String>) {
     }
 }
 
+/// What Tab cycles through on the reticle, as the help promises it: the
+/// monsters in view (in reach, unless only looking), and for looking the
+/// items in view too, nearest first by straight-line distance, ties in
+/// reading order.
+fn reticle_targets(game: &Game, purpose: Purpose) -> Vec<Pos> {
+    let state = game.state();
+    let map = &state.floor.map;
+    let me = state.player.pos;
+    let looking = purpose == Purpose::Look;
+    let mut targets: Vec<Pos> = state
+        .monsters
+        .iter()
+        .map(|m| m.pos)
+        .filter(|&p| map.is_visible(p) && (looking || me.chebyshev(p) <= THROW_RANGE))
+        .collect();
+    if looking {
+        targets.extend(
+            state
+                .items
+                .iter()
+                .map(|i| i.pos)
+                .filter(|&p| map.is_visible(p)),
+        );
+    }
+    let distance = |p: Pos| (p.x - me.x) * (p.x - me.x) + (p.y - me.y) * (p.y - me.y);
+    targets.sort_by_key(|&p| (distance(p), p.y, p.x));
+    targets.dedup();
+    targets
+}
+
 /// Why a walk that took steps, short of its limit, may stop: the rules'
 /// reasons, read off the state it left. A run (`run` is its direction) goes
 /// on until the way ahead is blocked or taken, the walls beside it change
@@ -788,7 +818,25 @@ fn aim(seen: &Seen, reticle: Reticle) -> Option<(Command, bool, Option<String>)>
         return Some((Command::Aim, cursor_after != Some(reticle.cursor), problem));
     }
     if key.code == KeyCode::Tab {
-        return Some((Command::Aim, cursor_after != Some(reticle.cursor), None));
+        let targets = reticle_targets(seen.game, reticle.purpose);
+        let back = key.mods == Mods::SHIFT;
+        let want = match targets.iter().position(|&t| t == reticle.cursor) {
+            _ if targets.is_empty() => reticle.cursor,
+            Some(i) if back => targets[(i + targets.len() - 1) % targets.len()],
+            Some(i) => targets[(i + 1) % targets.len()],
+            None if back => targets[targets.len() - 1],
+            None => targets[0],
+        };
+        let problem = (key.mods.without(Mods::SHIFT).is_empty() && cursor_after != Some(want))
+            .then(|| {
+                format!(
+                    "{} from {} should go to {want} ({} targets, nearest first), not {cursor_after:?}",
+                    if back { "Shift-Tab" } else { "Tab" },
+                    reticle.cursor,
+                    targets.len()
+                )
+            });
+        return Some((Command::Aim, cursor_after != Some(reticle.cursor), problem));
     }
     if key != Key::ENTER {
         return None;

@@ -33,7 +33,9 @@ use crate::map::Tile;
 
 pub use floor::{check_floor, check_floor_map, vault_crossings, vault_wall_openings};
 pub use keys::{Command, key_effect, map_command};
-pub use oracle::{check_oracles, check_paths, check_persistence, check_view};
+pub use oracle::{
+    check_frame, check_oracles, check_paths, check_persistence, check_streams, check_view,
+};
 pub use state::check_state;
 
 /// The reference implementations, for the fuzz target that compares them
@@ -114,7 +116,7 @@ pub const CATALOGUE: &[Invariant] = &[
     Invariant {
         id: "inventory.capacity",
         when: When::Turn,
-        asserts: "stacks hold 1..=99, unstackable items one each, and wielded/worn slots hold a weapon/armour",
+        asserts: "stacks hold 1..=99, unstackable items one each, piles of one stackable item on one tile are put together while they fit, and wielded/worn slots hold a weapon/armour",
     },
     Invariant {
         id: "clock.monotonic",
@@ -207,6 +209,11 @@ pub const CATALOGUE: &[Invariant] = &[
         asserts: "every key does what the help promises when its conditions hold: a move key steps, `o` explores while there is somewhere to go, `i` opens a pack that holds something",
     },
     Invariant {
+        id: "rng.streams",
+        when: When::Floor,
+        asserts: "a seed's named streams (maps, spawns and play, for every depth) are all different, so no part of the game shares another's randomness",
+    },
+    Invariant {
         id: "fov.oracle",
         when: When::Sampled,
         asserts: "what the player sees is the reference symmetric shadowcasting from where they stand",
@@ -215,6 +222,11 @@ pub const CATALOGUE: &[Invariant] = &[
         id: "paths.oracle",
         when: When::Sampled,
         asserts: "distances, the chase map and A* routes from the player agree with a plain breadth-first search",
+    },
+    Invariant {
+        id: "frame.oracle",
+        when: When::Sampled,
+        asserts: "the map part of the frame shows what the state holds: the camera on the player, each tile remembered or in view, and what stands on it in view",
     },
     Invariant {
         id: "state.persist",

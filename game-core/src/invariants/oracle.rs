@@ -397,6 +397,125 @@ fn show(d: u32) -> String {
     }
 }
 
+/// Every named stream of a seed is its own: the floors' maps and spawns and
+/// the play's dice (`rng.rs`) draw from streams that differ for every domain
+/// and index, so no two parts of the game share (or shift) each other's
+/// randomness.
+pub fn check_streams(seed: crate::RunSeed) -> Option<Violation> {
+    let mut first: Vec<(u32, &str, u64)> = Vec::new();
+    for domain in ["mapgen", "spawn", "play"] {
+        for index in 0..=crate::mapgen::LAST_DEPTH {
+            let mut stream = seed.stream(domain, u64::from(index));
+            let draws = [stream.below(u32::MAX), stream.below(u32::MAX)];
+            first.push((
+                draws[0] ^ draws[1].rotate_left(16),
+                domain,
+                u64::from(index),
+            ));
+        }
+    }
+    first.sort_unstable();
+    first.windows(2).find(|w| w[0].0 == w[1].0).map(|w| {
+        violation(
+            "rng.streams",
+            format!(
+                "seed {}: the streams ({}, {}) and ({}, {}) draw the same",
+                seed.0, w[0].1, w[0].2, w[1].1, w[1].2
+            ),
+        )
+    })
+}
+
+/// What the player sees on screen, against a plain reading of the state:
+/// the map part of `frame` (the rows above the status line and the
+/// messages), with the camera centred on the player and held at the map's
+/// edges, each cell the tile remembered or in view, or what stands on it in
+/// view, the player on top. Only while playing with no screen open (screens
+/// draw over the map and move its camera).
+pub fn check_frame(game: &Game, frame: &crate::Frame) -> Option<Violation> {
+    use crate::frame::{Cell, MIN_FRAME_HEIGHT, MIN_FRAME_WIDTH, Style};
+    use crate::game::state::RunStatus;
+    let state = game.state();
+    if state.status != RunStatus::Playing
+        || !state.screens.is_empty()
+        || frame.width() < MIN_FRAME_WIDTH
+        || frame.height() < MIN_FRAME_HEIGHT
+    {
+        return None;
+    }
+    let map = &state.floor.map;
+    let (w, h) = (i32::from(frame.width()), i32::from(frame.height()));
+    // The layout: messages under the status line, the map above them.
+    let messages = if h >= 24 {
+        3
+    } else if h >= 12 {
+        2
+    } else {
+        1
+    };
+    let rows = h - 1 - messages;
+    let player = state.player.pos;
+    let left = (player.x - w / 2).min(map.width() - w).max(0);
+    let top = (player.y - rows / 2).min(map.height() - rows).max(0);
+    let glyph = |tile: Tile| match tile {
+        Tile::Wall => '#',
+        Tile::Floor => '.',
+        Tile::Door => '+',
+        Tile::StairsDown => '>',
+        Tile::Exit => 'X',
+    };
+    let lit = |tile: Tile| match tile {
+        Tile::Wall => Style::Wall,
+        Tile::Floor => Style::Floor,
+        Tile::Door => Style::Door,
+        Tile::StairsDown => Style::Stairs,
+        Tile::Exit => Style::Exit,
+    };
+    let content = game.content();
+    for sy in 0..rows {
+        for sx in 0..w {
+            let at = Pos::new(left + sx, top + sy);
+            let inside = at.x >= 0 && at.y >= 0 && at.x < map.width() && at.y < map.height();
+            let index = (at.y * map.width() + at.x) as usize;
+            let seen_now = inside && map.visible.get(index);
+            let mut want = if inside && map.revealed.get(index) {
+                let tile = tile_at(map, at.x, at.y);
+                Cell::new(
+                    glyph(tile),
+                    if seen_now {
+                        lit(tile)
+                    } else {
+                        Style::Remembered
+                    },
+                )
+            } else {
+                Cell::BLANK
+            };
+            if seen_now {
+                for item in state.items.iter().filter(|i| i.pos == at) {
+                    want = Cell::new(content.item(item.item).glyph, Style::Item);
+                }
+                for m in state.monsters.iter().filter(|m| m.pos == at) {
+                    want = Cell::new(content.monster(m.kind).glyph, Style::Monster);
+                }
+            }
+            if at == player {
+                want = Cell::new('@', Style::Player);
+            }
+            let got = frame.get(sx as u16, sy as u16);
+            if got != Some(want) {
+                return Some(violation(
+                    "frame.oracle",
+                    format!(
+                        "the frame shows {got:?} at column {sx}, row {sy} (the map's {at}); what is there is {want:?}"
+                    ),
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// The state hash as docs/state-hash.md defines it (XXH3-64, seed 0, of
 /// postcard's encoding of the state), and a save that loads back into the
 /// same state and hash.

@@ -160,6 +160,28 @@ fn check_inventory(game: &Game, found: &mut Vec<Violation>) {
             ));
         }
     }
+    // A stackable item dropped or thrown onto its own kind joins the pile
+    // when there is room: two piles of one stackable item on one tile must
+    // not fit in one.
+    let mut stackable: Vec<(Pos, u16, u32)> = state
+        .items
+        .iter()
+        .filter(|i| content.item(i.item).stackable)
+        .map(|i| (i.pos, i.item.0, i.count))
+        .collect();
+    if stackable.len() > 1 {
+        stackable.sort_unstable();
+        for pair in stackable.windows(2) {
+            let ((pos, item, a), (pos2, item2, b)) = (pair[0], pair[1]);
+            if pos == pos2 && item == item2 && a + b <= MAX_STACK {
+                let name = &content.item(crate::content::ItemId(item)).name;
+                found.push(violation(
+                    "inventory.capacity",
+                    format!("two piles of {name} at {pos} ({a} and {b}) were not put together"),
+                ));
+            }
+        }
+    }
     let equipped = [
         ("wielded", state.player.wielded, true),
         ("worn", state.player.worn, false),

@@ -108,7 +108,7 @@ impl Generator for BspGenerator {
 fn split_into_leaves(area: Rect, rng: &mut Stream) -> Vec<Rect> {
     let mut pending = vec![area];
     let mut leaves = Vec::new();
-    let mut bound = crate::bound::Bound::new("BSP split", 2 * area.area().max(1) as usize);
+    let mut bound = crate::bound::Bound::splits(area.area());
     while let Some(rect) = pending.pop() {
         bound.tick();
         match split(rect, rng) {
@@ -281,7 +281,8 @@ impl LinkGraph {
         let mut seen = vec![false; self.touching.len()];
         let mut pending = VecDeque::from([from]);
         seen[from] = true;
-        let mut bound = crate::bound::Bound::new("BSP link search", self.touching.len());
+        let mut bound =
+            crate::bound::Bound::visits_each_once("BSP link search", self.touching.len());
         while let Some(here) = pending.pop_front() {
             bound.tick();
             if here == to {
@@ -304,7 +305,7 @@ impl LinkGraph {
         let mut hops = vec![UNREACHED; self.touching.len()];
         let mut pending = VecDeque::from([room]);
         hops[room] = 0;
-        let mut bound = crate::bound::Bound::new("BSP hop count", self.touching.len());
+        let mut bound = crate::bound::Bound::visits_each_once("BSP hop count", self.touching.len());
         while let Some(here) = pending.pop_front() {
             bound.tick();
             for &i in self.touching[here].iter().filter(|&&i| self.live[i]) {

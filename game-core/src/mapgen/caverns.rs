@@ -75,8 +75,7 @@ impl Generator for CavernsGenerator {
             if cave.tiles >= good_size {
                 break;
             }
-            let last_resort = attempt == MAX_CANDIDATES - 1;
-            cave = if last_resort && canaries.has(Canary::UnprunedCavern) {
+            cave = if crate::canary::unpruned_last_resort(canaries, attempt, MAX_CANDIDATES) {
                 Cave::dig_unpruned(width, height, rng)
             } else {
                 Cave::dig(width, height, rng)
@@ -251,7 +250,7 @@ impl Areas {
         let mut sizes = Vec::new();
         let mut pending = Vec::new();
         // Every tile joins one area, once.
-        let mut bound = crate::bound::Bound::new("cavern area labelling", map.len());
+        let mut bound = crate::bound::Bound::visits_each_once("cavern area labelling", map.len());
         for seed in map.bounds().cells() {
             if area_of[map.xy_idx(seed)] != UNLABELLED {
                 continue;

@@ -17,11 +17,22 @@ pub const SEEDS: u64 = 2000;
 /// Keys each bot run may press.
 pub const TURNS: u64 = 3000;
 
-/// The probe's sweeps, in the order they run.
-pub const SWEEPS: [BotKind; 3] = [BotKind::None, BotKind::Explorer, BotKind::Random];
+/// The probe's sweeps, in the order they run: every floor on the default
+/// map and on two smaller ones (where the landmark floors no longer fit and
+/// the generators fall back, and cramped caves need mending), then the two
+/// bots on the default map.
+pub const SWEEPS: [(BotKind, (i32, i32)); 5] = [
+    (BotKind::None, (DEFAULT_WIDTH, DEFAULT_HEIGHT)),
+    (BotKind::None, (60, 20)),
+    (BotKind::None, (24, 12)),
+    (BotKind::Explorer, (DEFAULT_WIDTH, DEFAULT_HEIGHT)),
+    (BotKind::Random, (DEFAULT_WIDTH, DEFAULT_HEIGHT)),
+];
 
-/// The sweep the probe runs with `bot` from `first_seed`.
-pub fn spec(bot: BotKind, first_seed: u64) -> SweepSpec {
+use game_core::map::{DEFAULT_HEIGHT, DEFAULT_WIDTH};
+
+/// The sweep the probe runs with `bot` on `map` from `first_seed`.
+pub fn spec(bot: BotKind, map: (i32, i32), first_seed: u64) -> SweepSpec {
     SweepSpec {
         seeds: SeedRange {
             start: first_seed,
@@ -33,8 +44,8 @@ pub fn spec(bot: BotKind, first_seed: u64) -> SweepSpec {
         },
         bot,
         turns: if bot == BotKind::None { 0 } else { TURNS },
-        map_width: game_core::map::DEFAULT_WIDTH,
-        map_height: game_core::map::DEFAULT_HEIGHT,
+        map_width: map.0,
+        map_height: map.1,
         canaries: Vec::new(),
         shard: None::<Shard>,
         progress_limit: sweep::default_progress_limit(bot),
@@ -61,9 +72,12 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
     };
     let mut found = 0u64;
     let mut lines = Vec::new();
-    for bot in SWEEPS {
-        let spec = spec(bot, args.first_seed);
-        let name = sweep::bot_name(bot);
+    for (bot, map) in SWEEPS {
+        let spec = spec(bot, map, args.first_seed);
+        let name = match bot {
+            BotKind::None => format!("floors {}x{}", map.0, map.1),
+            bot => sweep::bot_name(bot).to_string(),
+        };
         let clock = Instant::now();
         let options = RunOptions {
             keep_all: false,
@@ -120,7 +134,7 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
             return Ok(exit::FAILURE);
         }
         lines.push(format!(
-            "{name:<9} seeds {}..{}: {} failures, {against}; {:.1}s",
+            "{name:<15} seeds {}..{}: {} failures, {against}; {:.1}s",
             spec.seeds.start,
             spec.seeds.end,
             report.summary.failures,
@@ -142,7 +156,8 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
     let corpus = super::corpus::check(&args.corpus)?;
     found += corpus.problems.len() as u64;
     lines.push(format!(
-        "corpus    {}: {} inputs, {} failures; {:.1}s",
+        "{:<15} {}: {} inputs, {} failures; {:.1}s",
+        "corpus",
         args.corpus.display(),
         corpus.ran.iter().map(|(_, n)| n).sum::<usize>(),
         corpus.problems.len(),
