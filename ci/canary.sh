@@ -52,6 +52,11 @@ canaries=(
     "homesick-explore|sweep --bot explorer|100|invariant play.progress|400"
     "stalling-look|sweep --bot random --hang-seconds 2|500|hang: key <Enter>|50"
     "weak-spawns|sweep --bot explorer --baseline baselines/sweep.ron|2000|FAILURE baseline|-"
+    "warped-frame|sweep --bot explorer|20|invariant frame.oracle|50"
+    "shared-dice|sweep --bot explorer|5|invariant rng.streams|50"
+    "loose-piles|sweep --bot explorer|1000|invariant inventory.capacity|50"
+    "backward-tab|sweep --bot random|500|invariant key.contract|50"
+    "short-run|sweep --bot random|500|invariant key.contract|50"
 )
 
 work="$repo_root/target/canary"

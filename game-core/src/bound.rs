@@ -6,6 +6,7 @@
 //! the loop named, instead of hanging whoever called it.
 
 /// Counts a loop's rounds against what its size allows.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Bound {
     what: &'static str,
     left: usize,

@@ -65,10 +65,20 @@ pub enum Canary {
     StallingLook,
     /// Every spawn takes the first row of the table, so every monster is a rat: no invariant breaks, the bots' figures leave their baselines.
     WeakSpawns,
+    /// The frame's top-left cell shows a stray `?` (`frame.oracle`).
+    WarpedFrame,
+    /// The play's dice are drawn from the first floor's map stream (`rng.streams`).
+    SharedDice,
+    /// A dropped or thrown stackable item never joins the pile it lands on (`inventory.capacity`).
+    LoosePiles,
+    /// Tab and Shift-Tab on the reticle go the wrong way round (`key.contract`).
+    BackwardTab,
+    /// A run stops after its first step (`key.contract`).
+    ShortRun,
 }
 
 impl Canary {
-    pub const ALL: [Canary; 23] = [
+    pub const ALL: [Canary; 28] = [
         Canary::UnchargedRefusal,
         Canary::StickyHelp,
         Canary::PanickingPotion,
@@ -92,6 +102,11 @@ impl Canary {
         Canary::HomesickExplore,
         Canary::StallingLook,
         Canary::WeakSpawns,
+        Canary::WarpedFrame,
+        Canary::SharedDice,
+        Canary::LoosePiles,
+        Canary::BackwardTab,
+        Canary::ShortRun,
     ];
 
     /// The name used on the command line and in recordings.
@@ -120,6 +135,11 @@ impl Canary {
             Canary::HomesickExplore => "homesick-explore",
             Canary::StallingLook => "stalling-look",
             Canary::WeakSpawns => "weak-spawns",
+            Canary::WarpedFrame => "warped-frame",
+            Canary::SharedDice => "shared-dice",
+            Canary::LoosePiles => "loose-piles",
+            Canary::BackwardTab => "backward-tab",
+            Canary::ShortRun => "short-run",
         }
     }
 

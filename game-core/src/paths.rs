@@ -85,8 +85,8 @@ pub struct DijkstraMap {
     /// Labelled tiles whose neighbours are not yet labelled, in search order.
     frontier: VecDeque<Pos>,
     /// Tiles taken off the frontier so far: each is labelled once, so never
-    /// more than the map holds (the search's bound).
-    expanded: usize,
+    /// more than the map holds.
+    bound: crate::bound::Bound,
 }
 
 impl DijkstraMap {
@@ -104,9 +104,9 @@ impl DijkstraMap {
         Self {
             origin,
             max_steps,
+            bound: crate::bound::Bound::visits_each_once("chase map search", dist.len()),
             dist,
             frontier,
-            expanded: 0,
         }
     }
 
@@ -158,11 +158,7 @@ impl DijkstraMap {
             let Some(here) = self.frontier.pop_front() else {
                 return;
             };
-            self.expanded += 1;
-            assert!(
-                self.expanded <= self.dist.len(),
-                "the chase map's search ran past its bound: a loop that cannot end"
-            );
+            self.bound.tick();
             let d = self.dist[map.xy_idx(here)];
             if d >= self.max_steps {
                 continue;

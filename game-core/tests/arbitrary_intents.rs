@@ -27,7 +27,7 @@ fn intents_from_arbitrary_bytes_keep_the_invariants() {
                 let before = TurnWatch::before(&game, key);
                 let outcome = game.press(key).expect("never stuck");
                 turns += outcome.turns;
-                let violations = invariants::check_turn(&before, &game, &outcome.events);
+                let violations = invariants::check_turn(&before, &game, &outcome);
                 assert!(
                     violations.is_empty(),
                     "case {case}, {intent:?}, key {key}: {violations:?}"

@@ -88,7 +88,7 @@ proptest! {
         for (step, &key) in keys.iter().enumerate() {
             let before = TurnWatch::before(&game, key);
             let outcome = game.press(key).expect("not stuck");
-            let violations = invariants::check_turn(&before, &game, &outcome.events);
+            let violations = invariants::check_turn(&before, &game, &outcome);
             prop_assert!(violations.is_empty(), "step {} key {}: {:?}", step + 1, key, violations);
         }
     }

@@ -78,6 +78,22 @@ pub struct Deviation {
 
 impl std::fmt::Display for Deviation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.n == 0 {
+            return write!(
+                f,
+                "{}: the baseline has it ({}) but the sweep did not measure it",
+                self.figure,
+                round(self.baseline.mean)
+            );
+        }
+        if self.baseline.n == 0 {
+            return write!(
+                f,
+                "{}: the sweep measured it ({}) but the baseline has no such figure",
+                self.figure,
+                round(self.mean)
+            );
+        }
         write!(
             f,
             "{} {}, baseline {} +- {} (over {} values; baseline over {})",
@@ -218,14 +234,28 @@ impl Baselines {
     }
 }
 
-/// The figures of `figures` that leave the band of `entry`, in name order.
-/// A figure the baseline does not have (or the sweep did not measure) is
-/// not compared.
+/// The figures of `figures` that leave the band of `entry`, in name order,
+/// and every figure one of them has and the other does not: a sweep that
+/// stops measuring something, or starts measuring something new (a
+/// generator renamed or added), differs from its baseline as surely as one
+/// whose figure moved. Re-bless after an intended change.
 pub fn deviations(entry: &Entry, figures: &BTreeMap<String, Moments>) -> Vec<Deviation> {
-    figures
+    let mut found: Vec<Deviation> = figures
         .iter()
         .filter_map(|(name, now)| {
-            let baseline = *entry.figures.get(name)?;
+            let Some(&baseline) = entry.figures.get(name) else {
+                return Some(Deviation {
+                    figure: name.clone(),
+                    mean: now.mean(),
+                    baseline: Stat {
+                        mean: f64::NAN,
+                        sd: 0.0,
+                        n: 0,
+                    },
+                    band: 0.0,
+                    n: now.n,
+                });
+            };
             let band = band(baseline, now.n);
             ((now.mean() - baseline.mean).abs() > band).then(|| Deviation {
                 figure: name.clone(),
@@ -235,7 +265,20 @@ pub fn deviations(entry: &Entry, figures: &BTreeMap<String, Moments>) -> Vec<Dev
                 n: now.n,
             })
         })
-        .collect()
+        .collect();
+    for (name, &baseline) in &entry.figures {
+        if !figures.contains_key(name) {
+            found.push(Deviation {
+                figure: name.clone(),
+                mean: f64::NAN,
+                baseline,
+                band: 0.0,
+                n: 0,
+            });
+        }
+    }
+    found.sort_by(|a, b| a.figure.cmp(&b.figure));
+    found
 }
 
 #[cfg(test)]

@@ -54,7 +54,7 @@ impl RandomBot {
     pub fn new(seed: u64) -> RandomBot {
         // (notation, weight): moving and exploring most, menus and aiming
         // often enough to reach every screen, quitting rarely.
-        const TABLE: [(&str, u32); 30] = [
+        const TABLE: [(&str, u32); 31] = [
             ("h", 6),
             ("j", 6),
             ("k", 6),
@@ -82,8 +82,11 @@ impl RandomBot {
             ("<Up>", 1),
             ("<S-Left>", 1),
             ("Q", 1),
+            // Pack letters: on a pack they pick (a to f reach the kit and
+            // the first finds); on the map most also do something.
             ("c", 1),
             ("e", 1),
+            ("f", 1),
             ("y", 1),
         ];
         let (keys, weights) = TABLE

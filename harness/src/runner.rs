@@ -152,6 +152,7 @@ impl Runner {
         };
         let mut found = floor_violations(&runner.game);
         found.extend(invariants::check_streams(runner.game.state().seed));
+        found.extend(invariants::check_play_stream(&runner.game));
         found.extend(invariants::check_state(&runner.game));
         if let Some(v) = found.into_iter().next() {
             runner.failure = Some(Failure {
@@ -239,7 +240,7 @@ impl Runner {
             let _busy = self.trail.busy();
             catch_panic(|| -> Result<(Outcome, Vec<Violation>), game_core::Stuck> {
                 let outcome = game.press(key)?;
-                let mut found = invariants::check_turn(&before, game, &outcome.events);
+                let mut found = invariants::check_turn(&before, game, &outcome);
                 if step % invariants::PERSIST_EVERY == 0 {
                     found.extend(invariants::check_persistence(game));
                 }

@@ -23,7 +23,7 @@ const QUICK: [(&str, &str, &str, &str); 9] = [
     ("narrow-sight", "random", "1..3", "fov.oracle"),
     ("crooked-chase", "explorer", "1..3", "paths.oracle"),
     ("vanishing-drop", "random", "1..4", "items.conserved"),
-    ("weak-potion", "random", "1..3", "hp.explained"),
+    ("weak-potion", "explorer", "1..2", "hp.explained"),
 ];
 
 #[test]

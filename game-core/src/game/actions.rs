@@ -585,6 +585,7 @@ impl Game {
     fn place_on_floor(&mut self, item: crate::content::ItemId, count: u32, at: Pos) {
         let stackable = self.content.item(item).stackable;
         if stackable
+            && !self.planted_loose_piles()
             && let Some(pile) = self
                 .state
                 .items

@@ -80,7 +80,11 @@ impl Game {
                 return Ok(());
             }
             self.end_player_turn(BASE_ACTION_COST)?;
-            if self.is_over() || self.watch() != before || self.walk_interrupted() {
+            if self.is_over()
+                || self.watch() != before
+                || self.walk_interrupted()
+                || self.planted_short_run()
+            {
                 return Ok(());
             }
         }

@@ -77,6 +77,7 @@ pub(super) fn start_run(config: GameConfig, depth: u32, built: &BuiltFloor) -> G
         cache: Cache::default(),
         events: Vec::new(),
     };
+    game.planted_shared_dice();
     game.populate(built);
     game.say(format!(
         "Welcome to the Undercroft. Find the way out on depth {LAST_DEPTH}. Press ? for help."

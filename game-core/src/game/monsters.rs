@@ -26,7 +26,7 @@ pub const MAX_ACTIVATIONS: u32 = 10_000;
 
 /// What a monster's turn came to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Acted {
+pub(super) enum Acted {
     Acted,
     /// It wanted to act and could not: awake, with no free step toward the
     /// player.
@@ -96,7 +96,7 @@ impl Game {
             // Every turn is charged at least a wait, a refused one too: a
             // monster handed a free retry asks again forever.
             let now = self.state.clock.now();
-            let uncharged = self.planted_uncharged(acted == Acted::Refused);
+            let uncharged = self.planted_uncharged(acted);
             let at = if uncharged {
                 now
             } else {

@@ -83,8 +83,8 @@ impl Game {
     }
 
     /// uncharged-refusal: a monster refused its step is not charged a wait.
-    pub(super) fn planted_uncharged(&self, refused: bool) -> bool {
-        self.planted(Canary::UnchargedRefusal) && refused
+    pub(super) fn planted_uncharged(&self, acted: super::monsters::Acted) -> bool {
+        self.planted(Canary::UnchargedRefusal) && acted == super::monsters::Acted::Refused
     }
 
     /// sleepwalker: asleep monsters chase too.
@@ -163,6 +163,39 @@ impl Game {
         } else {
             std::borrow::Cow::Borrowed(&self.state)
         }
+    }
+
+    /// warped-frame: a stray glyph in the frame's corner.
+    pub(super) fn planted_warped_frame(&self, frame: &mut crate::Frame) {
+        if self.planted(Canary::WarpedFrame) {
+            frame.set(
+                0,
+                0,
+                crate::frame::Cell::new('?', crate::frame::Style::Text),
+            );
+        }
+    }
+
+    /// shared-dice: the play's stream is the first floor's map stream.
+    pub(super) fn planted_shared_dice(&mut self) {
+        if self.planted(Canary::SharedDice) {
+            self.state.rng = self.state.seed.stream("mapgen", 1);
+        }
+    }
+
+    /// loose-piles: what lands on its own kind starts a pile of its own.
+    pub(super) fn planted_loose_piles(&self) -> bool {
+        self.planted(Canary::LoosePiles)
+    }
+
+    /// backward-tab: Tab and Shift-Tab swap.
+    pub(super) fn planted_backward_tab(&self) -> bool {
+        self.planted(Canary::BackwardTab)
+    }
+
+    /// short-run: a run stops after its first step.
+    pub(super) fn planted_short_run(&self) -> bool {
+        self.planted(Canary::ShortRun)
     }
 
     /// weak-spawns: every monster is the table's first.

@@ -90,6 +90,7 @@ impl Game {
         if let Some(screen) = self.state.screens.last() {
             self.draw_screen(&mut frame, screen, w, map_rows);
         }
+        self.planted_warped_frame(&mut frame);
         frame
     }
 

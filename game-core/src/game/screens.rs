@@ -377,7 +377,8 @@ impl Game {
             if !targets.is_empty() {
                 let current = targets.iter().position(|&p| p == cursor);
                 let n = targets.len();
-                let next = match (current, key.mods.contains(Mods::SHIFT)) {
+                let back = key.mods.contains(Mods::SHIFT) != self.planted_backward_tab();
+                let next = match (current, back) {
                     (Some(i), false) => (i + 1) % n,
                     (Some(i), true) => (i + n - 1) % n,
                     (None, false) => 0,

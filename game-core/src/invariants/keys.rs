@@ -45,6 +45,8 @@ pub enum Command {
     Close,
     /// A pack letter on a pack listing.
     PickItem,
+    /// A pack letter on the `use` pack: what kind of item was used.
+    UseKind(&'static str),
     /// A key on the item menu (`a` use, `d` drop, `t` throw, `w` wear).
     ItemMenu,
     /// Moving the reticle, Tab to the next target, Enter to fire.
@@ -73,6 +75,7 @@ impl Command {
             Command::Quit => "quit".into(),
             Command::Close => "close a screen (Esc)".into(),
             Command::PickItem => "pick from the pack".into(),
+            Command::UseKind(kind) => format!("use: {kind}"),
             Command::ItemMenu => "item menu".into(),
             Command::Aim => "aim the reticle".into(),
             Command::Answer => "answer the quit prompt".into(),
@@ -767,7 +770,11 @@ fn on_a_screen(seen: &Seen, screen: Screen) -> Option<(Command, bool, Option<Str
                     }
                 }
             };
-            Some((Command::PickItem, problem.is_none(), problem))
+            let command = match mode {
+                PackMode::Apply => Command::UseKind(kind_of(&effect)),
+                _ => Command::PickItem,
+            };
+            Some((command, problem.is_none(), problem))
         }
         Screen::ItemMenu { .. } => {
             let KeyCode::Char('a' | 'u' | 'd' | 't' | 'w') = key.code else {
@@ -779,6 +786,19 @@ fn on_a_screen(seen: &Seen, screen: Screen) -> Option<(Command, bool, Option<Str
             Some((Command::ItemMenu, !unchanged, None))
         }
         Screen::Reticle(reticle) => aim(seen, reticle),
+    }
+}
+
+/// What kind of item an effect makes, for the tally of uses.
+fn kind_of(effect: &ItemEffect) -> &'static str {
+    match effect {
+        ItemEffect::Heal { .. } => "healing",
+        ItemEffect::CurePoison => "antidote",
+        ItemEffect::Confuse { .. } => "confusion",
+        ItemEffect::MagicMapping => "magic mapping",
+        ItemEffect::Teleport => "teleportation",
+        ItemEffect::Thrown { .. } => "a missile",
+        ItemEffect::Weapon { .. } | ItemEffect::Armour { .. } => "equipment",
     }
 }
 

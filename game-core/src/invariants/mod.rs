@@ -23,7 +23,8 @@ use std::fmt;
 use crate::content::{ItemId, MonsterId};
 use crate::dice::Dice;
 use crate::game::Game;
-use crate::game::events::{Event, Who};
+use crate::game::Outcome;
+use crate::game::events::Who;
 use crate::game::screens::Screen;
 use crate::game::state::{Pack, RunStatus};
 use crate::game::turn::Actor;
@@ -34,7 +35,8 @@ use crate::map::Tile;
 pub use floor::{check_floor, check_floor_map, vault_crossings, vault_wall_openings};
 pub use keys::{Command, key_effect, map_command};
 pub use oracle::{
-    check_frame, check_oracles, check_paths, check_persistence, check_streams, check_view,
+    check_frame, check_oracles, check_paths, check_persistence, check_play_stream, check_streams,
+    check_view,
 };
 pub use state::check_state;
 
@@ -152,6 +154,11 @@ pub const CATALOGUE: &[Invariant] = &[
         id: "screen.escapable",
         when: When::Turn,
         asserts: "Esc closes the top screen without spending time",
+    },
+    Invariant {
+        id: "press.outcome",
+        when: When::Turn,
+        asserts: "what a press returns is what happened: the turns it spent, the messages it said, how the run ended",
     },
     Invariant {
         id: "fov.around_player",
@@ -287,6 +294,8 @@ pub struct TurnWatch {
     pub rng: u128,
     key: Key,
     playing: bool,
+    /// Messages said so far, ever.
+    log_total: u64,
     /// The player's turn had not come round: a press that got stuck left the
     /// turn loop to finish first.
     queued_player: bool,
@@ -366,6 +375,7 @@ impl TurnWatch {
             rng: state.rng.position(),
             key,
             playing,
+            log_total: state.log.total(),
             queued_player,
             depth: state.depth,
             screens: state.screens.clone(),
@@ -395,8 +405,9 @@ impl TurnWatch {
 }
 
 /// Every turn invariant, after the key `before` was taken for: `game` is
-/// the state after it and `events` the record the press returned.
-pub fn check_turn(before: &TurnWatch, game: &Game, events: &[Event]) -> Vec<Violation> {
+/// the state after it and `outcome` what the press returned.
+pub fn check_turn(before: &TurnWatch, game: &Game, outcome: &Outcome) -> Vec<Violation> {
+    let events = &outcome.events;
     let mut found = check_state(game);
     let now = game.state().clock.now();
     if now < before.clock {
@@ -420,9 +431,54 @@ pub fn check_turn(before: &TurnWatch, game: &Game, events: &[Event]) -> Vec<Viol
         ));
     }
     found.extend(check_escapable(game));
+    found.extend(check_outcome(before, game, outcome));
     record::check_record(before, game, events, &mut found);
     keys::check_keys(before, game, events, &mut found);
     found
+}
+
+/// What a press returns is what happened: the turns it spent, the messages
+/// it said, and how the run stands when it has ended.
+fn check_outcome(before: &TurnWatch, game: &Game, outcome: &Outcome) -> Option<Violation> {
+    let state = game.state();
+    let spent = state.turns_taken.wrapping_sub(before.turns_taken);
+    let said = state.log.total().saturating_sub(before.log_total);
+    let kept = state.log.messages();
+    let newest: Vec<&String> = kept
+        .iter()
+        .skip(
+            kept.len()
+                .saturating_sub(said.min(kept.len() as u64) as usize),
+        )
+        .map(|m| &m.text)
+        .collect();
+    let ended = match &state.status {
+        RunStatus::Playing => None,
+        RunStatus::Died(death) => Some(crate::game::RunEnd::Died {
+            cause: death.cause.clone(),
+        }),
+        RunStatus::Won { .. } => Some(crate::game::RunEnd::Won),
+        RunStatus::Quit { .. } => Some(crate::game::RunEnd::Quit),
+    };
+    let problem = if outcome.turns != spent {
+        format!(
+            "the press says it spent {} turns; {spent} were",
+            outcome.turns
+        )
+    } else if outcome.messages.iter().collect::<Vec<_>>() != newest {
+        format!(
+            "the press says it said {:?}; the log's newest {said} are {newest:?}",
+            outcome.messages
+        )
+    } else if outcome.ended != ended {
+        format!(
+            "the press says the run {:?}; it stands {:?}",
+            outcome.ended, state.status
+        )
+    } else {
+        return None;
+    };
+    Some(violation("press.outcome", problem))
 }
 
 /// Esc on a copy of the game must close exactly the top screen and spend no

@@ -426,6 +426,19 @@ pub fn check_streams(seed: crate::RunSeed) -> Option<Violation> {
     })
 }
 
+/// A run just started draws its dice from its own stream, `("play", 0)`,
+/// untouched.
+pub fn check_play_stream(game: &Game) -> Option<Violation> {
+    let state = game.state();
+    let fresh = state.turns_taken == 0 && state.clock.now() == 0;
+    (fresh && state.rng != state.seed.stream("play", 0)).then(|| {
+        violation(
+            "rng.streams",
+            "the run's dice do not come from its own stream (\"play\", 0)".into(),
+        )
+    })
+}
+
 /// What the player sees on screen, against a plain reading of the state:
 /// the map part of `frame` (the rows above the status line and the
 /// messages), with the camera centred on the player and held at the map's

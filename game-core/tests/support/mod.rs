@@ -94,7 +94,7 @@ pub fn press(game: &mut Game, keys: &str) -> Outcome {
     for key in Key::parse_all(keys).expect("valid key notation") {
         let before = TurnWatch::before(game, key);
         let outcome = game.press(key).expect("the game never gets stuck");
-        let violations = invariants::check_turn(&before, game, &outcome.events);
+        let violations = invariants::check_turn(&before, game, &outcome);
         assert!(violations.is_empty(), "after {key}: {violations:?}");
         total.turns += outcome.turns;
         total.messages.extend(outcome.messages);

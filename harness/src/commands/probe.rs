@@ -120,7 +120,11 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
                     problems += deviations.len() as u64;
                     format!(
                         "{}/{} figures in their bands",
-                        report.summary.figures.len() - deviations.len(),
+                        report
+                            .summary
+                            .figures
+                            .len()
+                            .saturating_sub(deviations.len()),
                         report.summary.figures.len()
                     )
                 }

@@ -120,7 +120,11 @@ pub fn compare_with_baseline(
     super::out(format!(
         "baseline {}: {} of {} figures within their bands",
         path.display(),
-        report.summary.figures.len() - deviations.len(),
+        report
+            .summary
+            .figures
+            .len()
+            .saturating_sub(deviations.len()),
         report.summary.figures.len()
     ))?;
     Ok(deviations.len() as u64)
