@@ -44,6 +44,34 @@ pub enum Style {
     Hint,
 }
 
+impl Style {
+    /// What the style is for: "a monster", "a wall in view".
+    pub const fn name(self) -> &'static str {
+        match self {
+            Style::Blank => "nothing",
+            Style::Wall => "a wall in view",
+            Style::Floor => "floor in view",
+            Style::Door => "a doorway in view",
+            Style::Stairs => "stairs in view",
+            Style::Exit => "the exit in view",
+            Style::Remembered => "a remembered tile",
+            Style::Player => "the player",
+            Style::Monster => "a monster",
+            Style::Item => "an item",
+            Style::Reticle => "the reticle",
+            Style::Status => "the status line",
+            Style::StatusAlert => "an alarm on the status line",
+            Style::Message => "a new message",
+            Style::OldMessage => "an old message",
+            Style::Border => "a screen's border",
+            Style::Title => "a screen's title",
+            Style::Text => "a screen's text",
+            Style::Key => "a menu key",
+            Style::Hint => "a hint",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Cell {
     pub glyph: char,
@@ -58,6 +86,17 @@ impl Cell {
 
     pub const fn new(glyph: char, style: Style) -> Cell {
         Cell { glyph, style }
+    }
+}
+
+/// "'g' drawn as a monster", "a blank".
+impl std::fmt::Display for Cell {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if *self == Cell::BLANK {
+            f.write_str("a blank")
+        } else {
+            write!(f, "{:?} drawn as {}", self.glyph, self.style.name())
+        }
     }
 }
 

@@ -22,6 +22,7 @@
 mod bound;
 pub mod canary;
 pub mod content;
+pub mod describe;
 pub mod dice;
 pub mod fov;
 pub mod frame;

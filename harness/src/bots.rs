@@ -28,6 +28,23 @@ pub enum BotKind {
     Explorer,
 }
 
+impl BotKind {
+    /// The name the command line takes (`--bot explorer`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            BotKind::None => "none",
+            BotKind::Random => "random",
+            BotKind::Explorer => "explorer",
+        }
+    }
+}
+
+impl std::fmt::Display for BotKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// A bot: what to press next.
 pub trait Bot {
     /// The next keys to press (at least one).
@@ -498,6 +515,16 @@ mod tests {
             }
         }
         game
+    }
+
+    #[test]
+    fn bot_names_are_the_command_line_names() {
+        use clap::ValueEnum;
+        for kind in BotKind::value_variants() {
+            let value = kind.to_possible_value().expect("every bot is named");
+            assert_eq!(kind.name(), value.get_name());
+            assert_eq!(kind.to_string(), value.get_name());
+        }
     }
 
     #[test]

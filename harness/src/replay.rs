@@ -42,6 +42,43 @@ pub struct Drift {
     pub actual: String,
 }
 
+/// "drift at step 6 (key ;, turn 3): state hash expected 0a1b2c3d,
+/// replayed 4e5f6a7b".
+impl std::fmt::Display for Drift {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.key {
+            Some(key) => write!(f, "drift at step {} (key {key}", self.step)?,
+            None => write!(f, "drift at step {} (the start", self.step)?,
+        }
+        write!(
+            f,
+            ", turn {}): {} expected {}, replayed {}",
+            self.turn, self.what, self.expected, self.actual
+        )
+    }
+}
+
+/// The verdict in a sentence: "same", "reproduced at step 3: ...".
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Verdict::Same => f.write_str("same"),
+            Verdict::Drift(drift) => write!(f, "{drift}"),
+            Verdict::Reproduced { failure } => {
+                write!(f, "reproduced at step {}: {}", failure.step, failure.kind)
+            }
+            Verdict::Fixed { failure } => write!(
+                f,
+                "fixed: the recorded failure at step {} ({}) no longer happens",
+                failure.step, failure.kind
+            ),
+            Verdict::NewFailure { failure } => {
+                write!(f, "failure at step {}: {}", failure.step, failure.kind)
+            }
+        }
+    }
+}
+
 /// The result of replaying one recording.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Report {
@@ -164,8 +201,8 @@ pub fn replay(
             key: recording.keys.last().map(ToString::to_string),
             turn: runner.game().state().clock.turn(),
             what: "outcome".into(),
-            expected: format!("{:?}", recording.outcome),
-            actual: format!("{:?}", runner.outcome()),
+            expected: recording.outcome.to_string(),
+            actual: runner.outcome().to_string(),
         });
         return Ok(finish(&runner, verdict, warnings));
     }

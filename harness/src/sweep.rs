@@ -70,6 +70,20 @@ pub struct DepthRange {
     pub last: u32,
 }
 
+/// "1..101", as `--seeds` takes it.
+impl std::fmt::Display for SeedRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}..{}", self.start, self.end)
+    }
+}
+
+/// "1..=6", as `--depths` takes it.
+impl std::fmt::Display for DepthRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}..={}", self.first, self.last)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shard {
     pub index: u32,
@@ -77,6 +91,51 @@ pub struct Shard {
 }
 
 impl SweepSpec {
+    /// How this spec differs from `other`, one phrase a field: "seeds 1..101
+    /// here, 1..201 there".
+    pub fn differences(&self, other: &SweepSpec) -> Vec<String> {
+        let canaries = |spec: &SweepSpec| {
+            if spec.canaries.is_empty() {
+                "none".to_string()
+            } else {
+                spec.canaries.join(", ")
+            }
+        };
+        let shard = |spec: &SweepSpec| {
+            spec.shard.map_or_else(
+                || "none".to_string(),
+                |s| format!("{}/{}", s.index, s.count),
+            )
+        };
+        let fields = [
+            ("seeds", self.seeds.to_string(), other.seeds.to_string()),
+            ("depths", self.depths.to_string(), other.depths.to_string()),
+            ("bot", self.bot.to_string(), other.bot.to_string()),
+            (
+                "keys per seed",
+                self.turns.to_string(),
+                other.turns.to_string(),
+            ),
+            (
+                "map size",
+                format!("{}x{}", self.map_width, self.map_height),
+                format!("{}x{}", other.map_width, other.map_height),
+            ),
+            ("canaries", canaries(self), canaries(other)),
+            ("shard", shard(self), shard(other)),
+            (
+                "progress limit",
+                self.progress_limit.to_string(),
+                other.progress_limit.to_string(),
+            ),
+        ];
+        fields
+            .into_iter()
+            .filter(|(_, here, there)| here != there)
+            .map(|(what, here, there)| format!("{what} {here} here, {there} there"))
+            .collect()
+    }
+
     /// The seeds this spec (and its shard) covers, in order. Seed `s` belongs
     /// to shard `(s - start) % count + 1`.
     pub fn seeds(&self) -> impl Iterator<Item = u64> + '_ {
@@ -279,7 +338,7 @@ pub fn sweep_seed(
                         // The bot itself panicked reading the game: report it as
                         // found at the next step, with the keys so far.
                         let recording = runner
-                            .recording(format!("The {:?} bot panicked on seed {seed}.", spec.bot));
+                            .recording(format!("The {} bot panicked on seed {seed}.", spec.bot));
                         failures.push(found_failure(
                             spec,
                             seed,
@@ -304,7 +363,7 @@ pub fn sweep_seed(
         }
         if let Some(failure) = runner.failure().cloned() {
             let note = format!(
-                "The {:?} bot found this on seed {seed} at step {}: {}",
+                "The {} bot found this on seed {seed} at step {}: {}",
                 spec.bot, failure.step, failure.kind
             );
             failures.push(found_failure(
@@ -666,10 +725,9 @@ pub fn merge(reports: Vec<SweepReport>) -> Result<SweepReport, String> {
         };
         if this != unsharded {
             return Err(format!(
-                "report {} sweeps something else: {:?} vs {:?}",
+                "report {} sweeps something other than the first: {}",
                 i + 1,
-                this,
-                unsharded
+                this.differences(&unsharded).join("; ")
             ));
         }
         let shard = report.spec.shard.unwrap_or(Shard { index: 1, count: 1 });

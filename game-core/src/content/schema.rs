@@ -77,6 +77,26 @@ pub enum ItemEffect {
     Armour { defence: i32 },
 }
 
+/// What the item is for: "healing (2d4)", "a weapon (+1 to hit, 1d8)".
+impl std::fmt::Display for ItemEffect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ItemEffect::Heal { amount } => write!(f, "healing ({amount})"),
+            ItemEffect::CurePoison => f.write_str("a cure for poison"),
+            ItemEffect::Confuse { turns } => write!(f, "confusion ({turns} rounds)"),
+            ItemEffect::MagicMapping => f.write_str("magic mapping"),
+            ItemEffect::Teleport => f.write_str("teleportation"),
+            ItemEffect::Thrown { to_hit, damage } => {
+                write!(f, "a missile ({to_hit:+} to hit, {damage})")
+            }
+            ItemEffect::Weapon { to_hit, damage } => {
+                write!(f, "a weapon ({to_hit:+} to hit, {damage})")
+            }
+            ItemEffect::Armour { defence } => write!(f, "armour ({defence:+} defence)"),
+        }
+    }
+}
+
 impl ItemEffect {
     pub fn needs_target(&self) -> bool {
         matches!(self, ItemEffect::Confuse { .. } | ItemEffect::Thrown { .. })

@@ -100,7 +100,7 @@ pub fn check_floor_map(
     if map.tile(goal) != expected {
         found.push(violation(
             "map.has_exit",
-            format!("the goal {goal} is {:?}, not {expected:?}", map.tile(goal)),
+            format!("the goal {goal} is {}, not {expected}", map.tile(goal)),
         ));
     } else if ways_down != 1 {
         found.push(violation(
@@ -137,7 +137,7 @@ pub fn check_floor_map(
             found.push(violation(
                 "map.vault_single_entrance",
                 format!(
-                    "the vault's entrance {} is {:?}, not a door",
+                    "the vault's entrance {} is {}, not a doorway",
                     vault.entrance,
                     map.tile(vault.entrance)
                 ),

@@ -307,8 +307,15 @@ fn on_the_map(seen: &Seen, command: Command) -> (bool, Option<String>) {
         let want = any.then_some(Screen::Pack(mode));
         let problem = (opened != want).then(|| {
             format!(
-                "the pack {} something to {mode:?}, so the screen should be {want:?}, not {opened:?}",
-                if any { "holds" } else { "holds nothing" }
+                "the pack {} to {}, so the screen should be {}, not {}",
+                if any {
+                    "holds something"
+                } else {
+                    "holds nothing"
+                },
+                mode.verb(),
+                Screen::describe_top(want.as_ref()),
+                Screen::describe_top(opened.as_ref())
             )
         });
         (opened.is_some(), free(problem))
@@ -457,8 +464,12 @@ fn on_the_map(seen: &Seen, command: Command) -> (bool, Option<String>) {
                 purpose: Purpose::Look,
                 cursor: before.player.pos,
             });
-            let problem = (opened.as_ref() != Some(&want))
-                .then(|| format!("the look reticle should open on the player, not {opened:?}"));
+            let problem = (opened.as_ref() != Some(&want)).then(|| {
+                format!(
+                    "the look reticle should open on the player, not {}",
+                    Screen::describe_top(opened.as_ref())
+                )
+            });
             (opened.is_some(), free(problem))
         }
         Command::Help | Command::Quit => {
@@ -467,8 +478,12 @@ fn on_the_map(seen: &Seen, command: Command) -> (bool, Option<String>) {
             } else {
                 Screen::QuitPrompt
             };
-            let problem = (opened.as_ref() != Some(&want))
-                .then(|| format!("the screen is {opened:?}, not {want:?}"));
+            let problem = (opened.as_ref() != Some(&want)).then(|| {
+                format!(
+                    "the screen is {}, not {want}",
+                    Screen::describe_top(opened.as_ref())
+                )
+            });
             (opened.is_some(), free(problem))
         }
         _ => (false, None),
@@ -723,14 +738,21 @@ fn on_a_screen(seen: &Seen, screen: Screen) -> Option<(Command, bool, Option<Str
             };
             if !admitted {
                 let problem = (!unchanged).then(|| {
-                    format!("slot {c} cannot be picked to {mode:?}, yet something happened")
+                    format!(
+                        "slot {c} cannot be picked to {}, yet something happened",
+                        mode.verb()
+                    )
                 });
                 return Some((Command::PickItem, false, problem));
             }
             let effect = effect.expect("admitted means the slot holds something");
             let problem = match mode {
-                PackMode::Browse => (after.last() != Some(&Screen::ItemMenu { slot }))
-                    .then(|| format!("picking {c} should open its menu, not {:?}", after.last())),
+                PackMode::Browse => (after.last() != Some(&Screen::ItemMenu { slot })).then(|| {
+                    format!(
+                        "picking {c} should open its menu, not {}",
+                        Screen::describe_top(after.last())
+                    )
+                }),
                 PackMode::Drop => {
                     let dropped = seen.any(|e| {
                         matches!(e, Event::Items { from: Place::Pack(s), to: Place::Floor(_), .. } if *s == slot)
@@ -750,8 +772,8 @@ fn on_a_screen(seen: &Seen, screen: Screen) -> Option<(Command, bool, Option<Str
                     let aiming = matches!(after.last(), Some(Screen::Reticle(r)) if r.purpose == Purpose::Throw { slot });
                     (!aiming).then(|| {
                         format!(
-                            "picking {c} to throw should open the reticle, not {:?}",
-                            after.last()
+                            "picking {c} to throw should open the reticle, not {}",
+                            Screen::describe_top(after.last())
                         )
                     })
                 }
@@ -763,7 +785,10 @@ fn on_a_screen(seen: &Seen, screen: Screen) -> Option<(Command, bool, Option<Str
                     let used = acted == usize::from(!on_already) && after.is_empty();
                     if aimed {
                         (!aiming).then(|| {
-                            format!("using {c} should open the reticle, not {:?}", after.last())
+                            format!(
+                                "using {c} should open the reticle, not {}",
+                                Screen::describe_top(after.last())
+                            )
                         })
                     } else {
                         (!used).then(|| format!("using {c} should use it and close the pack"))
@@ -802,6 +827,11 @@ fn kind_of(effect: &ItemEffect) -> &'static str {
     }
 }
 
+/// Where the reticle ended up: its tile, or that it closed.
+fn cursor_text(cursor: Option<Pos>) -> String {
+    cursor.map_or_else(|| "a closed reticle".into(), |at| at.to_string())
+}
+
 /// A key on the targeting reticle.
 fn aim(seen: &Seen, reticle: Reticle) -> Option<(Command, bool, Option<String>)> {
     let before = seen.before;
@@ -830,9 +860,10 @@ fn aim(seen: &Seen, reticle: Reticle) -> Option<(Command, bool, Option<String>)>
         };
         let problem = (cursor_after != Some(want)).then(|| {
             format!(
-                "moving the reticle {} from {} should put it on {want}, not {cursor_after:?}",
+                "moving the reticle {} from {} should put it on {want}, not {}",
                 dir.name(),
-                reticle.cursor
+                reticle.cursor,
+                cursor_text(cursor_after)
             )
         });
         return Some((Command::Aim, cursor_after != Some(reticle.cursor), problem));
@@ -850,10 +881,11 @@ fn aim(seen: &Seen, reticle: Reticle) -> Option<(Command, bool, Option<String>)>
         let problem = (key.mods.without(Mods::SHIFT).is_empty() && cursor_after != Some(want))
             .then(|| {
                 format!(
-                    "{} from {} should go to {want} ({} targets, nearest first), not {cursor_after:?}",
+                    "{} from {} should go to {want} ({} targets, nearest first), not {}",
                     if back { "Shift-Tab" } else { "Tab" },
                     reticle.cursor,
-                    targets.len()
+                    targets.len(),
+                    cursor_text(cursor_after)
                 )
             });
         return Some((Command::Aim, cursor_after != Some(reticle.cursor), problem));

@@ -467,18 +467,34 @@ fn check_outcome(before: &TurnWatch, game: &Game, outcome: &Outcome) -> Option<V
         )
     } else if outcome.messages.iter().collect::<Vec<_>>() != newest {
         format!(
-            "the press says it said {:?}; the log's newest {said} are {newest:?}",
-            outcome.messages
+            "the press says it said {}; the log's newest {said} are {}",
+            quoted(outcome.messages.iter()),
+            quoted(newest.iter().copied())
         )
     } else if outcome.ended != ended {
         format!(
-            "the press says the run {:?}; it stands {:?}",
-            outcome.ended, state.status
+            "the press says the run {}, but the run is {}",
+            outcome
+                .ended
+                .as_ref()
+                .map_or_else(|| "goes on".into(), |end| format!("was {end}")),
+            state.status
         )
     } else {
         return None;
     };
     Some(violation("press.outcome", problem))
+}
+
+/// Messages as a report quotes them: `"You hit it.", "It dies."`, or
+/// "nothing".
+fn quoted<'a>(messages: impl Iterator<Item = &'a String>) -> String {
+    let quoted: Vec<String> = messages.map(|m| format!("{m:?}")).collect();
+    if quoted.is_empty() {
+        "nothing".into()
+    } else {
+        quoted.join(", ")
+    }
 }
 
 /// Esc on a copy of the game must close exactly the top screen and spend no
@@ -496,8 +512,8 @@ fn check_escapable(game: &Game) -> Vec<Violation> {
             Some("Esc spent time".to_string())
         }
         Ok(_) if copy.state().screens.len() + 1 != depth => Some(format!(
-            "Esc on {:?} left {} screens open, not {}",
-            game.state().screens.last(),
+            "Esc on {} left {} screens open, not {}",
+            Screen::describe_top(game.state().screens.last()),
             copy.state().screens.len(),
             depth - 1
         )),

@@ -16,10 +16,11 @@
 use std::collections::VecDeque;
 
 use crate::content::{ItemEffect, ItemId, MonsterId};
+use crate::describe::describe_slot;
 use crate::dice::Dice;
 use crate::fov::{self, SIGHT_RADIUS};
 use crate::game::events::{Event, HpCause, Place, StatusChange, Who};
-use crate::game::state::{MAX_STACK, PACK_SLOTS, Pack, RunStatus};
+use crate::game::state::{MAX_STACK, PACK_SLOTS, Pack, RunStatus, Stack, slot_letter};
 use crate::game::{BASE_ITEMS, BASE_MONSTERS, Game, START_CLEARANCE};
 use crate::geom::Pos;
 use crate::map::{Map, Tile};
@@ -195,7 +196,10 @@ pub(super) fn check_record(
     if let Some(&missing) = model.expect.front() {
         model.fail(
             missing.id(),
-            format!("the record ends while {missing:?} is still owed"),
+            format!(
+                "the record ends while {} is still owed",
+                model.describe_expect(missing)
+            ),
         );
     }
     if model.found.is_empty() {
@@ -246,6 +250,62 @@ impl Model<'_> {
         }
     }
 
+    /// An owed event, as a report says it.
+    fn describe_expect(&self, owed: Expect) -> String {
+        match owed {
+            Expect::Attack {
+                attacker,
+                defender,
+                missile: None,
+            } => format!(
+                "a swing by {} at {}",
+                self.name(attacker),
+                self.name(defender)
+            ),
+            Expect::Attack {
+                attacker,
+                defender,
+                missile: Some(item),
+            } => format!(
+                "{} thrown by {} at {}",
+                self.game.content().item(item).describe(1),
+                self.name(attacker),
+                self.name(defender)
+            ),
+            Expect::Blow {
+                attacker,
+                defender,
+                damage,
+            } => format!(
+                "the wound of {damage} that {} dealt {}",
+                self.name(attacker),
+                self.name(defender)
+            ),
+            Expect::Death { who, .. } => format!("the death of {}", self.name(who)),
+            Expect::Dose { who, rounds, dice } => format!(
+                "{} being poisoned for {rounds} rounds ({dice} a round)",
+                self.name(who)
+            ),
+            Expect::Confusion { who, rounds } => {
+                format!("{} being confused for {rounds} rounds", self.name(who))
+            }
+            Expect::ScrollConfusion { turns } => {
+                format!("a scroll of confusion confusing its target for {turns} rounds")
+            }
+            Expect::Heal { dice } => format!("a potion healing {dice}"),
+            Expect::Cure => "the player being cured of poison".into(),
+            Expect::Reveal => "a scroll of magic mapping revealing the floor".into(),
+            Expect::Bite { who, dice } => {
+                format!("a round's poison bite of {dice} on {}", self.name(who))
+            }
+        }
+    }
+
+    /// What a pack slot holds, as a report says it: "3 darts", "nothing".
+    fn describe_stack(&self, stack: Option<Stack>) -> String {
+        stack.map_or_else(|| "nothing".into(), |s| s.describe(self.game.content()))
+    }
+
     /// The expectation at the front, taken if `matches` says it is the one.
     fn take(&mut self, matches: impl Fn(Expect) -> bool) -> Option<Expect> {
         let front = *self.expect.front()?;
@@ -278,7 +338,11 @@ impl Model<'_> {
             if !answers {
                 self.fail(
                     owed.id(),
-                    format!("{owed:?} was owed, but the record goes on with {event:?}"),
+                    format!(
+                        "{} was owed, but the record goes on: {}",
+                        self.describe_expect(owed),
+                        event.describe(self.game.content(), |who| self.name(who))
+                    ),
                 );
                 self.expect.clear();
             }
@@ -470,7 +534,7 @@ impl Model<'_> {
                 self.fail(
                     "move.legal",
                     format!(
-                        "{} stepping {} from {} came to {result:?}; the step rule says {expected:?}",
+                        "{} stepping {} from {} came to {result}; the step rule says {expected}",
                         self.name(who),
                         dir.name(),
                         c.pos
@@ -832,7 +896,8 @@ impl Model<'_> {
                 None
             }
             (change, owed) => Some(format!(
-                "{change:?} happened where the record owed {owed:?}"
+                "{change}, where the record owed {}",
+                owed.map_or_else(|| "nothing".into(), |owed| self.describe_expect(owed))
             )),
         };
         if let Some(problem) = problem {
@@ -859,7 +924,11 @@ impl Model<'_> {
                 let name = &self.game.content().item(item).name;
                 self.fail(
                     "items.conserved",
-                    format!("{count} {name} left pack slot {slot}, which held {other:?}"),
+                    format!(
+                        "{count} {name} left pack slot {}, which held {}",
+                        slot_letter(slot),
+                        self.describe_stack(other)
+                    ),
                 );
                 false
             }
@@ -919,8 +988,10 @@ impl Model<'_> {
                     self.fail(
                         "items.conserved",
                         format!(
-                            "{count} {} went into pack slot {slot}; the pack's rule picks {want:?}",
-                            def.name
+                            "{count} {} went into pack slot {}; the pack's rule picks {}",
+                            def.name,
+                            slot_letter(slot),
+                            describe_slot(want)
                         ),
                     );
                     return;
@@ -930,7 +1001,11 @@ impl Model<'_> {
                 if total > MAX_STACK {
                     self.fail(
                         "items.conserved",
-                        format!("pack slot {slot} would hold {total} {}", def.name),
+                        format!(
+                            "pack slot {} would hold {total} {}",
+                            slot_letter(slot),
+                            def.name
+                        ),
                     );
                 }
             }
@@ -1016,11 +1091,17 @@ impl Model<'_> {
             _ => false,
         };
         if !fits {
+            let content = self.game.content();
+            let holds = self.pack.get(slot).map_or_else(
+                || "nothing".into(),
+                |s| format!("{}, {}", s.describe(content), content.item(s.item).effect),
+            );
             self.fail(
                 "items.conserved",
                 format!(
-                    "pack slot {slot} was {} but holds {effect:?}",
-                    if worn { "worn" } else { "wielded" }
+                    "pack slot {} was {} but holds {holds}",
+                    slot_letter(slot),
+                    if worn { "worn" } else { "wielded" },
                 ),
             );
         }
@@ -1057,7 +1138,7 @@ impl Model<'_> {
             self.fail(
                 "move.legal",
                 format!(
-                    "the player went from depth {} to {depth}, standing on {:?}",
+                    "the player went from depth {} to {depth}, standing on {}",
                     self.depth, before.standing_on
                 ),
             );
@@ -1191,10 +1272,11 @@ impl Model<'_> {
             self.fail(
                 "status.rules",
                 format!(
-                    "the player has poison {poison:?} and confusion {}, the record explains poison {:?} and confusion {}",
-                    actual.statuses.confused,
-                    p.poison.map(|(r, _)| r),
-                    p.confused
+                    "the player has {} and {}, the record explains {} and {}",
+                    poisoning(poison),
+                    confusion(actual.statuses.confused),
+                    poisoning(p.poison.map(|(r, _)| r)),
+                    confusion(p.confused)
                 ),
             );
         }
@@ -1204,13 +1286,17 @@ impl Model<'_> {
                 "items.conserved",
                 match slot {
                     Some(s) => format!(
-                        "pack slot {s} holds {:?}, the record explains {:?}",
-                        actual.pack.get(s),
-                        self.pack.get(s)
+                        "pack slot {} holds {}, the record explains {}",
+                        slot_letter(s),
+                        self.describe_stack(actual.pack.get(s)),
+                        self.describe_stack(self.pack.get(s))
                     ),
                     None => format!(
-                        "wielded {:?} and worn {:?}, the record explains {:?} and {:?}",
-                        actual.wielded, actual.worn, self.wielded, self.worn
+                        "the player wields {} and wears {}, the record explains {} and {}",
+                        describe_slot(actual.wielded),
+                        describe_slot(actual.worn),
+                        describe_slot(self.wielded),
+                        describe_slot(self.worn)
                     ),
                 },
             );
@@ -1219,7 +1305,7 @@ impl Model<'_> {
             self.fail(
                 "hp.explained",
                 format!(
-                    "the run is {:?}, but the record says the player is {}",
+                    "the run is {}, but the record says the player is {}",
                     state.status,
                     if p.alive { "alive" } else { "dead" }
                 ),
@@ -1250,11 +1336,11 @@ impl Model<'_> {
                     Some((
                         "status.rules",
                         format!(
-                            "has poison {:?} and confusion {}, the record explains {:?} and {}",
-                            m.statuses.poison.as_ref().map(|q| q.rounds),
-                            m.statuses.confused,
-                            c.poison.map(|(r, _)| r),
-                            c.confused
+                            "has {} and {}, the record explains {} and {}",
+                            poisoning(m.statuses.poison.as_ref().map(|q| q.rounds)),
+                            confusion(m.statuses.confused),
+                            poisoning(c.poison.map(|(r, _)| r)),
+                            confusion(c.confused)
                         ),
                     ))
                 }
@@ -1385,6 +1471,24 @@ fn slot_for(pack: &Pack, item: ItemId, count: u32, stackable: bool) -> Option<u8
         return Some(slot);
     }
     slots.into_iter().find(|&s| pack.get(s).is_none())
+}
+
+/// Rounds of poison left, as a report says them: "3 rounds of poison".
+fn poisoning(rounds: Option<u32>) -> String {
+    match rounds {
+        None => "no poison".into(),
+        Some(1) => "1 round of poison".into(),
+        Some(n) => format!("{n} rounds of poison"),
+    }
+}
+
+/// Rounds of confusion left: "no confusion", "2 rounds of confusion".
+fn confusion(rounds: u32) -> String {
+    match rounds {
+        0 => "no confusion".into(),
+        1 => "1 round of confusion".into(),
+        n => format!("{n} rounds of confusion"),
+    }
 }
 
 /// Bare hands.

@@ -4,7 +4,7 @@
 use crate::content::ItemEffect;
 use crate::fov::{self, SIGHT_RADIUS};
 use crate::game::Game;
-use crate::game::state::{MAX_STACK, RunStatus};
+use crate::game::state::{MAX_STACK, RunStatus, slot_letter};
 use crate::game::turn::Actor;
 use crate::geom::Pos;
 
@@ -110,7 +110,7 @@ fn check_hit_points(game: &Game, found: &mut Vec<Violation>) {
         found.push(violation(
             "hp.range",
             format!(
-                "the player has {}/{} hp while {:?}",
+                "the player has {}/{} hp while the run is {}",
                 player.hp, player.max_hp, state.status
             ),
         ));
@@ -142,8 +142,10 @@ fn check_inventory(game: &Game, found: &mut Vec<Violation>) {
             found.push(violation(
                 "inventory.capacity",
                 format!(
-                    "pack slot {slot} ({}) holds {}, outside 1..={limit}",
-                    def.name, stack.count
+                    "pack slot {} ({}) holds {}, outside 1..={limit}",
+                    slot_letter(slot),
+                    def.name,
+                    stack.count
                 ),
             ));
         }
@@ -201,7 +203,10 @@ fn check_inventory(game: &Game, found: &mut Vec<Violation>) {
         if !fits {
             found.push(violation(
                 "inventory.capacity",
-                format!("the {what} slot {slot} does not hold something to be {what}"),
+                format!(
+                    "the {what} slot {} does not hold something to be {what}",
+                    slot_letter(slot)
+                ),
             ));
         }
     }
@@ -245,7 +250,7 @@ fn check_queue(game: &Game, found: &mut Vec<Violation>) {
             found.push(violation(
                 "clock.queue",
                 format!(
-                    "{:?} is queued at {}, before now ({})",
+                    "{} is queued at {}, before now ({})",
                     entry.actor,
                     entry.at,
                     clock.now()
@@ -265,7 +270,10 @@ fn check_sight(game: &Game, found: &mut Vec<Violation>) {
             .map(|i| map.idx_pos(i));
         found.push(violation(
             "fov.revealed_covers_visible",
-            format!("tile {first:?} is visible but not revealed"),
+            match first {
+                Some(at) => format!("the tile at {at} is visible but not revealed"),
+                None => "a tile is visible but not revealed".into(),
+            },
         ));
     }
     let player = game.state().player.pos;

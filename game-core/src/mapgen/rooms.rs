@@ -39,7 +39,7 @@ pub(crate) fn carve_rooms_and_corridors(
     assert!(
         map.in_bounds(Pos::new(bounds.x1, bounds.y1))
             && map.in_bounds(Pos::new(bounds.x2, bounds.y2)),
-        "room bounds {bounds:?} reach outside the {}x{} map",
+        "room bounds {bounds} reach outside the {}x{} map",
         map.width(),
         map.height()
     );

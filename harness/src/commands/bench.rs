@@ -30,7 +30,7 @@ pub fn run(args: BenchArgs) -> Result<u8, String> {
             let report = replay::replay(recording, content.clone(), None, |_, _, _| {})?;
             if report.verdict != Verdict::Same {
                 return Err(format!(
-                    "a bench run did not replay the same: {:?}",
+                    "a bench run did not replay the same: {}",
                     report.verdict
                 ));
             }

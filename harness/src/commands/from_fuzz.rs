@@ -2,6 +2,7 @@
 //! reproduces its failure, through the same code the fuzz target ran.
 
 use arbitrary::{Arbitrary, Unstructured};
+use game_core::Key;
 use game_core::canary::Canaries;
 
 use crate::cli::FromFuzzArgs;
@@ -41,7 +42,13 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
         "keys" => {
             let input = KeysInput::arbitrary_take_rest(unstructured)
                 .map_err(|e| format!("{}: not a keys input: {e}", args.artifact.display()))?;
-            eprintln!("input: seed {}, keys {:?}", input.seed, input.keys);
+            let keys = fuzz::lenient_keys(&input.keys);
+            eprintln!(
+                "input: seed {}, {} keys: {}",
+                input.seed,
+                keys.len(),
+                Key::format_all(&keys)
+            );
             fuzz::play_keys_recorded(&input, canaries)
         }
         other if fuzz::TARGETS.contains(&other) => {

@@ -103,16 +103,7 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
             writeln!(out, "{name}: same: {summary}").map_err(|e| e.to_string())?;
         }
         Verdict::Drift(drift) => {
-            let key = drift
-                .key
-                .as_deref()
-                .map_or_else(|| "the start".to_string(), |k| format!("key {k}"));
-            writeln!(
-                out,
-                "{name}: drift at step {} ({key}, turn {}): {} expected {}, replayed {}",
-                drift.step, drift.turn, drift.what, drift.expected, drift.actual
-            )
-            .map_err(|e| e.to_string())?;
+            writeln!(out, "{name}: {drift}").map_err(|e| e.to_string())?;
             let (w, h) = args.size;
             let before = drift.step.saturating_sub(1);
             let left = replay::game_at(&recording, content.clone(), before)?

@@ -1,0 +1,384 @@
+//! How reports say the game's values: text for people reading a failure
+//! (invariant messages, sweep reports, replay drift), never read back by
+//! the game and never shown to the player (the game's own words are in its
+//! messages and game/render.rs).
+//!
+//! Kept in one file, apart from the types, so that the game's files hold
+//! only the game: a mutation test of game-core (ci/mutants.sh) measures the
+//! rules, and this file, like the checks that use it, is outside its scope
+//! (.cargo/mutants.toml); the unit tests below hold the wording.
+
+use std::fmt;
+
+use crate::content::{Content, ItemId};
+use crate::game::RunEnd;
+use crate::game::events::{Event, HpCause, Place, StatusChange, Who};
+use crate::game::screens::{PackMode, Purpose, Reticle, Screen};
+use crate::game::state::{MonsterRef, RunStatus, Stack, slot_letter};
+use crate::game::turn::Actor;
+use crate::geom::{Pos, Rect};
+use crate::map::Tile;
+use crate::rules::StepResult;
+
+impl Tile {
+    /// What the tile is, in a sentence: "floor", "a wall", "stairs down".
+    pub const fn name(self) -> &'static str {
+        match self {
+            Tile::Wall => "a wall",
+            Tile::Floor => "floor",
+            Tile::Door => "a doorway",
+            Tile::StairsDown => "stairs down",
+            Tile::Exit => "the exit",
+        }
+    }
+}
+
+impl fmt::Display for Tile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// "(3, 2) to (10, 8)": the corners, both inclusive.
+impl fmt::Display for Rect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} to {}",
+            Pos::new(self.x1, self.y1),
+            Pos::new(self.x2, self.y2)
+        )
+    }
+}
+
+/// What came of a step, as a report says it: "a move", "a refusal".
+impl fmt::Display for StepResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            StepResult::Move => "a move",
+            StepResult::Attack => "an attack",
+            StepResult::Refused => "a refusal (no time spent)",
+            StepResult::Wasted => "a wasted turn",
+        })
+    }
+}
+
+/// "the player", "monster 3".
+impl fmt::Display for Actor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Actor::Player => f.write_str("the player"),
+            Actor::Monster(id) => write!(f, "{id}"),
+        }
+    }
+}
+
+/// "monster 3": its id, which stays the same all the run.
+impl fmt::Display for MonsterRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "monster {}", self.0)
+    }
+}
+
+impl Stack {
+    /// "a dart", "3 darts".
+    pub fn describe(&self, content: &Content) -> String {
+        content.item(self.item).describe(self.count)
+    }
+}
+
+/// A pack slot that may be empty, as a report says it: "slot c", "no slot".
+pub fn describe_slot(slot: Option<u8>) -> String {
+    slot.map_or_else(|| "no slot".into(), |s| format!("slot {}", slot_letter(s)))
+}
+
+/// How the run stands, after "the run is": "in play", "won (turn 300)",
+/// "lost (killed by a goblin on depth 3, turn 120)".
+impl fmt::Display for RunStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunStatus::Playing => f.write_str("in play"),
+            RunStatus::Died(death) => write!(
+                f,
+                "lost ({} on depth {}, turn {})",
+                death.cause, death.depth, death.turn
+            ),
+            RunStatus::Won { turn } => write!(f, "won (turn {turn})"),
+            RunStatus::Quit { turn } => write!(f, "quit (turn {turn})"),
+        }
+    }
+}
+
+/// After "the run was": "lost (killed by a goblin)", "won", "quit".
+impl fmt::Display for RunEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunEnd::Died { cause } => write!(f, "lost ({cause})"),
+            RunEnd::Won => f.write_str("won"),
+            RunEnd::Quit => f.write_str("quit"),
+        }
+    }
+}
+
+/// "the pack open to drop", "the item menu of slot c", "the help screen".
+impl fmt::Display for Screen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Screen::Pack(mode) => write!(f, "the pack open to {}", mode.verb()),
+            Screen::ItemMenu { slot } => write!(f, "the item menu of slot {}", slot_letter(*slot)),
+            Screen::Reticle(reticle) => write!(f, "{reticle}"),
+            Screen::Help => f.write_str("the help screen"),
+            Screen::QuitPrompt => f.write_str("the quit prompt"),
+        }
+    }
+}
+
+impl Screen {
+    /// The top screen, or the map when there is none: for reports.
+    pub fn describe_top(top: Option<&Screen>) -> String {
+        top.map_or_else(|| "the map (no screen)".into(), ToString::to_string)
+    }
+}
+
+impl PackMode {
+    /// What the pack is open to do: "browse", "drop", "wear or wield".
+    pub fn verb(self) -> &'static str {
+        match self {
+            PackMode::Browse => "browse",
+            PackMode::Drop => "drop",
+            PackMode::Apply => "use",
+            PackMode::Throw => "throw",
+            PackMode::Wear => "wear or wield",
+        }
+    }
+}
+
+/// "the reticle looking at (3, 4)", "the reticle aiming slot c at (3, 4)".
+impl fmt::Display for Reticle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let cursor = self.cursor;
+        match self.purpose {
+            Purpose::Look => write!(f, "the reticle looking at {cursor}"),
+            Purpose::Throw { slot } => write!(
+                f,
+                "the reticle throwing slot {} at {cursor}",
+                slot_letter(slot)
+            ),
+            Purpose::Use { slot } => write!(
+                f,
+                "the reticle using slot {} at {cursor}",
+                slot_letter(slot)
+            ),
+        }
+    }
+}
+
+/// "the player", "monster 3". Reports that know the monster's kind say more
+/// (see [`Event::describe`]).
+impl fmt::Display for Who {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Who::Player => f.write_str("the player"),
+            Who::Monster(id) => write!(f, "{id}"),
+        }
+    }
+}
+
+impl Event {
+    /// The event as a sentence, for reports: "monster 3 (goblin) attacks the
+    /// player: roll 14 hits for 3 damage". `name` names a creature.
+    pub fn describe(&self, content: &Content, name: impl Fn(Who) -> String) -> String {
+        let items = |item: ItemId, count: u32| content.item(item).describe(count);
+        match *self {
+            Event::PlayerActed { cost } => {
+                format!("the player acts, spending {cost} hundredths of a turn")
+            }
+            Event::MonsterTurn { id } => format!("{}'s turn comes", name(Who::Monster(id))),
+            Event::Round => "a round passes".into(),
+            Event::Step {
+                who,
+                from,
+                dir,
+                confused,
+                result,
+            } => format!(
+                "{} steps {} from {from}{}: {result}",
+                name(who),
+                dir.name(),
+                if confused { " while confused" } else { "" }
+            ),
+            Event::Attack {
+                attacker,
+                defender,
+                missile,
+                roll,
+                hit,
+                damage,
+            } => {
+                let with =
+                    missile.map_or_else(String::new, |item| format!(" with {}", items(item, 1)));
+                let result = if hit {
+                    format!("hits for {damage} damage")
+                } else if damage == 0 {
+                    "misses".into()
+                } else {
+                    format!("misses, dealing {damage} damage")
+                };
+                format!(
+                    "{} attacks {}{with}: roll {roll} {result}",
+                    name(attacker),
+                    name(defender)
+                )
+            }
+            Event::HitPoints {
+                who,
+                before,
+                after,
+                cause,
+            } => format!(
+                "{}'s hit points go from {before} to {after} by {cause}",
+                name(who)
+            ),
+            Event::Died { who } => format!("{} dies", name(who)),
+            Event::Status { who, change } => format!("{} is {change}", name(who)),
+            Event::Items {
+                item,
+                count,
+                from,
+                to: Place::Used,
+            } => format!(
+                "{} from {from} {} used up",
+                items(item, count),
+                if count == 1 { "is" } else { "are" }
+            ),
+            Event::Items {
+                item,
+                count,
+                from,
+                to,
+            } => format!(
+                "{} {} from {from} to {to}",
+                items(item, count),
+                if count == 1 { "moves" } else { "move" }
+            ),
+            Event::Thrown {
+                item,
+                slot,
+                landing,
+            } => format!(
+                "{} thrown from pack slot {} comes down at {landing}",
+                items(item, 1),
+                slot_letter(slot)
+            ),
+            Event::Equipped { slot, worn } => format!(
+                "the player {} the item in pack slot {}",
+                if worn { "puts on" } else { "wields" },
+                slot_letter(slot)
+            ),
+            Event::Teleported { from, to } => {
+                format!("the player is teleported from {from} to {to}")
+            }
+            Event::MapRevealed => "the whole floor is revealed".into(),
+            Event::Descended { depth } => format!("the player arrives on depth {depth}"),
+            Event::Noticed { id } => format!("{} notices the player", name(Who::Monster(id))),
+            Event::Named { who } => format!("a message names {}", name(who)),
+        }
+    }
+}
+
+/// After "by": "a blow", "poison", "a potion (rolled 7)".
+impl fmt::Display for HpCause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HpCause::Blow => f.write_str("a blow"),
+            HpCause::Poison => f.write_str("poison"),
+            HpCause::Heal { rolled } => write!(f, "a potion (rolled {rolled})"),
+        }
+    }
+}
+
+/// After "is": "poisoned for 5 rounds", "cured of poison".
+impl fmt::Display for StatusChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StatusChange::Poisoned { rounds } => write!(f, "poisoned for {rounds} rounds"),
+            StatusChange::Confused { rounds } => write!(f, "confused for {rounds} rounds"),
+            StatusChange::Cured => f.write_str("cured of poison"),
+        }
+    }
+}
+
+/// "pack slot c", "the floor at (3, 4)", "being used up".
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Place::Pack(slot) => write!(f, "pack slot {}", slot_letter(*slot)),
+            Place::Floor(at) => write!(f, "the floor at {at}"),
+            Place::Used => f.write_str("being used up"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(who: Who) -> String {
+        match who {
+            Who::Player => "the player".into(),
+            Who::Monster(_) => "the goblin".into(),
+        }
+    }
+
+    #[test]
+    fn events_read_as_sentences() {
+        let content = Content::embedded();
+        let dart = content
+            .item_named("dart")
+            .expect("darts are in the content");
+        let goblin = Who::Monster(MonsterRef(3));
+        let swing = Event::Attack {
+            attacker: goblin,
+            defender: Who::Player,
+            missile: None,
+            roll: 14,
+            hit: true,
+            damage: 3,
+        };
+        assert_eq!(
+            swing.describe(&content, names),
+            "the goblin attacks the player: roll 14 hits for 3 damage"
+        );
+        let throw = Event::Attack {
+            attacker: Who::Player,
+            defender: goblin,
+            missile: Some(dart),
+            roll: 1,
+            hit: false,
+            damage: 0,
+        };
+        assert_eq!(
+            throw.describe(&content, names),
+            "the player attacks the goblin with a dart: roll 1 misses"
+        );
+        let dropped = Event::Items {
+            item: dart,
+            count: 3,
+            from: Place::Pack(2),
+            to: Place::Floor(Pos::new(4, 5)),
+        };
+        assert_eq!(
+            dropped.describe(&content, names),
+            "3 darts move from pack slot c to the floor at (4, 5)"
+        );
+        let poisoned = Event::Status {
+            who: Who::Player,
+            change: StatusChange::Poisoned { rounds: 5 },
+        };
+        assert_eq!(
+            poisoned.describe(&content, |who| who.to_string()),
+            "the player is poisoned for 5 rounds"
+        );
+        assert_eq!(goblin.to_string(), "monster 3");
+    }
+}
