@@ -10,8 +10,9 @@
 #      itself needs more: play.progress needs its 200 keys without progress,
 #      state.persist its 512th key);
 #   4. `deja replay` reproduces that recording's failure.
-# A baseline's canary breaks no invariant: its proof is the sweep failing the
-# figures it moved, and there is no recording to shrink.
+# A canary that breaks no invariant (a baseline's, or a command that never
+# works) is proven by the sweep failing what it moved, with no recording to
+# shrink: those have "-" for their keys.
 # A canary no tool catches is a bug in the harness.
 #
 # The fuzzers run with libFuzzer's -seed=1, so a search goes the same way
@@ -57,6 +58,8 @@ canaries=(
     "loose-piles|sweep --bot explorer|1000|invariant inventory.capacity|50"
     "backward-tab|sweep --bot random|500|invariant key.contract|50"
     "short-run|sweep --bot random|500|invariant key.contract|50"
+    "half-heard|sweep --bot explorer|20|invariant press.outcome|50"
+    "deaf-menu|sweep --bot random|2000|FAILURE commands: item menu|-"
 )
 
 work="$repo_root/target/canary"
@@ -149,14 +152,14 @@ for entry in "${canaries[@]}"; do
                 continue
             fi
             if [ "$max_keys" = "-" ]; then
-                # A figure, not a run: the sweep failing the figure is the proof.
+                # No run to shrink: the sweep failing what moved is the proof.
                 if ! grep -q -- "$expected" "$run/sweep.out"; then
                     fail "the sweep failed, but not with $expected: $(grep -m1 '^FAILURE' "$run/sweep.out")"
                     continue
                 fi
                 moved=$(grep -c -- "$expected" "$run/sweep.out")
-                echo "found in ${took}s: $moved figures out of their bands"
-                summary+=("$(printf '%-18s %-44s found in %6ss, %s figures out of their bands' "$canary" "${finder%% --baseline*}" "$took" "$moved")")
+                echo "found in ${took}s: $moved sweep failures: $(grep -m1 -- "$expected" "$run/sweep.out")"
+                summary+=("$(printf '%-18s %-44s found in %6ss, %s sweep failures (%s)' "$canary" "${finder%% --baseline*}" "$took" "$moved" "$expected")")
                 continue
             fi
             found=$(find "$run/failures" -name '*.ron' | sort | head -n 1)

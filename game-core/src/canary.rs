@@ -75,10 +75,17 @@ pub enum Canary {
     BackwardTab,
     /// A run stops after its first step (`key.contract`).
     ShortRun,
+    /// A press reports only the first of the messages it said, so a front
+    /// end showing the press's messages drops the rest (`press.outcome`).
+    HalfHeard,
+    /// The item menu ignores every key but Esc: every item's menu is a dead
+    /// end, which no key's contract forbids (the sweep's commands tally: the
+    /// item menu never works).
+    DeafMenu,
 }
 
 impl Canary {
-    pub const ALL: [Canary; 28] = [
+    pub const ALL: [Canary; 30] = [
         Canary::UnchargedRefusal,
         Canary::StickyHelp,
         Canary::PanickingPotion,
@@ -107,6 +114,8 @@ impl Canary {
         Canary::LoosePiles,
         Canary::BackwardTab,
         Canary::ShortRun,
+        Canary::HalfHeard,
+        Canary::DeafMenu,
     ];
 
     /// The name used on the command line and in recordings.
@@ -140,6 +149,8 @@ impl Canary {
             Canary::LoosePiles => "loose-piles",
             Canary::BackwardTab => "backward-tab",
             Canary::ShortRun => "short-run",
+            Canary::HalfHeard => "half-heard",
+            Canary::DeafMenu => "deaf-menu",
         }
     }
 

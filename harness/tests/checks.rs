@@ -14,7 +14,7 @@ use support::{assert_exit, assert_prints, assert_says, run, scratch, text};
 
 /// `(canary, bot, seeds, the id it must be found by)`: each found within
 /// the first few seeds of a sweep.
-const QUICK: [(&str, &str, &str, &str); 9] = [
+const QUICK: [(&str, &str, &str, &str); 10] = [
     ("double-step", "explorer", "1..3", "move.legal"),
     ("skipped-round", "random", "1..3", "clock.rounds"),
     ("sleepwalker", "explorer", "1..3", "monster.notice"),
@@ -24,6 +24,7 @@ const QUICK: [(&str, &str, &str, &str); 9] = [
     ("crooked-chase", "explorer", "1..3", "paths.oracle"),
     ("vanishing-drop", "random", "1..4", "items.conserved"),
     ("weak-potion", "explorer", "1..2", "hp.explained"),
+    ("half-heard", "explorer", "1..2", "press.outcome"),
 ];
 
 #[test]

@@ -301,14 +301,16 @@ impl Game {
         {
             self.perform(action)?;
         }
+        let mut messages: Vec<String> = self
+            .state
+            .log
+            .since(log_before)
+            .map(|m| m.text.clone())
+            .collect();
+        self.planted_half_heard(&mut messages);
         Ok(Outcome {
             turns: self.state.turns_taken - turns_before,
-            messages: self
-                .state
-                .log
-                .since(log_before)
-                .map(|m| m.text.clone())
-                .collect(),
+            messages,
             ended: self.run_end(),
             events: std::mem::take(&mut self.events),
         })

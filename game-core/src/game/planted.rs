@@ -225,4 +225,16 @@ impl Game {
             .find(|&p| built.map.is_walkable(p) && p != built.goal)
             .unwrap_or(pos)
     }
+
+    /// half-heard: a press reports only the first message it said.
+    pub(super) fn planted_half_heard(&self, messages: &mut Vec<String>) {
+        if self.planted(Canary::HalfHeard) {
+            messages.truncate(1);
+        }
+    }
+
+    /// deaf-menu: the item menu ignores every key (Esc is handled before).
+    pub(super) fn planted_deaf_menu(&self) -> bool {
+        self.planted(Canary::DeafMenu)
+    }
 }

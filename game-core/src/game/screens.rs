@@ -277,7 +277,7 @@ impl Game {
     }
 
     fn item_menu_key(&mut self, slot: u8, key: Key) -> Option<Action> {
-        if !key.mods.is_empty() {
+        if !key.mods.is_empty() || self.planted_deaf_menu() {
             return None;
         }
         match key.code {

@@ -18,18 +18,25 @@ pub const SEEDS: u64 = 2000;
 pub const TURNS: u64 = 3000;
 
 /// The probe's sweeps, in the order they run: every floor on the default
-/// map and on two smaller ones (where the landmark floors no longer fit and
-/// the generators fall back, and cramped caves need mending), then the two
-/// bots on the default map.
-pub const SWEEPS: [(BotKind, (i32, i32)); 5] = [
+/// map, on a smaller one (where the landmark floors no longer fit and the
+/// generators fall back) and on the smallest map each generator promises to
+/// build on (mapgen's table: 20x10 for rooms, caverns and BSP, where caves
+/// are cramped and need mending; 28x11 for the temple; 70x18 for the Big
+/// Room), then the two bots on the default map. A generator that stops
+/// building where it promised, or builds badly there, moves these sweeps'
+/// generator shares or breaks their floors.
+pub const SWEEPS: [(BotKind, (i32, i32)); 8] = [
     (BotKind::None, (DEFAULT_WIDTH, DEFAULT_HEIGHT)),
     (BotKind::None, (60, 20)),
     (BotKind::None, (24, 12)),
+    (BotKind::None, (MIN_WIDTH, MIN_HEIGHT)),
+    (BotKind::None, (28, 11)),
+    (BotKind::None, (70, 18)),
     (BotKind::Explorer, (DEFAULT_WIDTH, DEFAULT_HEIGHT)),
     (BotKind::Random, (DEFAULT_WIDTH, DEFAULT_HEIGHT)),
 ];
 
-use game_core::map::{DEFAULT_HEIGHT, DEFAULT_WIDTH};
+use game_core::map::{DEFAULT_HEIGHT, DEFAULT_WIDTH, MIN_HEIGHT, MIN_WIDTH};
 
 /// The sweep the probe runs with `bot` on `map` from `first_seed`.
 pub fn spec(bot: BotKind, map: (i32, i32), first_seed: u64) -> SweepSpec {
