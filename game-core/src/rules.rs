@@ -58,11 +58,17 @@ pub fn scaled_cost(base: u64, speed_percent: u32) -> u64 {
     (base * 100 / u64::from(speed_percent.max(1))).max(1)
 }
 
+/// Whether a confused creature's step with this `hijack_roll` (0..100) goes
+/// a random way: below [`STUMBLE_CHANCE`].
+pub fn stumbles(hijack_roll: u32) -> bool {
+    hijack_roll < STUMBLE_CHANCE
+}
+
 /// Where a confused creature's step goes. `hijack_roll` is 0..100 and
 /// `direction_roll` 0..8: below [`STUMBLE_CHANCE`] the step is replaced by a
 /// random direction (possibly the intended one).
 pub fn confused_direction(intended: Dir, hijack_roll: u32, direction_roll: u32) -> Dir {
-    if hijack_roll < STUMBLE_CHANCE {
+    if stumbles(hijack_roll) {
         Dir::ALL[(direction_roll % 8) as usize]
     } else {
         intended

@@ -475,7 +475,7 @@ impl Game {
         let dir = if confused {
             let hijack = self.state.rng.below(100);
             let direction = self.state.rng.below(8);
-            if hijack < rules::STUMBLE_CHANCE {
+            if rules::stumbles(hijack) {
                 self.say("You stumble.");
             }
             rules::confused_direction(intended, hijack, direction)
