@@ -79,10 +79,10 @@ pub fn compute(map: &Map, origin: Pos, radius: i32, visible: &mut BitGrid) {
     if !map.in_bounds(origin) {
         return;
     }
-    visible.set(map.xy_idx(origin), true);
+    visible.insert(map.xy_idx(origin));
     for transform in QUADRANTS {
         scan_quadrant(map, origin, radius, radius, transform, |here| {
-            visible.set(map.xy_idx(here), true);
+            visible.insert(map.xy_idx(here));
         });
     }
 }
@@ -155,7 +155,7 @@ pub fn update(map: &mut Map, origin: Pos, radius: i32) {
     let mut visible = std::mem::replace(&mut map.visible, BitGrid::new(0));
     compute(map, origin, radius, &mut visible);
     for idx in visible.iter_ones() {
-        map.revealed.set(idx, true);
+        map.revealed.insert(idx);
     }
     map.visible = visible;
 }

@@ -87,14 +87,16 @@ impl BitGrid {
         self.words[i / 64] & (1 << (i % 64)) != 0
     }
 
-    pub fn set(&mut self, i: usize, value: bool) {
+    pub fn insert(&mut self, i: usize) {
         debug_assert!(i < self.len);
-        let bit = 1u64 << (i % 64);
-        if value {
-            self.words[i / 64] |= bit;
-        } else {
-            self.words[i / 64] &= !bit;
-        }
+        self.words[i / 64] |= 1 << (i % 64);
+    }
+
+    /// Clears one bit. The game never does (a grid is cleared whole); the
+    /// blind-spot canary and the tests do.
+    pub fn remove(&mut self, i: usize) {
+        debug_assert!(i < self.len);
+        self.words[i / 64] &= !(1 << (i % 64));
     }
 
     pub fn clear(&mut self) {
@@ -552,7 +554,7 @@ mod tests {
     fn ones_in_a_range_are_the_ones_of_the_whole_within_it() {
         let mut grid = BitGrid::new(200);
         for i in [0, 1, 63, 64, 65, 127, 128, 150, 199] {
-            grid.set(i, true);
+            grid.insert(i);
         }
         for (start, end) in [
             (0, 200),
@@ -630,7 +632,7 @@ mod tests {
             g.fill();
             assert_eq!(g.count(), len);
             assert_eq!(g.iter_ones().count(), len);
-            g.set(0, false);
+            g.remove(0);
             assert_eq!(g.count(), len - 1);
             assert!(!g.get(0));
         }
@@ -640,10 +642,10 @@ mod tests {
     fn bit_grid_subset() {
         let mut a = BitGrid::new(100);
         let mut b = BitGrid::new(100);
-        a.set(70, true);
+        a.insert(70);
         assert!(!a.is_subset_of(&b));
-        b.set(70, true);
-        b.set(3, true);
+        b.insert(70);
+        b.insert(3);
         assert!(a.is_subset_of(&b));
         assert_eq!(b.iter_ones().collect::<Vec<_>>(), vec![3, 70]);
     }
@@ -652,7 +654,7 @@ mod tests {
     fn a_map_round_trips_through_ron_and_refuses_bad_tiles() {
         let mut map = Map::new(MIN_WIDTH, MIN_HEIGHT);
         map.set(Pos::new(3, 4), Tile::StairsDown);
-        map.revealed.set(5, true);
+        map.revealed.insert(5);
         let text = ron::to_string(&map).expect("maps serialize");
         let back: Map = ron::from_str(&text).expect("and deserialize");
         assert_eq!(back, map);

@@ -252,6 +252,14 @@ impl Runner {
                 if step % invariants::ORACLE_EVERY == 1 {
                     found.extend(invariants::check_oracles(game));
                     found.extend(invariants::check_frame(game, &frame));
+                    // And with room to spare round the map, where the camera
+                    // stops following and every cell past the map's edge
+                    // must stay blank.
+                    let map = &game.state().floor.map;
+                    let (w, h) = (map.width() + 16, map.height() + 12);
+                    let side = |n: i32| u16::try_from(n).expect("maps are at most 256 a side");
+                    let roomy = game.frame(side(w), side(h));
+                    found.extend(invariants::check_frame(game, &roomy));
                 }
                 Ok((outcome, found))
             })

@@ -203,7 +203,7 @@ fn known_ground(map: &Map) -> Map {
 /// the walk goes to the nearest other tile that does.
 fn first_step_to_frontier(map: &Map, from: Pos) -> Option<Dir> {
     let mut visited = crate::map::BitGrid::new(map.len());
-    visited.set(map.xy_idx(from), true);
+    visited.insert(map.xy_idx(from));
     // Each queued tile carries the first step of the route that reached it.
     let mut queue: VecDeque<(Pos, Dir)> = VecDeque::new();
     // One look at each neighbour both tells whether `here` borders the
@@ -225,7 +225,7 @@ fn first_step_to_frontier(map: &Map, from: Pos) -> Option<Dir> {
             if visited.get(idx) || !map.can_step(here, dir) {
                 continue;
             }
-            visited.set(idx, true);
+            visited.insert(idx);
             queue.push_back((next, first.unwrap_or(dir)));
         }
         None

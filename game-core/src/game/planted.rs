@@ -121,7 +121,7 @@ impl Game {
         let map = &mut self.state.floor.map;
         if self.state.canaries.has(Canary::BlindSpot) && map.in_bounds(north) {
             let idx = map.xy_idx(north);
-            map.visible.set(idx, false);
+            map.visible.remove(idx);
         }
     }
 

@@ -49,7 +49,7 @@ pub fn check_floor(floor: &BuiltFloor, last_floor: bool) -> Vec<Violation> {
                     format!("region {i} shares the tile {p} with an earlier region"),
                 ));
             } else {
-                claimed.set(map.xy_idx(p), true);
+                claimed.insert(map.xy_idx(p));
             }
         }
     }

@@ -167,7 +167,7 @@ pub(super) fn explore_has_target(game: &Game) -> bool {
     let from = state.player.pos;
     let revealed = |p: Pos| map.in_bounds(p) && map.revealed.get(map.xy_idx(p));
     let mut visited = BitGrid::new(map.len());
-    visited.set(map.xy_idx(from), true);
+    visited.insert(map.xy_idx(from));
     let mut queue = std::collections::VecDeque::from([from]);
     while let Some(here) = queue.pop_front() {
         for (dx, dy) in oracle::NEIGHBOURS {
@@ -182,7 +182,7 @@ pub(super) fn explore_has_target(game: &Game) -> bool {
                 continue;
             }
             if !visited.get(map.xy_idx(next)) && oracle::can_step(map, here, dx, dy) {
-                visited.set(map.xy_idx(next), true);
+                visited.insert(map.xy_idx(next));
                 queue.push_back(next);
             }
         }

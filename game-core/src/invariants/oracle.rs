@@ -168,7 +168,7 @@ pub fn field_of_view(map: &Map, origin: Pos, radius: i32) -> BitGrid {
     let mut mark = |x: i32, y: i32| {
         let (dx, dy) = (x - origin.x, y - origin.y);
         if x >= 0 && y >= 0 && x < w && y < h && dx * dx + dy * dy <= radius * radius {
-            seen.set((y as usize) * (w as usize) + x as usize, true);
+            seen.insert((y as usize) * (w as usize) + x as usize);
         }
     };
     mark(origin.x, origin.y);
@@ -545,6 +545,21 @@ pub fn check_persistence(game: &Game) -> Vec<Violation> {
             return found;
         }
     };
+    // The hash is only as good as the encoding it is taken of: one that
+    // left something out would give two different states the same hash,
+    // and a replay would miss the drift. Decoding it back must give the
+    // whole state.
+    match postcard::from_bytes::<crate::game::state::GameState>(&bytes) {
+        Err(e) => found.push(violation(
+            "state.persist",
+            format!("the hashed encoding of the state does not decode: {e}"),
+        )),
+        Ok(decoded) if &decoded != game.state() => found.push(violation(
+            "state.persist",
+            "the hashed encoding of the state decodes into a different state".into(),
+        )),
+        Ok(_) => {}
+    }
     let documented = xxhash_rust::xxh3::xxh3_64(&bytes);
     if game.state_hash() != documented {
         found.push(violation(
