@@ -552,11 +552,17 @@ pub fn check_persistence(game: &Game) -> Vec<Violation> {
     match postcard::from_bytes::<crate::game::state::GameState>(&bytes) {
         Err(e) => found.push(violation(
             "state.persist",
-            format!("the hashed encoding of the state does not decode: {e}"),
+            format!(
+                "the hashed encoding of the state does not decode ({e}){}",
+                undecodable_part(game.state())
+            ),
         )),
         Ok(decoded) if &decoded != game.state() => found.push(violation(
             "state.persist",
-            "the hashed encoding of the state decodes into a different state".into(),
+            format!(
+                "the hashed encoding of the state decodes into a different state{}",
+                undecodable_part(game.state())
+            ),
         )),
         Ok(_) => {}
     }
@@ -586,6 +592,36 @@ pub fn check_persistence(game: &Game) -> Vec<Violation> {
         Ok(_) => {}
     }
     found
+}
+
+/// Which part of the state does not come back through its binary
+/// encoding, for the report: ", in the player", or nothing.
+fn undecodable_part(state: &crate::game::state::GameState) -> String {
+    fn back<T>(part: &T) -> bool
+    where
+        T: serde::Serialize + serde::de::DeserializeOwned + PartialEq,
+    {
+        postcard::to_allocvec(part)
+            .ok()
+            .and_then(|bytes| postcard::from_bytes::<T>(&bytes).ok())
+            .is_some_and(|decoded| &decoded == part)
+    }
+    let parts = [
+        ("the map", back(&state.floor.map)),
+        ("the floor", back(&state.floor)),
+        ("the player", back(&state.player)),
+        ("the monsters", back(&state.monsters)),
+        ("the floor items", back(&state.items)),
+        ("the turn queue", back(&state.clock)),
+        ("the dice stream", back(&state.rng)),
+        ("the screens", back(&state.screens)),
+        ("the message log", back(&state.log)),
+        ("the run's status", back(&state.status)),
+    ];
+    parts
+        .iter()
+        .find(|(_, ok)| !ok)
+        .map_or_else(String::new, |(name, _)| format!(", in {name}"))
 }
 
 #[cfg(test)]
