@@ -195,6 +195,16 @@ impl Event {
             }
             Event::MonsterTurn { id } => format!("{}'s turn comes", name(Who::Monster(id))),
             Event::Round => "a round passes".into(),
+            Event::Lurch {
+                who,
+                intended,
+                hijack,
+                direction,
+            } => format!(
+                "{}, confused and meaning to go {}, rolls {hijack} of 100 and {direction} of 8",
+                name(who),
+                intended.name()
+            ),
             Event::Step {
                 who,
                 from,

@@ -70,41 +70,83 @@ pub struct RandomBot {
 impl RandomBot {
     pub fn new(seed: u64) -> RandomBot {
         // (notation, weight): moving and exploring most, menus and aiming
-        // often enough to reach every screen, quitting rarely.
-        const TABLE: [(&str, u32); 31] = [
-            ("h", 6),
-            ("j", 6),
-            ("k", 6),
-            ("l", 6),
-            ("y", 3),
-            ("u", 3),
-            ("b", 3),
-            ("n", 3),
-            ("o", 8),
-            (".", 3),
-            ("g", 3),
-            (">", 3),
-            ("H", 1),
-            ("L", 1),
-            ("i", 2),
-            ("a", 2),
-            ("t", 3),
-            ("d", 1),
-            ("w", 1),
-            (";", 2),
-            ("?", 1),
-            ("<Esc>", 5),
-            ("<Tab>", 2),
-            ("<Enter>", 3),
+        // often enough to reach every screen, quitting rarely; every key the
+        // help lists, aliases too (digits, arrows and the numpad's
+        // navigation keys, Shift for a run, Shift-Tab), so a key that stops
+        // working is pressed.
+        const TABLE: [(&str, u32); 68] = [
+            ("h", 10),
+            ("j", 10),
+            ("k", 10),
+            ("l", 10),
+            ("y", 5),
+            ("u", 5),
+            ("b", 5),
+            ("n", 5),
+            ("1", 1),
+            ("2", 1),
+            ("3", 1),
+            ("4", 1),
+            ("6", 1),
+            ("7", 1),
+            ("8", 1),
+            ("9", 1),
             ("<Up>", 1),
+            ("<Down>", 1),
+            ("<Left>", 1),
+            ("<Right>", 1),
+            ("<Home>", 1),
+            ("<End>", 1),
+            ("<PgUp>", 1),
+            ("<PgDn>", 1),
+            ("H", 1),
+            ("J", 1),
+            ("K", 1),
+            ("L", 1),
+            ("Y", 1),
+            ("U", 1),
+            ("B", 1),
+            ("N", 1),
+            ("<S-Up>", 1),
+            ("<S-Down>", 1),
             ("<S-Left>", 1),
-            ("Q", 1),
+            ("<S-Right>", 1),
+            ("<S-Home>", 1),
+            ("<S-End>", 1),
+            ("<S-PgUp>", 1),
+            ("<S-PgDn>", 1),
+            ("o", 16),
+            (".", 4),
+            ("5", 2),
+            ("g", 4),
+            (",", 2),
+            (">", 6),
+            ("i", 4),
+            ("a", 4),
+            ("t", 6),
+            ("d", 2),
+            ("w", 2),
+            (";", 4),
+            ("?", 2),
+            ("<Esc>", 10),
+            ("<Tab>", 4),
+            ("<S-Tab>", 2),
+            ("<Enter>", 6),
+            ("Q", 2),
             // Pack letters: on a pack they pick (a to f reach the kit and
-            // the first finds); on the map most also do something.
-            ("c", 1),
-            ("e", 1),
-            ("f", 1),
-            ("y", 1),
+            // the first finds); on the map most also do something. `y` and
+            // `n` also answer the quit prompt.
+            ("c", 2),
+            ("e", 2),
+            ("f", 2),
+            ("y", 2),
+            ("n", 1),
+            ("u", 1),
+            // Keys the help gives no command, which must do nothing.
+            ("x", 1),
+            ("<C-k>", 1),
+            ("<A-Up>", 1),
+            ("<C-S-Left>", 1),
         ];
         let (keys, weights) = TABLE
             .iter()
@@ -187,6 +229,17 @@ impl ExplorerBot {
             .collect();
         let low = state.player.hp * 100 <= state.player.max_hp * LOW_HP_PERCENT;
         if low && let Some(slot) = find_item(game, |e| matches!(e, ItemEffect::Heal { .. })) {
+            return Intent::Use {
+                slot,
+                aim: Aim::Nearest,
+            };
+        }
+        // Low with nothing to drink and a monster at its throat: read its
+        // way out.
+        if low
+            && seen.iter().any(|m| me.chebyshev(m.pos) == 1)
+            && let Some(slot) = find_item(game, |e| matches!(e, ItemEffect::Teleport))
+        {
             return Intent::Use {
                 slot,
                 aim: Aim::Nearest,

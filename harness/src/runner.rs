@@ -151,6 +151,7 @@ impl Runner {
             tally: None,
         };
         let mut found = floor_violations(&runner.game);
+        found.extend(invariants::check_spawns(&runner.game));
         found.extend(invariants::check_streams(runner.game.state().seed));
         found.extend(invariants::check_play_stream(&runner.game));
         found.extend(invariants::check_state(&runner.game));

@@ -441,8 +441,9 @@ fn check_floor(
             spec.map_height,
             config.canaries,
         );
-        let violations = invariants::check_floor(&built, depth == LAST_DEPTH);
+        let mut violations = invariants::check_floor(&built, depth == LAST_DEPTH);
         let game = Game::new_on_floor(config, depth, &built).ok();
+        violations.extend(game.as_ref().and_then(invariants::check_spawns));
         (FloorStats::of(&built), violations, game)
     });
     match generated {
@@ -800,9 +801,12 @@ pub fn to_json(report: &SweepReport) -> String {
 /// `progress` is told after each seed. With `keep_all`, the report holds
 /// every seed's result (what `--json` writes and `merge` needs); without, it
 /// holds only the seeds that failed, and memory stays flat however many seeds
-/// are swept. With `fail_fast`, seeds not yet started are skipped after the
-/// first failure (the report then depends on timing: it covers the seeds that
-/// ran).
+/// are swept. With `fail_fast`, the sweep stops at the lowest failing seed:
+/// seeds above a failure are skipped, seeds below it still run, and only the
+/// lowest seed's failures are reported, so the failure found is the same
+/// whatever the number of jobs and however the threads are scheduled (the
+/// counts of seeds and floors cover the passing seeds that ran, which do
+/// depend on timing, and the lowest failing one).
 pub fn run(
     spec: &SweepSpec,
     content: &Arc<Content>,
@@ -813,36 +817,49 @@ pub fn run(
 ) -> Result<SweepReport, String> {
     use rayon::prelude::*;
     use std::sync::Mutex;
-    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::atomic::{AtomicU64, Ordering};
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
         .map_err(|e| format!("starting {jobs} worker threads: {e}"))?;
-    let failed = AtomicBool::new(false);
+    // The lowest seed that failed so far: with `fail_fast`, nothing above it
+    // is started.
+    let lowest_failed = AtomicU64::new(u64::MAX);
     let gathered = Mutex::new((Tally::new(spec.bot != BotKind::None), Vec::new()));
     let seeds: Vec<u64> = spec.seeds().collect();
     pool.install(|| {
         seeds.par_iter().for_each(|&seed| {
-            if options.fail_fast && failed.load(Ordering::Relaxed) {
+            if options.fail_fast && seed > lowest_failed.load(Ordering::Relaxed) {
                 return;
             }
             let result = sweep_seed(spec, content, seed, saving);
-            if !result.failures.is_empty() {
-                failed.store(true, Ordering::Relaxed);
+            let failed = !result.failures.is_empty();
+            if failed {
+                lowest_failed.fetch_min(seed, Ordering::Relaxed);
             }
             progress(&result);
             let mut gathered = gathered
                 .lock()
                 .expect("no worker panics while holding the lock");
-            gathered.0.add(&result);
-            if options.keep_all || !result.failures.is_empty() {
+            // A failing seed is tallied once it is known to be kept.
+            if !(failed && options.fail_fast) {
+                gathered.0.add(&result);
+            }
+            if options.keep_all || failed {
                 gathered.1.push(result);
             }
         });
     });
-    let (tally, mut results) = gathered
+    let (mut tally, mut results) = gathered
         .into_inner()
         .expect("no worker panicked while holding the lock");
+    if options.fail_fast {
+        let lowest = lowest_failed.into_inner();
+        results.retain(|r| r.failures.is_empty() || r.seed == lowest);
+        for result in results.iter().filter(|r| !r.failures.is_empty()) {
+            tally.add(result);
+        }
+    }
     results.sort_by_key(|r: &SeedResult| r.seed);
     Ok(SweepReport {
         format: REPORT_FORMAT,

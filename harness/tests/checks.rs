@@ -14,7 +14,7 @@ use support::{assert_exit, assert_prints, assert_says, run, scratch, text};
 
 /// `(canary, bot, seeds, the id it must be found by)`: each found within
 /// the first few seeds of a sweep.
-const QUICK: [(&str, &str, &str, &str); 10] = [
+const QUICK: [(&str, &str, &str, &str); 11] = [
     ("double-step", "explorer", "1..3", "move.legal"),
     ("skipped-round", "random", "1..3", "clock.rounds"),
     ("sleepwalker", "explorer", "1..3", "monster.notice"),
@@ -25,7 +25,47 @@ const QUICK: [(&str, &str, &str, &str); 10] = [
     ("vanishing-drop", "random", "1..4", "items.conserved"),
     ("weak-potion", "explorer", "1..2", "hp.explained"),
     ("half-heard", "explorer", "1..2", "press.outcome"),
+    ("crowded-start", "none", "1..2", "spawn.rules"),
 ];
+
+/// `--fail-fast` reports the lowest failing seed, whatever the jobs: with
+/// every seed failing (crowded-start plants on every floor below the first),
+/// a second worker starting mid-range fails at once, and must not be what
+/// is reported.
+#[test]
+fn fail_fast_reports_the_lowest_failing_seed_whatever_the_jobs() {
+    for jobs in ["1", "2"] {
+        let dir = scratch("checks", &format!("fail-fast-{jobs}"));
+        let out = run(
+            &[
+                "sweep",
+                "--seeds",
+                "1..400",
+                "--bot",
+                "none",
+                "--canary",
+                "crowded-start",
+                "--fail-fast",
+                "--jobs",
+                jobs,
+            ],
+            &dir,
+        );
+        assert_exit(&out, 4);
+        let stdout = text(&out.stdout);
+        let failures: Vec<&str> = stdout
+            .lines()
+            .filter(|l| l.starts_with("FAILURE"))
+            .collect();
+        assert!(!failures.is_empty(), "no failure reported: {stdout}");
+        for line in &failures {
+            assert!(
+                line.starts_with("FAILURE seed 1 "),
+                "--jobs {jobs} reported a seed above the lowest failing one: {line}"
+            );
+        }
+    }
+}
 
 #[test]
 fn each_new_check_finds_its_canary_and_the_recording_reproduces_it() {

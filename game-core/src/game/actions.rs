@@ -475,6 +475,12 @@ impl Game {
         let dir = if confused {
             let hijack = self.state.rng.below(100);
             let direction = self.state.rng.below(8);
+            self.record(Event::Lurch {
+                who: Who::Player,
+                intended,
+                hijack,
+                direction,
+            });
             if rules::stumbles(hijack) {
                 self.say("You stumble.");
             }

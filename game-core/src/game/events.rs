@@ -38,6 +38,15 @@ pub enum Event {
     /// A round boundary passed: statuses tick, the player first, then the
     /// monsters in spawn order.
     Round,
+    /// A confused creature rolled where its step goes: `hijack` (0..100)
+    /// below the stumble chance sends it the way `direction` (0..8, an index
+    /// into `Dir::ALL`) names, else it goes the way it meant to.
+    Lurch {
+        who: Who,
+        intended: Dir,
+        hijack: u32,
+        direction: u32,
+    },
     /// A creature tried to step from `from` toward `dir`; `confused` is
     /// whether it was confused at the time.
     Step {

@@ -125,6 +125,12 @@ impl Game {
             let hijack = self.state.rng.below(100);
             let direction = self.state.rng.below(8);
             let wanted = intended.unwrap_or(Dir::ALL[direction as usize]);
+            self.record(Event::Lurch {
+                who: Who::Monster(id),
+                intended: wanted,
+                hijack,
+                direction,
+            });
             let dir = rules::confused_direction(wanted, hijack, direction);
             self.step_creature(Who::Monster(id), dir, true);
             Acted::Acted

@@ -251,11 +251,43 @@ pub(super) fn check_keys(
     events: &[Event],
     found: &mut Vec<Violation>,
 ) {
+    if let Some(problem) = unbound_key(before, game, events) {
+        found.push(violation(
+            "key.contract",
+            format!("{} (no command's key): {problem}", before.key),
+        ));
+        return;
+    }
     if let Some((command, _, Some(problem))) = judge(before, game, events) {
         found.push(violation(
             "key.contract",
             format!("{} ({}): {problem}", before.key, command.name()),
         ));
+    }
+}
+
+/// A key on the map that the help gives no command (another letter, Ctrl
+/// or Alt with anything, a function key) must do nothing at all.
+fn unbound_key(before: &TurnWatch, game: &Game, events: &[Event]) -> Option<String> {
+    if !before.playing
+        || before.queued_player
+        || !before.screens.is_empty()
+        || map_command(before.key).is_some()
+    {
+        return None;
+    }
+    let seen = Seen {
+        before,
+        game,
+        events,
+    };
+    let acted = seen.acted();
+    if acted > 0 || seen.player_steps().next().is_some() {
+        Some(format!("it should do nothing, but it spent {acted} turns"))
+    } else {
+        seen.screens()
+            .last()
+            .map(|opened| format!("it should do nothing, but it opened {opened}"))
     }
 }
 

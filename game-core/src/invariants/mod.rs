@@ -16,6 +16,7 @@ mod floor;
 mod keys;
 mod oracle;
 mod record;
+mod spawns;
 mod state;
 
 use std::fmt;
@@ -38,6 +39,7 @@ pub use oracle::{
     check_frame, check_oracles, check_paths, check_persistence, check_play_stream, check_streams,
     check_view,
 };
+pub use spawns::check_spawns;
 pub use state::check_state;
 
 /// The reference implementations, for the fuzz target that compares them
@@ -207,8 +209,8 @@ pub const CATALOGUE: &[Invariant] = &[
     },
     Invariant {
         id: "spawn.rules",
-        when: When::Turn,
-        asserts: "a new floor's monsters arrive whole, away from the start, and no more than the rules allow; items one each, off the start and the way down",
+        when: When::Floor,
+        asserts: "a new floor's monsters arrive whole, away from the start, and no more than the rules allow; items one each, off the start and the way down (checked on every floor a sweep or a run builds, and again on arriving by the stairs)",
     },
     Invariant {
         id: "key.contract",

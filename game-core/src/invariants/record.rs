@@ -19,9 +19,9 @@ use crate::content::{ItemEffect, ItemId, MonsterId};
 use crate::describe::describe_slot;
 use crate::dice::Dice;
 use crate::fov::{self, SIGHT_RADIUS};
+use crate::game::Game;
 use crate::game::events::{Event, HpCause, Place, StatusChange, Who};
 use crate::game::state::{MAX_STACK, PACK_SLOTS, Pack, RunStatus, Stack, slot_letter};
-use crate::game::{BASE_ITEMS, BASE_MONSTERS, Game, START_CLEARANCE};
 use crate::geom::Pos;
 use crate::map::{Map, Tile};
 use crate::rules;
@@ -107,12 +107,18 @@ enum Expect {
         who: Who,
         dice: Dice,
     },
+    /// A confused creature's step, the way its roll sent it.
+    Lurch {
+        who: Who,
+        dir: crate::geom::Dir,
+    },
 }
 
 impl Expect {
     fn id(self) -> &'static str {
         match self {
             Expect::Attack { .. } | Expect::Blow { .. } => "combat.rules",
+            Expect::Lurch { .. } => "move.legal",
             Expect::Death { .. } | Expect::Heal { .. } | Expect::Bite { .. } => "hp.explained",
             Expect::Dose { .. }
             | Expect::Confusion { .. }
@@ -298,6 +304,9 @@ impl Model<'_> {
             Expect::Bite { who, dice } => {
                 format!("a round's poison bite of {dice} on {}", self.name(who))
             }
+            Expect::Lurch { who, dir } => {
+                format!("a confused step by {} going {}", self.name(who), dir.name())
+            }
         }
     }
 
@@ -334,6 +343,7 @@ impl Model<'_> {
                     | (Expect::ScrollConfusion { .. }, Event::Status { .. })
                     | (Expect::Cure, Event::Status { .. })
                     | (Expect::Reveal, Event::MapRevealed)
+                    | (Expect::Lurch { .. }, Event::Step { .. })
             );
             if !answers {
                 self.fail(
@@ -372,6 +382,12 @@ impl Model<'_> {
                 self.turn_of = None;
                 self.ticking = Some(0);
             }
+            Event::Lurch {
+                who,
+                intended,
+                hijack,
+                direction,
+            } => self.lurch(who, intended, hijack, direction),
             Event::Step {
                 who,
                 from,
@@ -456,6 +472,39 @@ impl Model<'_> {
         }
     }
 
+    /// A confused creature's roll for where its step goes, held to the
+    /// design's rule: half the time (a roll of 0 to 49 out of 100) the step
+    /// goes the way the direction roll names, otherwise the way it meant.
+    fn lurch(&mut self, who: Who, intended: crate::geom::Dir, hijack: u32, direction: u32) {
+        /// Out of 100: below this, a confused step goes astray.
+        const ASTRAY_BELOW: u32 = 50;
+        if hijack >= 100 || direction >= 8 {
+            self.fail(
+                "move.legal",
+                format!(
+                    "{} rolled {hijack} of 100 and {direction} of 8 for a confused step",
+                    self.name(who)
+                ),
+            );
+            return;
+        }
+        if self.creature(who).is_none_or(|c| c.confused == 0) {
+            self.fail(
+                "move.legal",
+                format!(
+                    "{} rolled a confused step but is not confused",
+                    self.name(who)
+                ),
+            );
+        }
+        let dir = if hijack < ASTRAY_BELOW {
+            crate::geom::Dir::ALL[direction as usize]
+        } else {
+            intended
+        };
+        self.expect.push_back(Expect::Lurch { who, dir });
+    }
+
     fn step(
         &mut self,
         index: usize,
@@ -500,6 +549,27 @@ impl Model<'_> {
                 "move.legal",
                 format!("{} stepped twice in one action", self.name(who)),
             );
+        }
+        if confused {
+            match self.take(|e| matches!(e, Expect::Lurch { who: w, .. } if w == who)) {
+                Some(Expect::Lurch { dir: want, .. }) if want != dir => self.fail(
+                    "move.legal",
+                    format!(
+                        "{} stepped {} while confused; its roll sends it {}",
+                        self.name(who),
+                        dir.name(),
+                        want.name()
+                    ),
+                ),
+                Some(_) => {}
+                None => self.fail(
+                    "move.legal",
+                    format!(
+                        "{} stepped while confused without rolling where to",
+                        self.name(who)
+                    ),
+                ),
+            }
         }
         if let Who::Monster(_) = who {
             if self.turn_of != Some(who) {
@@ -1156,56 +1226,23 @@ impl Model<'_> {
             .collect();
         // What the new floor holds is checked against the spawn rules, then
         // taken as the model from here on.
-        let mut taken: Vec<Pos> = Vec::new();
-        let mut problems = Vec::new();
         for m in &state.monsters {
-            let def = content.monster(m.kind);
-            if m.hp != def.max_hp || m.statuses.is_poisoned() || m.statuses.is_confused() {
-                problems.push(format!("monster {} arrived hurt or afflicted", m.id.0));
-            }
-            if m.pos.chebyshev(floor.start) <= START_CLEARANCE || m.pos == floor.goal {
-                problems.push(format!(
-                    "monster {} spawned at {}, within {START_CLEARANCE} of the start {} or on the way down",
-                    m.id.0, m.pos, floor.start
-                ));
-            }
+            let max_hp = content.monster(m.kind).max_hp;
             self.creatures.push(Creature {
                 who: Who::Monster(m.id),
                 kind: Some(m.kind),
                 pos: m.pos,
-                hp: def.max_hp,
-                max_hp: def.max_hp,
+                hp: max_hp,
+                max_hp,
                 poison: None,
                 confused: 0,
                 awake: false,
                 alive: true,
                 stepped: false,
             });
-            taken.push(m.pos);
         }
-        for item in &state.items {
-            if item.count != 1 || item.pos == floor.start || item.pos == floor.goal {
-                problems.push(format!(
-                    "{} {} spawned at {}",
-                    item.count,
-                    content.item(item.item).name,
-                    item.pos
-                ));
-            }
-            taken.push(item.pos);
-        }
-        if state.monsters.len() as u32 > BASE_MONSTERS + depth + 2 {
-            problems.push(format!("{} monsters spawned", state.monsters.len()));
-        }
-        if state.items.len() as u32 > BASE_ITEMS + 2 {
-            problems.push(format!("{} items spawned", state.items.len()));
-        }
-        taken.sort_unstable();
-        if taken.windows(2).any(|w| w[0] == w[1]) {
-            problems.push("two things spawned on one tile".into());
-        }
-        if let Some(problem) = problems.into_iter().next() {
-            self.fail("spawn.rules", format!("depth {depth}: {problem}"));
+        if let Some(broken) = super::spawns::check_spawns(self.game) {
+            self.fail(broken.id, broken.message);
         }
     }
 
