@@ -8,12 +8,17 @@
 #   3. `deja from-fuzz` (or the sweep's own bug report) plus `deja shrink`
 #      make a recording of at most the stated keys (50 unless the check
 #      itself needs more: play.progress needs its 200 keys without progress,
-#      state.persist its 512th key);
+#      state.persist its 512th key, and loose-lips a monster named out of
+#      sight, which needs a fight at the edge of sight: the explorer first
+#      meets one on depth 2 of seed 125, and the walk there with the fights
+#      on the way stays about 115 keys after shrinking);
 #   4. `deja replay` reproduces that recording's failure.
 # A canary that breaks no invariant (a baseline's, or a command that never
 # works) is proven by the sweep failing what it moved, with no recording to
 # shrink: those have "-" for their keys.
 # A canary no tool catches is a bug in the harness.
+#
+# Usage: ci/canary.sh [CANARY...]: every canary, or only those named.
 #
 # The fuzzers run with libFuzzer's -seed=1, so a search goes the same way
 # each time; the budgets are several times what the searches take on a
@@ -38,12 +43,12 @@ canaries=(
     "double-step|sweep --bot explorer|100|invariant move.legal|50"
     "lucky-ones|sweep --bot random|2000|invariant combat.rules|50"
     "weak-potion|sweep --bot random|500|invariant hp.explained|50"
-    "endless-confusion|sweep --bot explorer|500|invariant status.rules|50"
+    "endless-confusion|sweep --bot random|500|invariant status.rules|50"
     "vanishing-drop|sweep --bot random|200|invariant items.conserved|50"
     "skipped-round|sweep --bot random|100|invariant clock.rounds|50"
     "sleepwalker|sweep --bot explorer|100|invariant monster.notice|50"
-    "loose-lips|sweep --bot explorer|2000|invariant message.unseen|50"
-    "crowded-start|sweep --bot explorer|500|invariant spawn.rules|50"
+    "loose-lips|sweep --bot explorer|2000|invariant message.unseen|150"
+    "crowded-start|sweep --bot none|10|invariant spawn.rules|50"
     "stuck-north|fuzz keys|60|invariant key.contract|50"
     "stuck-north|sweep --bot random|200|invariant key.contract|50"
     "blind-spot|sweep --bot random|10|invariant fov.around_player|50"
@@ -88,10 +93,20 @@ fail() {
     failures=$((failures + 1))
 }
 
+only=" $* "
+for name in "$@"; do
+    if ! printf '%s\n' "${canaries[@]}" | grep -q "^$name|"; then
+        echo "ci/canary.sh: no canary named $name; the names are in the table at the top" >&2
+        exit 2
+    fi
+done
 n=0
 for entry in "${canaries[@]}"; do
     IFS='|' read -r canary finder budget expected max_keys <<<"$entry"
     n=$((n + 1))
+    if [ $# -gt 0 ] && [[ "$only" != *" $canary "* ]]; then
+        continue
+    fi
     run="$work/runs/$n-$canary"
     mkdir -p "$run"
     echo
@@ -162,7 +177,9 @@ for entry in "${canaries[@]}"; do
                 summary+=("$(printf '%-18s %-44s found in %6ss, %s sweep failures (%s)' "$canary" "${finder%% --baseline*}" "$took" "$moved" "$expected")")
                 continue
             fi
-            found=$(find "$run/failures" -name '*.ron' | sort | head -n 1)
+            # The sweep's first failure (with --fail-fast, its lowest failing
+            # seed: the same whatever the scheduling) and the file it saved.
+            found=$(sed -n 's/^  reproduce: deja replay //p' "$run/sweep.out" | head -n 1)
             if [ -z "$found" ]; then
                 fail "the sweep failed but saved no recording; see $run/sweep.err"
                 continue

@@ -286,7 +286,9 @@ pub struct SweepArgs {
     /// Write a recording that reproduces each failure into this directory.
     #[arg(long, value_name = "DIR")]
     pub save_failures: Option<PathBuf>,
-    /// Stop starting new seeds after the first failure.
+    /// Stop at the lowest failing seed: seeds above a failure are skipped,
+    /// seeds below it still run, so the failure reported is the same
+    /// whatever --jobs is.
     #[arg(long)]
     pub fail_fast: bool,
     /// The most keys in a row a bot may press without revealing ground,

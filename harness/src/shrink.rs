@@ -2,9 +2,11 @@
 //! every change after which the run still fails the same way.
 //!
 //! Three passes, each repeated while it makes progress: remove chunks (halves,
-//! quarters, ... down to single keys: ddmin), then remove single keys, then
-//! simplify keys (each key replaced by `.`). "The same way" is
-//! [`FailureKind::same_as`]: the same kind, and the same invariant id or
+//! quarters, ... down to single keys: ddmin), then fold walks into runs (a
+//! row of the same move key replaced by the one key that runs that way: a
+//! bot walks where a person would run, and a failure found deep in a game
+//! is mostly the walk there), then simplify keys (each key replaced by `.`).
+//! "The same way" is [`FailureKind::same_as`]: the same kind, and the same invariant id or
 //! panic message; the step may move.
 //!
 //! A hang cannot be tried in this process: a thread that hangs cannot be
@@ -71,6 +73,7 @@ pub fn shrink(
     loop {
         let before = keys.len();
         keys = search.remove_chunks(keys);
+        keys = search.fold_walks(keys);
         keys = search.simplify(keys);
         if keys.len() == before || search.spent() {
             break;
@@ -313,6 +316,32 @@ impl Search<'_> {
             } else {
                 chunks = (chunks * 2).min(keys.len());
             }
+        }
+        keys
+    }
+
+    /// Replaces each row of two or more of the same move key by the key that
+    /// runs that way, where the failure stays.
+    fn fold_walks(&mut self, mut keys: Vec<Key>) -> Vec<Key> {
+        let mut start = 0;
+        while start < keys.len() && !self.spent() {
+            let key = keys[start];
+            let end = start + keys[start..].iter().take_while(|&&k| k == key).count();
+            let run = game_core::game::screens::direction_of(key)
+                .filter(|_| key.mods.is_empty())
+                .map(game_core::game::screens::run_key_for_direction);
+            if let (Some(run), true) = (run, end - start >= 2) {
+                let candidate: Vec<Key> = keys[..start]
+                    .iter()
+                    .chain(std::iter::once(&run))
+                    .chain(&keys[end..])
+                    .copied()
+                    .collect();
+                if let Some(shorter) = self.still_fails(&candidate) {
+                    keys = shorter;
+                }
+            }
+            start += 1;
         }
         keys
     }

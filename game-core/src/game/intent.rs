@@ -9,9 +9,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::geom::{Dir, Pos};
-use crate::keys::{Key, KeyCode, Mods};
+use crate::keys::Key;
 
-use super::screens::{Purpose, key_for_direction, key_for_slot};
+use super::screens::{Purpose, key_for_direction, key_for_slot, run_key_for_direction};
 use super::state::PACK_SLOTS;
 use super::{Game, Outcome, Stuck};
 
@@ -88,7 +88,7 @@ impl Game {
         let mut keys = vec![Key::ESC; self.state.screens.len()];
         match *intent {
             Intent::Step(dir) => keys.push(key_for_direction(dir)),
-            Intent::Run(dir) => keys.push(run_key(dir)),
+            Intent::Run(dir) => keys.push(run_key_for_direction(dir)),
             Intent::Wait => keys.push(Key::char('.')),
             Intent::PickUp => keys.push(Key::char('g')),
             Intent::Descend => keys.push(Key::char('>')),
@@ -190,14 +190,6 @@ fn cursor_moves(from: Pos, to: Pos) -> Vec<Key> {
         at = at.step(dir);
     }
     keys
-}
-
-/// The key that runs in `dir`: the capital vi key.
-fn run_key(dir: Dir) -> Key {
-    match key_for_direction(dir).code {
-        KeyCode::Char(c) => Key::char(c.to_ascii_uppercase()),
-        code => Key::with_mods(code, Mods::SHIFT),
-    }
 }
 
 #[cfg(test)]

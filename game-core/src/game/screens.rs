@@ -139,6 +139,14 @@ pub fn key_for_direction(dir: Dir) -> Key {
     })
 }
 
+/// The key that runs in `dir`: the capital vi key.
+pub fn run_key_for_direction(dir: Dir) -> Key {
+    match key_for_direction(dir).code {
+        KeyCode::Char(c) => Key::char(c.to_ascii_uppercase()),
+        code => Key::with_mods(code, Mods::SHIFT),
+    }
+}
+
 impl Game {
     /// Routes a key to the top screen, or to the map when no screen is open.
     pub(super) fn dispatch(&mut self, key: Key) -> Option<Action> {
