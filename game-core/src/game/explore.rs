@@ -169,26 +169,9 @@ impl Game {
     }
 }
 
-impl Game {
-    /// The homesick-explore canary's walk: back to the floor's start, and
-    /// off it again.
-    pub(super) fn homesick_direction(&self) -> Option<Dir> {
-        let map = &self.state.floor.map;
-        let from = self.state.player.pos;
-        let start = self.state.floor.start;
-        if from == start {
-            return Dir::ALL
-                .into_iter()
-                .find(|&d| map.can_step(from, d) && self.occupant(from.step(d)).is_none());
-        }
-        let route = paths::astar(&known_ground(map), from, start, map.len())?;
-        route.first().and_then(|&next| from.direction_to(next))
-    }
-}
-
 /// A copy of the map with every tile the player has not seen as rock, so
 /// paths only cross known ground.
-fn known_ground(map: &Map) -> Map {
+pub(super) fn known_ground(map: &Map) -> Map {
     let mut known = Map::new(map.width(), map.height());
     for idx in map.revealed.iter_ones() {
         let p = map.idx_pos(idx);

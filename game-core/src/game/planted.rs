@@ -153,6 +153,21 @@ impl Game {
             .then(|| self.homesick_direction())
     }
 
+    /// The homesick walk: back to the floor's start, and off it again.
+    fn homesick_direction(&self) -> Option<Dir> {
+        let map = &self.state.floor.map;
+        let from = self.state.player.pos;
+        let start = self.state.floor.start;
+        if from == start {
+            return Dir::ALL
+                .into_iter()
+                .find(|&d| map.can_step(from, d) && self.occupant(from.step(d)).is_none());
+        }
+        let known = super::explore::known_ground(map);
+        let route = crate::paths::astar(&known, from, start, map.len())?;
+        route.first().and_then(|&next| from.direction_to(next))
+    }
+
     /// forgetful-save: the state a save writes.
     pub(super) fn planted_saved_state(&self) -> std::borrow::Cow<'_, GameState> {
         if self.planted(Canary::ForgetfulSave) {
