@@ -134,7 +134,11 @@ impl Runner {
         let trail = Trail::new(config.clone(), depth, settings, Vec::new());
         let game = {
             let _busy = trail.busy();
-            Game::new_at_depth(config, depth).map_err(|e| e.to_string())?
+            // A floor that panics while generated is this run's failure, not
+            // the caller's crash (a sweep reports it and goes on).
+            catch_panic(|| Game::new_at_depth(config, depth))
+                .map_err(|panic| format!("generating the floor at depth {depth}: {panic}"))?
+                .map_err(|e| e.to_string())?
         };
         let depth = game.state().depth;
         let mut runner = Runner {

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use game_core::content::Content;
 use game_core::invariants;
+use game_core::map::{DEFAULT_HEIGHT, DEFAULT_WIDTH};
 use game_core::mapgen::stats::FloorStats;
 use game_core::mapgen::{self, LAST_DEPTH};
 use game_core::{Game, GameConfig, RunSeed};
@@ -529,8 +530,13 @@ fn found_failure(
             } else {
                 format!(" --progress-limit {}", spec.progress_limit)
             };
+            let map = if (spec.map_width, spec.map_height) == (DEFAULT_WIDTH, DEFAULT_HEIGHT) {
+                String::new()
+            } else {
+                format!(" --map-size {}x{}", spec.map_width, spec.map_height)
+            };
             format!(
-                "deja sweep --seeds {seed}..{} --depths {}..={} --bot {} --turns {}{limit}{canaries} --save-failures DIR",
+                "deja sweep --seeds {seed}..{} --depths {}..={} --bot {} --turns {}{map}{limit}{canaries} --save-failures DIR",
                 seed + 1,
                 spec.depths.first,
                 spec.depths.last,

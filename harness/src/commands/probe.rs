@@ -19,21 +19,29 @@ pub const TURNS: u64 = 3000;
 
 /// The probe's sweeps, in the order they run: every floor on the default
 /// map, on a smaller one (where the landmark floors no longer fit and the
-/// generators fall back) and on the smallest map each generator promises to
+/// generators fall back), on the smallest map each generator promises to
 /// build on (mapgen's table: 20x10 for rooms, caverns and BSP, where caves
 /// are cramped and need mending; 28x11 for the temple; 70x18 for the Big
-/// Room), then the two bots on the default map. A generator that stops
-/// building where it promised, or builds badly there, moves these sweeps'
-/// generator shares or breaks their floors.
-pub const SWEEPS: [(BotKind, (i32, i32)); 8] = [
+/// Room) and one column or row short of the landmarks' (where they must not
+/// be built); then the two bots on the default map, and the explorer on a
+/// small one (a map whose cells are no whole number of 64-bit words, where
+/// magic mapping and the bit grids meet their spare bits). A generator that
+/// stops building where it promised, or builds where it cannot, moves these
+/// sweeps' generator shares or breaks their floors.
+pub const SWEEPS: [(BotKind, (i32, i32)); 13] = [
     (BotKind::None, (DEFAULT_WIDTH, DEFAULT_HEIGHT)),
     (BotKind::None, (60, 20)),
     (BotKind::None, (24, 12)),
     (BotKind::None, (MIN_WIDTH, MIN_HEIGHT)),
     (BotKind::None, (28, 11)),
+    (BotKind::None, (27, 11)),
+    (BotKind::None, (28, 10)),
     (BotKind::None, (70, 18)),
+    (BotKind::None, (69, 18)),
+    (BotKind::None, (70, 17)),
     (BotKind::Explorer, (DEFAULT_WIDTH, DEFAULT_HEIGHT)),
     (BotKind::Random, (DEFAULT_WIDTH, DEFAULT_HEIGHT)),
+    (BotKind::Explorer, (60, 20)),
 ];
 
 use game_core::map::{DEFAULT_HEIGHT, DEFAULT_WIDTH, MIN_HEIGHT, MIN_WIDTH};
@@ -83,7 +91,8 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
         let spec = spec(bot, map, args.first_seed);
         let name = match bot {
             BotKind::None => format!("floors {}x{}", map.0, map.1),
-            bot => sweep::bot_name(bot).to_string(),
+            bot if map == (DEFAULT_WIDTH, DEFAULT_HEIGHT) => sweep::bot_name(bot).to_string(),
+            bot => format!("{} {}x{}", sweep::bot_name(bot), map.0, map.1),
         };
         let clock = Instant::now();
         let options = RunOptions {
