@@ -178,8 +178,10 @@ for entry in "${canaries[@]}"; do
                 continue
             fi
             # The sweep's first failure (with --fail-fast, its lowest failing
-            # seed: the same whatever the scheduling) and the file it saved.
-            found=$(sed -n 's/^  reproduce: deja replay //p' "$run/sweep.out" | head -n 1)
+            # seed: the same whatever the scheduling) and the file it saved;
+            # a hang is told on stderr by the watchdog, which ends the sweep.
+            found=$(sed -n 's/^  reproduce: deja replay //p' "$run/sweep.out" "$run/sweep.err" \
+                | head -n 1)
             if [ -z "$found" ]; then
                 fail "the sweep failed but saved no recording; see $run/sweep.err"
                 continue
