@@ -10,7 +10,10 @@
 
 mod support;
 
-use support::{assert_exit, assert_prints, assert_says, run, scratch, text};
+use support::{
+    assert_exit, assert_prints, assert_replay_reproduces, assert_says, first_saved_failure, run,
+    scratch, text,
+};
 
 /// `(canary, bot, seeds, the id it must be found by)`: each found within
 /// the first few seeds of a sweep.
@@ -91,15 +94,7 @@ fn each_new_check_finds_its_canary_and_the_recording_reproduces_it() {
         );
         assert_exit(&out, 4);
         assert_prints(&out, &format!("invariant {id} broken"));
-        let recording = std::fs::read_dir(&saved)
-            .expect("the sweep saved its failures")
-            .map(|e| e.expect("an entry").path())
-            .min()
-            .expect("a recording of the failure");
-        let replayed = run(&["replay", recording.to_str().expect("UTF-8")], &dir);
-        assert_exit(&replayed, 4);
-        assert_prints(&replayed, "reproduced at step");
-        assert_prints(&replayed, id);
+        assert_replay_reproduces(&first_saved_failure(&out), &dir, id);
     }
 }
 
@@ -215,15 +210,8 @@ fn a_bot_that_goes_nowhere_is_stopped_and_its_recording_keeps_the_limit() {
     );
     assert_exit(&out, 4);
     assert_prints(&out, "invariant play.progress broken: 51 keys in a row");
-    let recording = std::fs::read_dir(&saved)
-        .expect("saved")
-        .map(|e| e.expect("an entry").path())
-        .next()
-        .expect("a recording");
+    let recording = first_saved_failure(&out);
     let read = harness::recording::read(&recording).expect("a recording");
     assert_eq!(read.progress_limit, Some(50));
-    let replayed = run(&["replay", recording.to_str().expect("UTF-8")], &dir);
-    assert_exit(&replayed, 4);
-    assert_prints(&replayed, "reproduced at step");
-    assert!(text(&replayed.stdout).contains("play.progress"));
+    assert_replay_reproduces(&recording, &dir, "play.progress");
 }

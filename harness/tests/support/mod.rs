@@ -69,3 +69,22 @@ pub fn assert_says(out: &Output, wanted: &str) {
         "{wanted:?} not in stderr:\n{stderr}"
     );
 }
+
+/// The recording a sweep names for its first failure (its `reproduce: deja
+/// replay FILE` line, which `--save-failures` makes).
+pub fn first_saved_failure(out: &Output) -> PathBuf {
+    let stdout = text(&out.stdout);
+    stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("  reproduce: deja replay "))
+        .map(PathBuf::from)
+        .unwrap_or_else(|| panic!("no saved recording named in:\n{stdout}"))
+}
+
+/// `deja replay` reproduces the failure `recording` holds, naming `wanted`.
+pub fn assert_replay_reproduces(recording: &Path, dir: &Path, wanted: &str) {
+    let replayed = run(&["replay", recording.to_str().expect("a UTF-8 path")], dir);
+    assert_exit(&replayed, 4);
+    assert_prints(&replayed, "reproduced at step");
+    assert_prints(&replayed, wanted);
+}
