@@ -22,7 +22,7 @@ use crate::fov::{self, SIGHT_RADIUS};
 use crate::game::Game;
 use crate::game::events::{Event, HpCause, Place, StatusChange, Who};
 use crate::game::state::{MAX_STACK, PACK_SLOTS, Pack, RunStatus, Stack, slot_letter};
-use crate::geom::Pos;
+use crate::geom::{Dir, Pos};
 use crate::map::{Map, Tile};
 use crate::rules;
 
@@ -110,7 +110,7 @@ enum Expect {
     /// A confused creature's step, the way its roll sent it.
     Lurch {
         who: Who,
-        dir: crate::geom::Dir,
+        dir: Dir,
     },
 }
 
@@ -475,7 +475,7 @@ impl Model<'_> {
     /// A confused creature's roll for where its step goes, held to the
     /// design's rule: half the time (a roll of 0 to 49 out of 100) the step
     /// goes the way the direction roll names, otherwise the way it meant.
-    fn lurch(&mut self, who: Who, intended: crate::geom::Dir, hijack: u32, direction: u32) {
+    fn lurch(&mut self, who: Who, intended: Dir, hijack: u32, direction: u32) {
         /// Out of 100: below this, a confused step goes astray.
         const ASTRAY_BELOW: u32 = 50;
         if hijack >= 100 || direction >= 8 {
@@ -498,7 +498,7 @@ impl Model<'_> {
             );
         }
         let dir = if hijack < ASTRAY_BELOW {
-            crate::geom::Dir::ALL[direction as usize]
+            Dir::ALL[direction as usize]
         } else {
             intended
         };
@@ -510,7 +510,7 @@ impl Model<'_> {
         index: usize,
         who: Who,
         from: Pos,
-        dir: crate::geom::Dir,
+        dir: Dir,
         confused: bool,
         result: rules::StepResult,
     ) {
