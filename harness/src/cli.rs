@@ -22,7 +22,8 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 pub enum Command {
-    /// Play headlessly from scripted keys and print frames; optionally record.
+    /// Play in the terminal (recording every key), or headlessly from
+    /// scripted keys printing frames.
     Play(PlayArgs),
     /// Replay recordings and compare them with what was recorded.
     Replay(ReplayArgs),
@@ -133,36 +134,54 @@ pub struct ContentArgs {
 }
 
 #[derive(Args)]
-#[command(group(clap::ArgGroup::new("script").required(true).args(["keys", "keys_file"])))]
+#[command(group(clap::ArgGroup::new("script").args(["keys", "keys_file"])))]
 pub struct PlayArgs {
-    /// The run's seed.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Keys in key notation, e.g. 'llll>' or 'i<Esc>;<Tab><Enter>'.
+    /// The run's seed (default: 1 for scripted keys, a fresh one from the
+    /// OS for a player at the terminal).
+    #[arg(long, conflicts_with = "from")]
+    pub seed: Option<u64>,
+    /// Keys in key notation, e.g. 'llll>' or 'i<Esc>;<Tab><Enter>'. Without
+    /// --keys or --keys-file the game opens in the terminal.
     #[arg(long)]
     pub keys: Option<String>,
-    /// A file of key notation (line breaks are ignored; write <Enter>).
+    /// A file of key notation (line breaks are ignored; write <Enter>); `-`
+    /// reads standard input.
     #[arg(long, value_name = "FILE")]
     pub keys_file: Option<PathBuf>,
-    /// Which frames to print.
+    /// Take control of this recording: replay it (checked against its
+    /// hashes) to --at, then go on from there.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<PathBuf>,
+    /// With --from: the step to take control at (default: its last good
+    /// step).
+    #[arg(long, value_name = "STEP", requires = "from")]
+    pub at: Option<u64>,
+    /// Which frames to print (scripted keys only).
     #[arg(long, value_enum, default_value = "last")]
     pub frames: Frames,
-    /// Frame size, WIDTHxHEIGHT.
+    /// Frame size, WIDTHxHEIGHT, that every key's frame is drawn and checked
+    /// at (the terminal shows the game at its own size).
     #[arg(long, default_value = "80x24", value_parser = crate::frames::parse_frame_size)]
     pub size: (u16, u16),
     /// Map size, WIDTHxHEIGHT.
-    #[arg(long, default_value = "80x40", value_parser = crate::frames::parse_map_size)]
+    #[arg(long, default_value = "80x40", value_parser = crate::frames::parse_map_size, conflicts_with = "from")]
     pub map_size: (u16, u16),
-    /// Write the run as a recording here (a failure is always written, here or
-    /// to a default path that is printed).
+    /// Write the run as a recording here. Scripted runs are written only
+    /// when given (a failure is always written, here or to a default path);
+    /// a run at the terminal is always recorded, by default to a new file
+    /// in the platform's state directory, and the file is whole after every
+    /// key.
     #[arg(long, value_name = "OUT")]
     pub record: Option<PathBuf>,
     /// The recording's note: what it shows.
     #[arg(long, default_value = "")]
     pub note: String,
+    /// Colours at the terminal (`auto`: unless NO_COLOR is set).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: crate::terminal::ColorChoice,
     /// Switch on a planted defect (testing the harness; needs a build with
     /// the `canary` feature). Repeatable.
-    #[arg(long, value_name = "NAME", value_parser = parse_canary)]
+    #[arg(long, value_name = "NAME", value_parser = parse_canary, conflicts_with = "from")]
     pub canary: Vec<game_core::canary::Canary>,
     #[command(flatten)]
     pub content: ContentArgs,

@@ -10,6 +10,8 @@ pub const USAGE: u8 = 2;
 pub const DRIFT: u8 = 3;
 /// A failure was found: panic, broken invariant, stuck turn.
 pub const FAILURE: u8 = 4;
+/// Ended by a signal (SIGINT, SIGTERM, SIGHUP), as shells report SIGINT.
+pub const INTERRUPTED: u8 = 130;
 
 /// The table printed under `--help`.
 pub const TABLE: &str = "\
@@ -18,4 +20,5 @@ Exit codes:
   1  error (unreadable file, bad arguments)
   2  bad usage (from the argument parser)
   3  drift: a replay's state differs from its recording
-  4  failure found: panic, broken invariant or stuck turn";
+  4  failure found: panic, broken invariant or stuck turn
+  130  ended by a signal (the work done so far is kept)";

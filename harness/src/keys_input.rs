@@ -26,8 +26,34 @@ pub fn from_arg(text: &str) -> Result<Vec<Key>, String> {
 /// Keys from a file: key notation on any number of lines. Line breaks are not
 /// keys (write `<Enter>`); errors give `file:line:column`.
 pub fn from_file(path: &Path) -> Result<Vec<Key>, String> {
+    if path == Path::new("-") {
+        return from_stdin();
+    }
     let text = crate::files::read_text(path, MAX_KEYS_FILE_BYTES)?;
     parse_lines(&path.display().to_string(), &text)
+}
+
+/// Keys from standard input (`--keys-file -`), bounded like a file.
+fn from_stdin() -> Result<Vec<Key>, String> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(MAX_KEYS_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("standard input: {e}"))?;
+    if bytes.len() as u64 > MAX_KEYS_FILE_BYTES {
+        return Err(format!(
+            "standard input: over the {MAX_KEYS_FILE_BYTES}-byte limit"
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "standard input: not UTF-8 text (bad byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    parse_lines("standard input", &text)
 }
 
 /// Parses several lines of key notation; `label` names the source in errors.

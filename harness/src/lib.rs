@@ -18,6 +18,8 @@ pub mod keys_input;
 pub mod recording;
 pub mod replay;
 pub mod runner;
+pub mod session;
 pub mod shrink;
 pub mod sweep;
+pub mod terminal;
 pub mod watchdog;

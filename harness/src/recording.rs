@@ -65,6 +65,20 @@ pub struct Recording {
     pub outcome: RecordedOutcome,
     pub failure: Option<Failure>,
     pub note: String,
+    /// For a run a player took over from another recording (`deja play
+    /// --from`): that file and the step the player took control at. The keys
+    /// up to that step are that recording's.
+    pub origin: Option<Origin>,
+}
+
+/// Where a taken-over run came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Origin {
+    /// The recording's path as the player gave it.
+    pub file: String,
+    /// The step control was taken at: keys after it are the player's own.
+    pub step: u64,
 }
 
 /// How the recorded run stood at its last step.
@@ -221,6 +235,9 @@ struct File {
     outcome: RecordedOutcome,
     failure: Option<Failure>,
     note: String,
+    /// Absent unless the run was taken over from another recording.
+    #[serde(default)]
+    origin: Option<Origin>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -346,6 +363,14 @@ pub fn to_text(recording: &Recording) -> String {
         }
     }
     let _ = writeln!(out, "    note: {},", quoted(&recording.note));
+    if let Some(origin) = &recording.origin {
+        let _ = writeln!(
+            out,
+            "    origin: Some((file: {}, step: {})),",
+            quoted(&origin.file),
+            origin.step
+        );
+    }
     out.push_str(")\n");
     out
 }
@@ -385,7 +410,7 @@ pub fn write(path: &Path, recording: &Recording) -> Result<(), String> {
             text.len()
         ));
     }
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    crate::files::write_atomic(path, text.as_bytes())
 }
 
 // ----- reading -----
@@ -618,6 +643,7 @@ fn check(text: &str, file: File) -> Result<Recording, String> {
         outcome: file.outcome,
         failure: file.failure,
         note: file.note,
+        origin: file.origin,
     };
     if let Some(failure) = &recording.failure
         && failure.step > recording.keys.len() as u64
@@ -626,6 +652,16 @@ fn check(text: &str, file: File) -> Result<Recording, String> {
             "{}: the failure is at step {} but there are only {} keys",
             at("failure"),
             failure.step,
+            recording.keys.len()
+        ));
+    }
+    if let Some(origin) = &recording.origin
+        && origin.step > recording.keys.len() as u64
+    {
+        return Err(format!(
+            "{}: the run was taken over at step {} but there are only {} keys",
+            at("origin"),
+            origin.step,
             recording.keys.len()
         ));
     }
@@ -869,6 +905,7 @@ mod tests {
             },
             failure: None,
             note: "A note.\nOn two lines, with \"quotes\".".into(),
+            origin: None,
         }
     }
 

@@ -209,8 +209,48 @@ pub fn replay(
     Ok(finish(&runner, Verdict::Same, warnings))
 }
 
+/// A runner at `step` of `recording` (after that many keys), every step on
+/// the way checked against the recording as `replay` checks it: how a player
+/// takes control of a recording (`deja play --from`, the viewer's `p`). The
+/// inner error is the verdict that stopped it (a drift or a failure), and
+/// the outer one a step past the recording's known states.
+pub fn take_over(
+    recording: &Recording,
+    content: Arc<Content>,
+    step: u64,
+) -> Result<Result<Runner, Verdict>, String> {
+    let known = recording.hash_count();
+    if step >= known.max(1) {
+        let last = known.saturating_sub(1);
+        return Err(match &recording.failure {
+            Some(failure) => format!(
+                "step {step} is past the last good step, {last}: the key at step {} fails ({})",
+                failure.step, failure.kind
+            ),
+            None => format!(
+                "step {step} is past the recording's end; it has {} keys, so give a step from 0 to {last}",
+                recording.keys.len()
+            ),
+        });
+    }
+    let mut runner = start(recording, content)?;
+    if let Some(verdict) = check_step(recording, &runner, 0, None) {
+        return Ok(Err(verdict));
+    }
+    for at in 1..=step {
+        let key = recording.keys[(at - 1) as usize];
+        if let Err(failure) = runner.press(key) {
+            return Ok(Err(failure_verdict(recording, failure)));
+        }
+        if let Some(verdict) = check_step(recording, &runner, at, Some(key)) {
+            return Ok(Err(verdict));
+        }
+    }
+    Ok(Ok(runner))
+}
+
 /// A failure during replay: the recorded one at its step, or a new one.
-fn failure_verdict(recording: &Recording, failure: Failure) -> Verdict {
+pub fn failure_verdict(recording: &Recording, failure: Failure) -> Verdict {
     match &recording.failure {
         Some(recorded) if recorded.step == failure.step && recorded.kind.same_as(&failure.kind) => {
             Verdict::Reproduced { failure }
@@ -221,7 +261,7 @@ fn failure_verdict(recording: &Recording, failure: Failure) -> Verdict {
 
 /// Compares the replayed state at `step` with the recording. `None` when it
 /// matches (or nothing was recorded for that step).
-fn check_step(
+pub fn check_step(
     recording: &Recording,
     runner: &Runner,
     step: u64,

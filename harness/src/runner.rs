@@ -425,6 +425,7 @@ impl Runner {
             outcome,
             failure,
             note: String::new(),
+            origin: None,
         }
     }
 
@@ -449,6 +450,7 @@ impl Runner {
             outcome: RecordedOutcome::Failed,
             note: format!("deja found this: {}", failure.kind),
             failure: Some(failure),
+            origin: None,
         }
     }
 }

@@ -192,8 +192,7 @@ impl Child {
         let keys_file = self.scratch.join("candidate.keys");
         let report = self.scratch.join("candidate.ron");
         let _ = std::fs::remove_file(&report);
-        std::fs::write(&keys_file, Key::format_all(keys))
-            .map_err(|e| format!("{}: {e}", keys_file.display()))?;
+        crate::files::write_atomic(&keys_file, Key::format_all(keys).as_bytes())?;
         let mut command = std::process::Command::new(&self.exe);
         command
             .arg("play")
@@ -258,6 +257,7 @@ fn with_keys(recording: &Recording, keys: Vec<Key>) -> Recording {
         checkpoints: Vec::new(),
         failure: None,
         outcome: crate::recording::RecordedOutcome::Running { depth: 1, turn: 0 },
+        origin: None,
         ..recording.clone()
     }
 }

@@ -31,7 +31,8 @@ pub fn run(args: BlessArgs) -> Result<u8, String> {
                     ));
                 }
             }
-            let new = runner.recording(old.note.clone());
+            let mut new = runner.recording(old.note.clone());
+            new.origin = old.origin.clone();
             let changes = changes(&old, &new);
             if changes.is_empty() {
                 super::out(format_args!("{}: unchanged", file.display()))?;

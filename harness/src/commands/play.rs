@@ -1,6 +1,9 @@
-//! `deja play`: press scripted keys, print frames, and write the run down.
+//! `deja play`: play at the terminal, recording every key, or press
+//! scripted keys and print frames. Either may start from a step of another
+//! recording (`--from FILE --at STEP`).
 
 use std::io::Write;
+use std::path::Path;
 
 use game_core::canary::Canaries;
 use game_core::{GameConfig, RunSeed};
@@ -8,7 +11,9 @@ use game_core::{GameConfig, RunSeed};
 use crate::cli::PlayArgs;
 use crate::exit;
 use crate::frames::FramePrinter;
+use crate::recording::Origin;
 use crate::runner::Runner;
+use crate::session::Autosave;
 
 pub fn run(args: PlayArgs) -> Result<u8, String> {
     let note_chars = args.note.chars().count();
@@ -19,21 +24,116 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
         ));
     }
     let keys = match (&args.keys, &args.keys_file) {
-        (Some(text), _) => crate::keys_input::from_arg(text)?,
-        (None, Some(path)) => crate::keys_input::from_file(path)?,
-        (None, None) => unreachable!("clap requires --keys or --keys-file"),
+        (Some(text), _) => Some(crate::keys_input::from_arg(text)?),
+        (None, Some(path)) => Some(crate::keys_input::from_file(path)?),
+        (None, None) => None,
     };
+    if keys.is_none() && !crate::terminal::is_terminal() {
+        return Err(
+            "there is no terminal to play in; give --keys or --keys-file to play scripted keys"
+                .into(),
+        );
+    }
+    if let (Some(record), Some(from)) = (&args.record, &args.from) {
+        crate::session::check_not_source(record, from)?;
+    }
     let content = super::load_content(&args.content)?;
-    let config = GameConfig {
-        seed: RunSeed(args.seed),
-        content,
-        width: i32::from(args.map_size.0),
-        height: i32::from(args.map_size.1),
-        canaries: args
-            .canary
-            .iter()
-            .fold(Canaries::NONE, |set, &c| set.with(c)),
+    let (runner, origin) = match &args.from {
+        Some(from) => match take_over(from, args.at, content)? {
+            Ok(found) => found,
+            Err(code) => return Ok(code),
+        },
+        None => {
+            let seed = match (args.seed, &keys) {
+                (Some(seed), _) => seed,
+                (None, Some(_)) => 1,
+                (None, None) => fresh_seed()?,
+            };
+            let config = GameConfig {
+                seed: RunSeed(seed),
+                content,
+                width: i32::from(args.map_size.0),
+                height: i32::from(args.map_size.1),
+                canaries: args
+                    .canary
+                    .iter()
+                    .fold(Canaries::NONE, |set, &c| set.with(c)),
+            };
+            let settings = crate::runner::Settings {
+                frame: args.size,
+                progress_limit: None,
+            };
+            (Runner::with_settings(config, 1, settings)?, None)
+        }
     };
+    match keys {
+        Some(keys) => play_script(&args, runner, origin, &keys),
+        None => {
+            let seed = runner.game().state().seed.0;
+            let path = match &args.record {
+                Some(path) => path.clone(),
+                None => crate::session::default_record_path(seed)?,
+            };
+            let autosave = Autosave {
+                path,
+                note: args.note.clone(),
+                origin,
+            };
+            let screen = crate::terminal::Screen::open(args.color.enabled())?;
+            crate::session::play(screen, runner, &autosave)
+        }
+    }
+}
+
+/// A fresh seed from the OS for a player who gave none. It is printed on
+/// screen and kept in the recording, so the run replays.
+fn fresh_seed() -> Result<u64, String> {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).map_err(|e| format!("asking the OS for a seed: {e}"))?;
+    Ok(u64::from_le_bytes(bytes))
+}
+
+/// A runner at `at` of the recording in `from`, checked against it on the
+/// way, and where it came from; or the exit code of the drift or failure
+/// that stopped it (said on standard error, as replay says it).
+pub fn take_over(
+    from: &Path,
+    at: Option<u64>,
+    content: std::sync::Arc<game_core::content::Content>,
+) -> Result<Result<(Runner, Option<Origin>), u8>, String> {
+    let recording = crate::recording::read(from)?;
+    let at = at.unwrap_or_else(|| recording.hash_count().saturating_sub(1));
+    let name = from.display();
+    match crate::replay::take_over(&recording, content, at)
+        .map_err(|e| format!("{name}: --at {at}: {e}"))?
+    {
+        Ok(runner) => Ok(Ok((
+            runner,
+            Some(Origin {
+                file: name.to_string(),
+                step: at,
+            }),
+        ))),
+        Err(verdict) => {
+            eprintln!("{name}: cannot take control at step {at}: {verdict}");
+            let code = match verdict {
+                crate::replay::Verdict::Drift(_) => exit::DRIFT,
+                _ => exit::FAILURE,
+            };
+            Ok(Err(code))
+        }
+    }
+}
+
+/// Presses the script's keys, printing frames; writes the recording when
+/// asked or when a failure was found.
+fn play_script(
+    args: &PlayArgs,
+    mut runner: Runner,
+    origin: Option<Origin>,
+    keys: &[game_core::Key],
+) -> Result<u8, String> {
+    let seed = runner.game().state().seed.0;
     let report_to = args.record.clone();
     crate::watchdog::on_hang(Box::new(move |hang| {
         let step = hang.recording.failure.as_ref().map_or(0, |f| f.step);
@@ -42,11 +142,6 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
             .unwrap_or_else(|| super::default_report_path(hang.recording.seed, step));
         crate::watchdog::report_written(hang, &path);
     }));
-    let settings = crate::runner::Settings {
-        frame: args.size,
-        progress_limit: None,
-    };
-    let mut runner = Runner::with_settings(config, 1, settings)?;
     let printer = FramePrinter {
         mode: args.frames,
         width: args.size.0,
@@ -56,8 +151,10 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
     // hang's verdict while the key that hangs holds this thread.
     let mut out = std::io::stdout();
     let io = |e: std::io::Error| format!("writing frames: {e}");
-    printer.step(&mut out, 0, None, runner.game()).map_err(io)?;
-    for &key in &keys {
+    printer
+        .step(&mut out, runner.step(), None, runner.game())
+        .map_err(io)?;
+    for &key in keys {
         if runner.failure().is_some() {
             break;
         }
@@ -72,7 +169,8 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
     printer.finish(&mut out, runner.game()).map_err(io)?;
     out.flush().map_err(io)?;
 
-    let recording = runner.recording(args.note.clone());
+    let mut recording = runner.recording(args.note.clone());
+    recording.origin = origin;
     match runner.failure() {
         None => {
             if let Some(path) = &args.record {
@@ -95,7 +193,7 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
             let path = args
                 .record
                 .clone()
-                .unwrap_or_else(|| super::default_report_path(args.seed, failure.step));
+                .unwrap_or_else(|| super::default_report_path(seed, failure.step));
             super::write_bug_report(&path, &recording)?;
             Ok(exit::FAILURE)
         }

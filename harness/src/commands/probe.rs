@@ -168,8 +168,7 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
                 args.baselines.display()
             ));
         }
-        std::fs::write(&args.baselines, baselines.to_text())
-            .map_err(|e| format!("{}: {e}", args.baselines.display()))?;
+        crate::files::write_atomic(&args.baselines, baselines.to_text().as_bytes())?;
         lines.push(format!("wrote {}", args.baselines.display()));
     }
     let clock = Instant::now();

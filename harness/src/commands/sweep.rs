@@ -64,8 +64,7 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     progress.finish();
     let elapsed = started.elapsed();
     if let Some(path) = &args.json {
-        std::fs::write(path, sweep::to_json(&report))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        crate::files::write_atomic(path, sweep::to_json(&report).as_bytes())?;
     }
     print_summary(&report, elapsed)?;
     let mut found = report.summary.failures;
@@ -81,8 +80,7 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
             ));
         }
         baselines.bless(&report);
-        std::fs::write(path, baselines.to_text())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        crate::files::write_atomic(path, baselines.to_text().as_bytes())?;
         super::out(format!(
             "blessed the {} sweep's figures into {}",
             sweep::bot_name(report.spec.bot),
@@ -294,7 +292,7 @@ pub fn merge(args: MergeArgs) -> Result<u8, String> {
     let merged = sweep::merge(reports)?;
     let json = sweep::to_json(&merged);
     match &args.output {
-        Some(path) => std::fs::write(path, json).map_err(|e| format!("{}: {e}", path.display()))?,
+        Some(path) => crate::files::write_atomic(path, json.as_bytes())?,
         None => super::out(json.trim_end())?,
     }
     Ok(if merged.summary.failures > 0 {

@@ -1,0 +1,271 @@
+//! A run played by a person at the terminal, recorded as it goes.
+//!
+//! Keys go through [`Runner`] like every other driver's, so a panic, a
+//! broken invariant or a stuck turn during real play is caught, the terminal
+//! is given back, and the run is written as a bug report.
+//!
+//! **Never lost.** After every key the whole run is written over the
+//! recording file with [`crate::files::write_atomic`] (temporary file
+//! beside it, fsync, rename), and only then is the key's frame drawn. So
+//! at every moment the file on disk is a complete, valid recording, of every
+//! key whose frame the player has seen: a kill between a key and its write
+//! loses that key only, whose frame never reached the screen. A kill during
+//! the write leaves the previous complete file (rename is atomic). The cost
+//! is a serialisation and an fsync per key, a few milliseconds for a long
+//! run, against the 100 or more milliseconds between a person's keys;
+//! `deja bench` measures it.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use game_core::frame::{Frame, Style};
+
+use crate::exit;
+use crate::recording::{self, Origin};
+use crate::runner::{Runner, outcome_of};
+use crate::terminal::{Input, Screen};
+
+/// Where a run is written, and what goes with it.
+pub struct Autosave {
+    pub path: PathBuf,
+    pub note: String,
+    pub origin: Option<Origin>,
+}
+
+impl Autosave {
+    /// Writes the run so far over the file, atomically.
+    pub fn save(&self, runner: &Runner) -> Result<(), String> {
+        let mut recording = runner.recording(self.note.clone());
+        recording.origin = self.origin.clone();
+        recording::write(&self.path, &recording)
+    }
+}
+
+/// The file a played run goes to when the player names none: in the
+/// platform's state directory (`$XDG_STATE_HOME/deja` or
+/// `~/.local/state/deja` on Linux; the data directory where there is no
+/// state directory), named by date, time and seed, never over another run.
+pub fn default_record_path(seed: u64) -> Result<PathBuf, String> {
+    let dirs = directories::ProjectDirs::from("", "", "deja")
+        .ok_or("no home directory to keep recordings in; give --record FILE".to_string())?;
+    let dir = dirs
+        .state_dir()
+        .unwrap_or_else(|| dirs.data_dir())
+        .to_path_buf();
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        format!(
+            "{}: {e}; give --record FILE to record elsewhere",
+            dir.display()
+        )
+    })?;
+    let stamp = utc_stamp(std::time::SystemTime::now());
+    for n in 1..1000 {
+        let name = match n {
+            1 => format!("{stamp}-seed{seed}.ron"),
+            _ => format!("{stamp}-seed{seed}-{n}.ron"),
+        };
+        let path = dir.join(name);
+        if !path.exists() {
+            return Ok(path);
+        }
+    }
+    Err(format!(
+        "{}: too many recordings named {stamp}-seed{seed}; give --record FILE",
+        dir.display()
+    ))
+}
+
+/// `2026-12-01T14-03-59`: a file-name-safe UTC time stamp. Wall-clock time
+/// only names the file; it never reaches the game.
+fn utc_stamp(now: std::time::SystemTime) -> String {
+    let secs = now
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let days = (secs / 86_400) as i64;
+    let rest = secs % 86_400;
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}-{:02}-{:02}",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
+/// SIGTERM, SIGHUP and SIGINT while the terminal is taken over: the loop
+/// sees the flag, gives the terminal back and leaves, the file already
+/// whole.
+pub fn watch_signals() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    for signal in [
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+        signal_hook::consts::SIGINT,
+    ] {
+        // Registering can only fail for a forbidden signal, none of these.
+        let _ = signal_hook::flag::register(signal, flag.clone());
+    }
+    flag
+}
+
+/// How often the loops look at the signal flag while waiting for a key.
+pub const SIGNAL_POLL: Duration = Duration::from_millis(200);
+
+/// `frame` on the screen with `status` on the row below it, as one frame of
+/// the screen's size.
+pub fn with_status(frame: &Frame, status: &str, width: u16, height: u16) -> Frame {
+    let mut screen = Frame::new(width, height);
+    for y in 0..frame.height().min(height) {
+        for x in 0..frame.width().min(width) {
+            if let Some(cell) = frame.get(x, y) {
+                screen.set(i32::from(x), i32::from(y), cell);
+            }
+        }
+    }
+    let row = i32::from(height) - 1;
+    let text: String = status.chars().take(usize::from(width)).collect();
+    screen.put_str(0, row, &text, Style::Hint);
+    screen
+}
+
+/// Plays `runner`'s game at the terminal until the run ends, the player
+/// quits or a failure happens, writing the run to `autosave` after every
+/// key. Gives the terminal back, then says where the run is. Returns the
+/// exit code: 0, 4 for a failure, 130 when a signal ended it.
+pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Result<u8, String> {
+    let path = autosave.path.clone();
+    crate::watchdog::on_hang(Box::new(move |hang| {
+        crate::terminal::restore();
+        crate::watchdog::report_written(hang, &path);
+    }));
+    let signals = watch_signals();
+    let seed = runner.game().state().seed.0;
+    autosave.save(&runner)?;
+    let mut failure = None;
+    let mut signalled = false;
+    loop {
+        let (w, h) = screen.size();
+        let over = runner.game().is_over();
+        let status = if over {
+            format!(
+                "{} · any key to leave · recorded to {}",
+                outcome_of(runner.game()),
+                autosave.path.display()
+            )
+        } else {
+            format!(
+                "seed {seed} · step {} · recording to {} · ? for help",
+                runner.step(),
+                autosave.path.display()
+            )
+        };
+        let game_frame = runner.game().frame(w, h.saturating_sub(1).max(1));
+        screen.draw(&with_status(&game_frame, &status, w, h))?;
+        let input = match screen.next_input(Some(SIGNAL_POLL))? {
+            None => {
+                if signals.load(Ordering::SeqCst) {
+                    signalled = true;
+                    break;
+                }
+                continue;
+            }
+            Some(Input::Resize) => continue,
+            Some(Input::Key(key)) => key,
+        };
+        if over {
+            break;
+        }
+        let pressed = runner.press(input);
+        if let Err(found) = pressed {
+            failure = Some(found);
+            break;
+        }
+        autosave.save(&runner)?;
+        // A player who answered the quit prompt has said they are leaving.
+        if matches!(
+            runner.game().state().status,
+            game_core::game::state::RunStatus::Quit { .. }
+        ) {
+            break;
+        }
+    }
+    drop(screen);
+    let path = autosave.path.display();
+    let mut err = std::io::stderr();
+    if let Some(failure) = failure {
+        let key = runner
+            .keys()
+            .last()
+            .map_or_else(|| "the start".to_string(), |k| format!("key {k}"));
+        let _ = writeln!(
+            err,
+            "failure at step {} ({key}): {}",
+            failure.step, failure.kind
+        );
+        autosave.save(&runner)?;
+        let _ = writeln!(err, "wrote a bug report that reproduces it: {path}");
+        let _ = writeln!(err, "reproduce with: deja replay {path}");
+        return Ok(exit::FAILURE);
+    }
+    let _ = writeln!(
+        err,
+        "{}: recorded {} keys to {path}",
+        outcome_of(runner.game()),
+        runner.step()
+    );
+    let _ = writeln!(err, "replay with: deja replay {path}");
+    Ok(if signalled {
+        exit::INTERRUPTED
+    } else {
+        exit::OK
+    })
+}
+
+/// Refuses to overwrite a recording the player is taking over from: the
+/// new run goes to its own file.
+pub fn check_not_source(record: &Path, from: &Path) -> Result<(), String> {
+    let same = match (record.canonicalize(), from.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if same {
+        return Err(format!(
+            "{}: --record names the recording being taken over; give another file",
+            record.display()
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamps_are_utc_dates_and_times() {
+        let at = |secs: u64| utc_stamp(std::time::UNIX_EPOCH + Duration::from_secs(secs));
+        assert_eq!(at(0), "1970-01-01T00-00-00");
+        assert_eq!(at(951_782_400), "2000-02-29T00-00-00");
+        assert_eq!(at(1_796_083_199), "2026-11-30T23-59-59");
+    }
+
+    #[test]
+    fn the_status_goes_below_the_frame() {
+        let mut frame = Frame::new(4, 2);
+        frame.put_str(0, 0, "abcd", Style::Text);
+        let screen = with_status(&frame, "status line", 6, 3);
+        assert_eq!(screen.to_text(), "abcd\n\nstatus");
+    }
+}
