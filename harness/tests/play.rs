@@ -84,8 +84,9 @@ fn a_key_file_error_names_file_line_and_column() {
 #[test]
 fn usage_errors_exit_2() {
     for args in [
-        vec!["play"],
         vec!["play", "--keys", "l", "--size", "10x5"],
+        vec!["play", "--keys", "l", "--at", "3"],
+        vec!["play", "--from", "x.ron", "--seed", "3"],
         vec!["play", "--keys", "l", "--seed", "minus one"],
         vec!["play", "--keys", "l", "--frames", "some"],
         vec!["nonsense"],
@@ -93,6 +94,17 @@ fn usage_errors_exit_2() {
         let output = deja().args(&args).output().expect("deja runs");
         assert_eq!(output.status.code(), Some(2), "{args:?}");
     }
+}
+
+#[test]
+fn playing_without_a_terminal_says_to_give_keys() {
+    let output = deja().arg("play").output().expect("deja runs");
+    assert_eq!(output.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        err.contains("no terminal") && err.contains("--keys"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -154,4 +166,128 @@ fn content_loads_from_a_directory_and_every_error_is_reported() {
         .expect("deja runs");
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("items.ron"));
+}
+
+#[test]
+fn taking_over_a_recording_keeps_its_keys_to_the_step_and_names_where_it_came_from() {
+    let dir = scratch("take-over");
+    let source = dir.join("source.ron");
+    let taken = dir.join("taken.ron");
+    stdout_of(&[
+        "play",
+        "--seed",
+        "3",
+        "--keys",
+        "llljjo",
+        "--record",
+        source.to_str().unwrap(),
+    ]);
+    let source_text = std::fs::read_to_string(&source).unwrap();
+    stdout_of(&[
+        "play",
+        "--from",
+        source.to_str().unwrap(),
+        "--at",
+        "3",
+        "--keys",
+        "hh",
+        "--record",
+        taken.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&taken).unwrap();
+    assert!(text.contains("seed: 3,"), "{text}");
+    assert!(
+        text.contains("\"lllhh\""),
+        "the first 3 keys, then the new: {text}"
+    );
+    let origin = format!(
+        "origin: Some((file: {:?}, step: 3)),",
+        source.to_str().unwrap()
+    );
+    assert!(text.contains(&origin), "{text}");
+    // Played from the start with the same keys, the run is the same run.
+    let direct = dir.join("direct.ron");
+    stdout_of(&[
+        "play",
+        "--seed",
+        "3",
+        "--keys",
+        "lllhh",
+        "--record",
+        direct.to_str().unwrap(),
+    ]);
+    let hashes = |t: &str| t[t.find("hashes").unwrap()..t.find("outcome").unwrap()].to_string();
+    assert_eq!(
+        hashes(&text),
+        hashes(&std::fs::read_to_string(&direct).unwrap())
+    );
+    let replayed = deja()
+        .args(["replay", taken.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(replayed.status.code(), Some(0));
+
+    // A recording that no longer matches is refused where it differs.
+    let tampered = dir.join("tampered.ron");
+    std::fs::write(&tampered, source_text.replace("seed: 3,", "seed: 4,")).unwrap();
+    let refused = deja()
+        .args([
+            "play",
+            "--from",
+            tampered.to_str().unwrap(),
+            "--at",
+            "2",
+            "--keys",
+            "h",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(err.contains("drift at step 0"), "{err}");
+    // A step past the end says which steps there are.
+    let past = deja()
+        .args([
+            "play",
+            "--from",
+            source.to_str().unwrap(),
+            "--at",
+            "7",
+            "--keys",
+            "h",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(past.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&past.stderr);
+    assert!(err.contains("from 0 to 6"), "{err}");
+    // The new run never overwrites the one it came from.
+    let same = deja()
+        .args([
+            "play",
+            "--from",
+            source.to_str().unwrap(),
+            "--keys",
+            "h",
+            "--record",
+            source.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(same.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&source).unwrap(), source_text);
+}
+
+#[test]
+fn keys_file_dash_reads_standard_input() {
+    let output = deja()
+        .args(["play", "--seed", "7", "--keys-file", "-"])
+        .write_stdin("llll\n>")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        stdout_of(&["play", "--seed", "7", "--keys", "llll>"])
+    );
 }
