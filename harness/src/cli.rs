@@ -210,6 +210,25 @@ pub struct ReplayArgs {
     pub size: (u16, u16),
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// Watch the recording in the terminal: pause, step back and forth, jump
+    /// to a floor, a step, a turn or the failure, take control (? lists the
+    /// keys). One file.
+    #[arg(long, conflicts_with_all = ["format", "frames", "cast"])]
+    pub watch: bool,
+    /// Write the playback as an asciicast v2 movie (what asciinema plays):
+    /// one frame per key, at --speed keys per second. One file.
+    #[arg(long, value_name = "OUT.cast", conflicts_with_all = ["format", "frames"])]
+    pub cast: Option<PathBuf>,
+    /// Keys per second for --cast, and where --watch starts.
+    #[arg(long, default_value_t = crate::viewer::DEFAULT_SPEED, value_name = "KEYS", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub speed: u32,
+    /// Colours in --watch and --cast (`auto`: unless NO_COLOR is set).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: crate::terminal::ColorChoice,
+    /// Where a run taken over in --watch (`p`) is recorded (default: a new
+    /// file in the platform's state directory).
+    #[arg(long, value_name = "OUT", requires = "watch")]
+    pub record: Option<PathBuf>,
     #[command(flatten)]
     pub content: ContentArgs,
 }

@@ -22,4 +22,6 @@ pub mod session;
 pub mod shrink;
 pub mod sweep;
 pub mod terminal;
+pub mod timeline;
+pub mod viewer;
 pub mod watchdog;

@@ -87,6 +87,9 @@ pub struct Runner {
     /// Revealed tiles after the last key, and the floor they are on.
     revealed: (usize, u32),
     tally: Option<RunTally>,
+    /// What the last key did, when tallying: the command and whether it
+    /// worked (for the viewer's status line).
+    last_effect: Option<(Command, bool)>,
 }
 
 /// A copy goes on from the same point with a trail of its own.
@@ -109,6 +112,7 @@ impl Clone for Runner {
             progress: self.progress,
             revealed: self.revealed,
             tally: self.tally.clone(),
+            last_effect: self.last_effect,
         }
     }
 }
@@ -153,6 +157,7 @@ impl Runner {
             depth,
             settings,
             tally: None,
+            last_effect: None,
         };
         let mut found = floor_violations(&runner.game);
         found.extend(invariants::check_spawns(&runner.game));
@@ -187,6 +192,12 @@ impl Runner {
             ..RunTally::default()
         });
         self
+    }
+
+    /// What the last key did, when tallying: its command and whether it
+    /// worked; `None` for a key no command uses.
+    pub fn last_effect(&self) -> Option<(Command, bool)> {
+        self.last_effect
     }
 
     /// What the run did so far, when tallying.
@@ -304,7 +315,8 @@ impl Runner {
         let state = self.game.state();
         let revealed = state.floor.map.revealed.count();
         if let Some(tally) = &mut self.tally {
-            if let Some((command, worked)) = invariants::key_effect(before, &self.game, events) {
+            self.last_effect = invariants::key_effect(before, &self.game, events);
+            if let Some((command, worked)) = self.last_effect {
                 tally.add(command, worked);
             }
             tally.items_used += events

@@ -11,6 +11,7 @@ pub mod replay;
 pub mod show;
 pub mod shrink;
 pub mod sweep;
+pub mod watch;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -15,6 +15,18 @@ use crate::replay::{self, Report, Verdict};
 
 pub fn run(args: ReplayArgs) -> Result<u8, String> {
     let content = super::load_content(&args.content)?;
+    if args.watch || args.cast.is_some() {
+        let [file] = args.files.as_slice() else {
+            return Err(format!(
+                "--watch and --cast take one recording; {} were given",
+                args.files.len()
+            ));
+        };
+        return match &args.cast {
+            Some(out) => super::watch::cast(file, out, &args, content),
+            None => super::watch::watch(file, &args, content),
+        };
+    }
     let mut worst = exit::OK;
     for file in &args.files {
         let code = match replay_file(file, &args, &content) {
@@ -159,7 +171,7 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
 /// A hang while replaying `recording` is its recorded failure reproduced, or
 /// a new failure with a bug report, said as the other verdicts are; the
 /// watchdog then ends the process with exit code 4.
-fn report_hangs_against(recording: &Recording, name: String) {
+pub fn report_hangs_against(recording: &Recording, name: String) {
     let recorded = recording.failure.clone();
     crate::watchdog::on_hang(Box::new(move |hang| {
         let Some(failure) = &hang.recording.failure else {
