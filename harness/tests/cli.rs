@@ -387,6 +387,8 @@ fn bench_reports_steps_per_second() {
     let out = run(&["bench", "--keys", "300", "--runs", "1"], &dir);
     assert_exit(&out, 0);
     assert_prints(&out, "steps/s");
+    assert_prints(&out, "recording a played run, per key");
+    assert_prints(&out, "viewer step back in a 100000-key recording: median");
 }
 
 /// Keys a player might press, for the property test.
