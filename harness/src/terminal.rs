@@ -102,14 +102,18 @@ impl Screen {
         (w.max(1), h.max(1))
     }
 
-    /// Draws `frame` over the whole screen, top left.
+    /// Draws `frame` over the whole screen, top left, in one write: the
+    /// terminal never shows half of one frame and half of another, even
+    /// when the process is killed while drawing.
     pub fn draw(&mut self, frame: &Frame) -> Result<(), String> {
         let fail = |e: std::io::Error| format!("drawing to the terminal: {e}");
-        let mut out = self.out.lock();
+        let mut bytes: Vec<u8> = Vec::with_capacity(usize::from(frame.width()) * 24 + 64);
         for y in 0..frame.height() {
-            queue!(out, cursor::MoveTo(0, y)).map_err(fail)?;
-            write_row(&mut out, frame, y, self.colors).map_err(fail)?;
+            queue!(bytes, cursor::MoveTo(0, y)).map_err(fail)?;
+            write_row(&mut bytes, frame, y, self.colors).map_err(fail)?;
         }
+        let mut out = self.out.lock();
+        out.write_all(&bytes).map_err(fail)?;
         out.flush().map_err(fail)
     }
 

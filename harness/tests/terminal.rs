@@ -1,0 +1,524 @@
+//! The terminal front end as a person uses it: the real `deja` binary in a
+//! real terminal (tmux), keys typed with send-keys and the screen read with
+//! capture-pane. These need tmux (`.ci/run` installs it); without it they
+//! fail and say so, since a skipped test would pass having tested nothing.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use game_core::Key;
+use harness::recording;
+use support::deja;
+
+const DEJA: &str = env!("CARGO_BIN_EXE_deja");
+/// The pane: an 80x24 game frame and the status line under it, so a frame
+/// on screen compares with `deja show` and `play --frames last` at their
+/// default size.
+const WIDTH: u16 = 80;
+const HEIGHT: u16 = 25;
+/// The shell under the pane says "Killed" when deja is killed, which would
+/// scroll the frame deja left on the screen: it says it to nowhere.
+const SILENT_SHELL: &str = "exec 2>/dev/null; ";
+/// Generous: CI machines are shared and these tests run beside others.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// A tmux server of its own (its own socket), killed when dropped.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    /// Runs `command` under `sh` in a new WIDTHxHEIGHT pane.
+    fn start(name: &str, command: &str) -> Tmux {
+        let tmux = Tmux {
+            socket: format!("deja-test-{name}-{}", std::process::id()),
+        };
+        // No status bar: the pane is the whole WIDTHxHEIGHT window.
+        let config = std::env::temp_dir().join(format!("{}.conf", tmux.socket));
+        std::fs::write(&config, "set -g status off\n").expect("a tmux config");
+        let status = Command::new("tmux")
+            .args(["-L", &tmux.socket, "-f", config.to_str().unwrap()])
+            .args(["new-session", "-d"])
+            .args(["-x", &WIDTH.to_string(), "-y", &HEIGHT.to_string()])
+            .args(["sh", "-c", command])
+            .status()
+            .expect("tmux runs (install tmux: .ci/run does)");
+        assert!(status.success(), "tmux new-session failed");
+        tmux
+    }
+
+    fn tmux(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .args(["-L", &self.socket])
+            .args(args)
+            .output()
+            .expect("tmux runs");
+        assert!(
+            out.status.success(),
+            "tmux {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Types `text` literally, one key per character.
+    fn type_text(&self, text: &str) {
+        self.tmux(&["send-keys", "-t", "0", "-l", text]);
+    }
+
+    /// Presses a named key: Escape, Enter, Space, Left...
+    fn press(&self, key: &str) {
+        self.tmux(&["send-keys", "-t", "0", key]);
+    }
+
+    fn screen(&self) -> Vec<String> {
+        self.tmux(&["capture-pane", "-p", "-t", "0"])
+            .lines()
+            .map(|l| l.trim_end().to_string())
+            .collect()
+    }
+
+    /// The screen with lines the terminal wrapped joined again: what was
+    /// printed after the game gave the terminal back.
+    fn printed(&self) -> String {
+        self.tmux(&["capture-pane", "-p", "-J", "-t", "0"])
+            .lines()
+            .map(|l| l.trim_end().to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// Waits until the screen holds `text`; the screen then.
+    fn wait_for(&self, text: &str) -> Vec<String> {
+        let started = Instant::now();
+        loop {
+            let screen = self.screen();
+            if screen.iter().any(|l| l.contains(text)) {
+                return screen;
+            }
+            assert!(
+                started.elapsed() < PATIENCE,
+                "waited {PATIENCE:?} for {text:?}; the screen:\n{}",
+                screen.join("\n")
+            );
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+
+    /// The process id of `deja` running under the pane's shell.
+    fn deja_pid(&self) -> String {
+        let shell = self.tmux(&["display-message", "-p", "-t", "0", "#{pane_pid}"]);
+        let out = Command::new("pgrep")
+            .args(["-P", shell.trim(), "deja"])
+            .output()
+            .expect("pgrep runs");
+        let pid = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        assert!(!pid.is_empty(), "no deja under the pane's shell");
+        pid
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .status();
+    }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    support::scratch("terminal", name)
+}
+
+fn quoted(path: &Path) -> String {
+    format!("'{}'", path.display())
+}
+
+/// The game frame's rows of a screen: all but the status line.
+fn frame_rows(screen: &[String]) -> Vec<String> {
+    screen[..usize::from(HEIGHT) - 1].to_vec()
+}
+
+/// Rows of text, trailing blanks trimmed, padded to the frame's height.
+fn rows_of(text: &str) -> Vec<String> {
+    let mut rows: Vec<String> = text.lines().map(|l| l.trim_end().to_string()).collect();
+    rows.resize(usize::from(HEIGHT) - 1, String::new());
+    rows
+}
+
+/// The frame `deja show FILE --at STEP` draws.
+fn shown_at(file: &Path, step: u64) -> Vec<String> {
+    let out = deja()
+        .args(["show", file.to_str().unwrap(), "--at", &step.to_string()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Under its header line, "--- FILE at step N (key K) ---".
+    let frame = text.split_once('\n').map_or("", |(_, rest)| rest);
+    rows_of(frame)
+}
+
+/// The status line's step: "... step 12 ..." or "step 12/40".
+fn status_step(screen: &[String]) -> u64 {
+    let status = &screen[usize::from(HEIGHT) - 1];
+    let after = status
+        .split("step ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no step on the status line: {status:?}"));
+    let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().expect("a step number")
+}
+
+fn wait_for_file(path: &Path) -> String {
+    let started = Instant::now();
+    loop {
+        if let Ok(text) = std::fs::read_to_string(path)
+            && !text.is_empty()
+        {
+            return text;
+        }
+        assert!(
+            started.elapsed() < PATIENCE,
+            "{} never appeared",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(30));
+    }
+}
+
+/// The terminal's settings show it is back in cooked mode: canonical input
+/// and echo on (raw mode turns both off).
+fn assert_restored(stty: &str) {
+    let words: Vec<&str> = stty.split_whitespace().collect();
+    assert!(words.contains(&"icanon"), "still raw: {stty}");
+    assert!(words.contains(&"echo"), "still raw: {stty}");
+}
+
+#[test]
+fn a_played_run_shows_the_frames_scripted_play_prints_and_gives_the_terminal_back() {
+    let dir = scratch("play");
+    let state = dir.join("state");
+    let (done, stty) = (dir.join("done"), dir.join("stty"));
+    let tmux = Tmux::start(
+        "play",
+        &format!(
+            "XDG_STATE_HOME={} {DEJA} play --seed 3; echo exit=$? > {}; stty -a > {}; sleep 600",
+            quoted(&state),
+            quoted(&done),
+            quoted(&stty)
+        ),
+    );
+    let screen = tmux.wait_for("seed 3 · step 0");
+    let status = screen.last().unwrap().clone();
+    tmux.type_text("llj");
+    tmux.wait_for("step 3 ·");
+    tmux.type_text("i");
+    let inventory = tmux.wait_for("step 4 ·");
+    let scripted = |keys: &str| {
+        let out = deja()
+            .args(["play", "--seed", "3", "--keys", keys, "--frames", "last"])
+            .output()
+            .unwrap();
+        rows_of(&String::from_utf8_lossy(&out.stdout))
+    };
+    assert_eq!(
+        frame_rows(&inventory),
+        scripted("llji"),
+        "the inventory open"
+    );
+    tmux.press("Escape");
+    let closed = tmux.wait_for("step 5 ·");
+    assert_eq!(
+        frame_rows(&closed),
+        scripted("llji<Esc>"),
+        "the inventory closed"
+    );
+    tmux.type_text("Q");
+    tmux.wait_for("step 6 ·");
+    tmux.type_text("y");
+    assert_eq!(wait_for_file(&done).trim(), "exit=0");
+    assert_restored(&wait_for_file(&stty));
+
+    // The recording is where the status line and the farewell say.
+    let files: Vec<PathBuf> = std::fs::read_dir(state.join("deja"))
+        .expect("the state directory holds the recording")
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let file = &files[0];
+    let name = file.display().to_string();
+    assert!(
+        status.contains(&format!("recording to {}", &name[..name.len().min(40)])),
+        "{status}"
+    );
+    let farewell = tmux.printed();
+    assert!(
+        farewell.contains(&format!("recorded 7 keys to {name}")),
+        "{farewell}"
+    );
+    assert!(
+        farewell.contains(&format!("deja replay {name}")),
+        "{farewell}"
+    );
+    let run = recording::read(file).expect("a valid recording");
+    assert_eq!(Key::format_all(&run.keys), "llji<Esc>Qy");
+    let replay = deja().args(["replay", &name]).output().unwrap();
+    assert_eq!(replay.status.code(), Some(0));
+}
+
+/// Kills deja with SIGKILL once the screen shows `step`, then checks the
+/// file replays and holds every key whose frame was on screen, at most one
+/// more, and that `show` draws the frame the screen last showed.
+fn kill_and_check(tmux: &Tmux, file: &Path) -> u64 {
+    let pid = tmux.deja_pid();
+    let killed = Command::new("kill").args(["-9", &pid]).status().unwrap();
+    assert!(killed.success());
+    std::thread::sleep(Duration::from_millis(100));
+    let screen = tmux.screen();
+    let seen = status_step(&screen);
+    let run = recording::read(file).expect("the file is a whole recording after SIGKILL");
+    let kept = run.keys.len() as u64;
+    assert!(
+        kept == seen || kept == seen + 1,
+        "the screen showed step {seen}; the file holds {kept} keys"
+    );
+    let replay = deja()
+        .args(["replay", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(
+        replay.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&replay.stdout)
+    );
+    assert_eq!(
+        frame_rows(&screen),
+        shown_at(file, seen),
+        "the frame last seen"
+    );
+    seen
+}
+
+#[test]
+fn sigkill_mid_game_leaves_a_recording_that_reaches_the_last_frame_seen() {
+    let dir = scratch("kill");
+    let file = dir.join("run.ron");
+    let tmux = Tmux::start(
+        "kill",
+        &format!(
+            "{SILENT_SHELL}{DEJA} play --seed 5 --record {}; sleep 600",
+            quoted(&file)
+        ),
+    );
+    tmux.wait_for("seed 5 · step 0");
+    tmux.type_text("llllo");
+    tmux.wait_for("step 5 ·");
+    assert_eq!(kill_and_check(&tmux, &file), 5);
+}
+
+#[test]
+fn twenty_kills_at_random_moments_lose_at_most_the_last_key() {
+    let dir = scratch("kill-loop");
+    let keys = [
+        "l", "h", "j", "k", "o", "o", ".", "i", ";", "y", "n", "u", "b",
+    ];
+    // A fixed generator: the moments are random but the test is the same
+    // every run.
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    for round in 0..20 {
+        let file = dir.join(format!("run{round}.ron"));
+        let tmux = Tmux::start(
+            &format!("loop{round}"),
+            &format!(
+                "{SILENT_SHELL}{DEJA} play --seed {round} --record {}; sleep 600",
+                quoted(&file)
+            ),
+        );
+        tmux.wait_for(&format!("seed {round} · step 0"));
+        let burst: String = (0..5 + next(40))
+            .map(|_| keys[next(keys.len() as u64) as usize])
+            .collect::<Vec<_>>()
+            .concat();
+        // Screens opened by the burst are closed by a later Escape or not:
+        // both are states a player can be killed in.
+        tmux.type_text(&burst);
+        let pause = next(250);
+        std::thread::sleep(Duration::from_millis(pause));
+        let seen = kill_and_check(&tmux, &file);
+        eprintln!(
+            "round {round}: killed {pause} ms after typing {} keys, at step {seen}",
+            burst.len()
+        );
+    }
+}
+
+#[test]
+fn a_panic_during_play_gives_the_terminal_back_and_writes_a_report_that_reproduces() {
+    let dir = scratch("panic");
+    let file = dir.join("panic.ron");
+    let (done, stty) = (dir.join("done"), dir.join("stty"));
+    let tmux = Tmux::start(
+        "panic",
+        &format!(
+            "{DEJA} play --seed 3 --record {} --canary panicking-potion; echo exit=$? > {}; stty -a > {}; sleep 600",
+            quoted(&file),
+            quoted(&done),
+            quoted(&stty)
+        ),
+    );
+    tmux.wait_for("seed 3 · step 0");
+    tmux.type_text("llaa");
+    assert_eq!(wait_for_file(&done).trim(), "exit=4");
+    assert_restored(&wait_for_file(&stty));
+    let screen = tmux.screen().join("\n");
+    assert!(
+        screen.contains("panic: canary panicking-potion"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains(&format!("deja replay {}", file.display())),
+        "{screen}"
+    );
+    let replay = deja()
+        .args(["replay", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(replay.status.code(), Some(4));
+    assert!(String::from_utf8_lossy(&replay.stdout).contains("reproduced at step 4"));
+}
+
+/// A recording of the corpus that goes down two floors, with its hash at
+/// `drift` changed so the replay drifts there.
+fn drifting_copy(dir: &Path, drift: usize) -> PathBuf {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../recordings/descend-to-depth-3.ron");
+    let mut run = recording::read(&source).expect("the corpus recording reads");
+    run.step_hashes[drift] ^= 1;
+    let file = dir.join("drift.ron");
+    recording::write(&file, &run).unwrap();
+    file
+}
+
+#[test]
+fn the_viewer_plays_pauses_steps_jumps_and_finds_the_drift() {
+    let dir = scratch("watch");
+    let file = drifting_copy(&dir, 40);
+    let run = recording::read(&file).unwrap();
+    let timeline =
+        harness::timeline::Timeline::build(run, game_core::content::Content::shared_embedded())
+            .expect("builds");
+    let second_floor = timeline.marks.floors[1];
+    let last = timeline.marks.last;
+    let tmux = Tmux::start(
+        "watch",
+        &format!(
+            "{DEJA} replay {} --watch --speed 2; sleep 600",
+            quoted(&file)
+        ),
+    );
+    // It plays from the start, two keys a second.
+    tmux.wait_for(&format!("playing 2/s · step 1/{last}"));
+    tmux.press("Space");
+    let paused = tmux.wait_for("paused · step");
+    let at = status_step(&paused);
+    assert_eq!(frame_rows(&paused), shown_at(&file, at));
+    tmux.type_text("l");
+    tmux.wait_for(&format!("paused · step {}/", at + 1));
+    tmux.type_text("L");
+    tmux.wait_for(&format!("paused · step {}/", at + 11));
+    tmux.press("Left");
+    tmux.wait_for(&format!("paused · step {}/", at + 10));
+    tmux.type_text("H");
+    let back = tmux.wait_for(&format!("paused · step {}/", at));
+    assert_eq!(
+        frame_rows(&back),
+        shown_at(&file, at),
+        "stepping back shows the same frame"
+    );
+    tmux.type_text(">");
+    let floor = tmux.wait_for(&format!("step {second_floor}/{last} · turn"));
+    assert!(floor.last().unwrap().contains("depth 2"), "{floor:?}");
+    assert_eq!(frame_rows(&floor), shown_at(&file, second_floor));
+    tmux.type_text("g7");
+    tmux.wait_for("go to step: 7_");
+    tmux.press("Enter");
+    tmux.wait_for(&format!("step 7/{last} ·"));
+    tmux.type_text("f");
+    let drift = tmux.wait_for(&format!("step 40/{last} ·"));
+    assert!(drift.last().unwrap().contains("drift at 40"), "{drift:?}");
+    assert_eq!(frame_rows(&drift), shown_at(&file, 40));
+    tmux.type_text("h");
+    let before = tmux.wait_for(&format!("step 39/{last} ·"));
+    assert!(before.last().unwrap().contains("same so far"), "{before:?}");
+    tmux.type_text("?");
+    tmux.wait_for("Viewer keys");
+    tmux.type_text("q");
+    let farewell = tmux.wait_for("drift at step 40");
+    assert!(
+        !farewell.iter().any(|l| l.contains("Viewer keys")),
+        "the screen is given back"
+    );
+}
+
+#[test]
+fn the_viewer_jumps_to_a_failure_and_takes_control_before_it() {
+    let dir = scratch("watch-failure");
+    let report = dir.join("panic.ron");
+    let out = deja()
+        .args([
+            "play",
+            "--seed",
+            "3",
+            "--keys",
+            "llaa",
+            "--canary",
+            "panicking-potion",
+        ])
+        .args(["--record", report.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    let taken = dir.join("taken.ron");
+    let tmux = Tmux::start(
+        "watch-failure",
+        &format!(
+            "{DEJA} replay {} --watch --record {}; sleep 600",
+            quoted(&report),
+            quoted(&taken)
+        ),
+    );
+    tmux.wait_for("step");
+    tmux.press("Space");
+    tmux.type_text("f");
+    // A panic leaves the game half-changed: the viewer stops before it.
+    let failure = tmux.wait_for("step 3/3");
+    assert!(
+        failure.last().unwrap().contains("failure at 4"),
+        "{failure:?}"
+    );
+    tmux.type_text("p");
+    tmux.wait_for("seed 3 · step 3 · recording to");
+    // Control is taken with the pack open, as the recording had it.
+    tmux.press("Escape");
+    // A terminal cannot tell Esc then h from Alt+h when they come at once.
+    tmux.wait_for("seed 3 · step 4 ·");
+    tmux.type_text("hQy");
+    tmux.wait_for("recorded 7 keys");
+    let run = recording::read(&taken).expect("the run taken over is recorded");
+    assert_eq!(Key::format_all(&run.keys), "lla<Esc>hQy");
+    assert_eq!(run.origin.as_ref().map(|o| o.step), Some(3));
+}
