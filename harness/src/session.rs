@@ -21,7 +21,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use game_core::Key;
 use game_core::frame::{Frame, Style};
+use game_core::keys::{KeyCode, Mods};
 
 use crate::exit;
 use crate::recording::{self, Origin};
@@ -143,7 +145,7 @@ pub fn with_status(frame: &Frame, status: &str, width: u16, height: u16) -> Fram
 /// Plays `runner`'s game at the terminal until the run ends, the player
 /// quits or a failure happens, writing the run to `autosave` after every
 /// key. Gives the terminal back, then says where the run is. Returns the
-/// exit code: 0, 4 for a failure, 130 when a signal ended it.
+/// exit code: 0, 4 for a failure, 130 when Ctrl-C or a signal ended it.
 pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Result<u8, String> {
     let path = autosave.path.clone();
     crate::watchdog::on_hang(Box::new(move |hang| {
@@ -185,6 +187,13 @@ pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Resu
             Some(Input::Key(key)) => key,
         };
         if over {
+            break;
+        }
+        // Ctrl-C leaves, as it does everywhere in a terminal; raw mode
+        // delivers it as a key instead of SIGINT. It is not pressed into
+        // the game, and the file already holds every key before it.
+        if input == Key::with_mods(KeyCode::Char('c'), Mods::CTRL) {
+            signalled = true;
             break;
         }
         let pressed = runner.press(input);

@@ -522,3 +522,73 @@ fn the_viewer_jumps_to_a_failure_and_takes_control_before_it() {
     assert_eq!(Key::format_all(&run.keys), "lla<Esc>hQy");
     assert_eq!(run.origin.as_ref().map(|o| o.step), Some(3));
 }
+
+#[test]
+fn ctrl_c_and_sigterm_leave_with_the_terminal_given_back_and_every_key_kept() {
+    for (name, leave) in [("ctrl-c", "C-c"), ("sigterm", "TERM")] {
+        let dir = scratch(name);
+        let file = dir.join("run.ron");
+        let (done, stty) = (dir.join("done"), dir.join("stty"));
+        let tmux = Tmux::start(
+            name,
+            &format!(
+                "{DEJA} play --seed 9 --record {}; echo exit=$? > {}; stty -a > {}; sleep 600",
+                quoted(&file),
+                quoted(&done),
+                quoted(&stty)
+            ),
+        );
+        tmux.wait_for("seed 9 · step 0");
+        tmux.type_text("lli");
+        tmux.wait_for("step 3 ·");
+        if leave == "TERM" {
+            let pid = tmux.deja_pid();
+            assert!(
+                Command::new("kill")
+                    .args(["-TERM", &pid])
+                    .status()
+                    .unwrap()
+                    .success()
+            );
+        } else {
+            tmux.press(leave);
+        }
+        assert_eq!(wait_for_file(&done).trim(), "exit=130", "{name}");
+        assert_restored(&wait_for_file(&stty));
+        let run = recording::read(&file).unwrap();
+        assert_eq!(
+            Key::format_all(&run.keys),
+            "lli",
+            "{name}: Ctrl-C is not a game key"
+        );
+        assert!(
+            tmux.printed()
+                .contains(&format!("deja replay {}", file.display()))
+        );
+    }
+}
+
+#[test]
+fn only_the_terminal_module_names_the_terminal_library() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut stack = vec![src.clone()];
+    let mut naming = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path != src.join("terminal.rs")
+                && std::fs::read_to_string(&path)
+                    .unwrap()
+                    .contains("crossterm")
+            {
+                naming.push(path);
+            }
+        }
+    }
+    assert!(
+        naming.is_empty(),
+        "crossterm named outside terminal.rs: {naming:?}"
+    );
+}
