@@ -3,9 +3,10 @@
 //!
 //! Building it replays the recording through the runner, every step checked
 //! against the recording as `deja replay` checks it, and keeps the game
-//! every [`KEYFRAME_EVERY`] steps (a keyframe). The game at any step is then
-//! the keyframe at or before it plus at most `KEYFRAME_EVERY - 1` keys
-//! pressed again: the game is a pure function of its start and keys, so
+//! every [`KEYFRAME_EVERY`] steps (a keyframe; more steps apart in a
+//! recording so long that it would keep more than [`MAX_KEYFRAMES`]). The
+//! game at any step is then the keyframe at or before it plus fewer keys
+//! than that pressed again: the game is a pure function of its start and keys, so
 //! this is the same game the replay saw, and stepping back is as quick as
 //! stepping forward. Keys pressed again skip the checks, which the building
 //! replay has already made.
@@ -23,6 +24,14 @@ use crate::replay::{self, Verdict};
 /// less one; a keyframe of an 80x40 floor holds some kilobytes, so a
 /// 100,000-key recording keeps a thousand of them.
 pub const KEYFRAME_EVERY: u64 = 100;
+/// Most keyframes kept, so memory stays bounded for the longest recording
+/// a reader accepts (a million keys: a keyframe every 1,000 steps).
+pub const MAX_KEYFRAMES: u64 = 1000;
+
+/// Steps between keyframes for a recording of `keys` keys.
+pub fn keyframe_spacing(keys: u64) -> u64 {
+    KEYFRAME_EVERY.max(keys.div_ceil(MAX_KEYFRAMES))
+}
 
 /// What a step did, for the status line and for jumps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +87,8 @@ pub struct Timeline {
     pub steps: Vec<StepInfo>,
     pub marks: Marks,
     keyframes: Vec<Game>,
+    /// Steps between keyframes.
+    spacing: u64,
 }
 
 impl Timeline {
@@ -86,6 +97,7 @@ impl Timeline {
     /// timeline ends before it.
     pub fn build(recording: Recording, content: Arc<Content>) -> Result<Timeline, String> {
         let mut runner = replay::start(&recording, content)?.tallying();
+        let spacing = keyframe_spacing(recording.keys.len() as u64);
         let mut keyframes = vec![runner.game().clone()];
         let info = |game: &Game, effect| StepInfo {
             turn: game.state().clock.turn(),
@@ -135,7 +147,7 @@ impl Timeline {
                     Ok(_) => {
                         steps.push(info(runner.game(), runner.last_effect()));
                         last = step;
-                        if step % KEYFRAME_EVERY == 0 {
+                        if step % spacing == 0 {
                             keyframes.push(runner.game().clone());
                         }
                         if verdict.is_none()
@@ -176,6 +188,7 @@ impl Timeline {
             steps,
             marks,
             keyframes,
+            spacing,
         })
     }
 
@@ -184,9 +197,9 @@ impl Timeline {
         let step = step.min(self.marks.last);
         // A failure on a keyframe's step ends the timeline without keeping
         // that keyframe.
-        let frame = ((step / KEYFRAME_EVERY) as usize).min(self.keyframes.len() - 1);
+        let frame = ((step / self.spacing) as usize).min(self.keyframes.len() - 1);
         let mut game = self.keyframes[frame].clone();
-        self.press_to(&mut game, frame as u64 * KEYFRAME_EVERY, step);
+        self.press_to(&mut game, frame as u64 * self.spacing, step);
         game
     }
 
@@ -226,6 +239,11 @@ impl Timeline {
             info.depth,
             self.marks.verdict_at(step)
         )
+    }
+
+    /// Steps between keyframes: going to any step presses fewer keys.
+    pub fn spacing(&self) -> u64 {
+        self.spacing
     }
 
     /// Keyframes kept.
@@ -284,6 +302,15 @@ mod tests {
                 "step {step}"
             );
         }
+    }
+
+    #[test]
+    fn keyframes_stay_bounded_for_the_longest_recording() {
+        assert_eq!(keyframe_spacing(0), KEYFRAME_EVERY);
+        assert_eq!(keyframe_spacing(100_000), KEYFRAME_EVERY);
+        assert_eq!(keyframe_spacing(100_001), 101);
+        let longest = crate::recording::MAX_KEYS as u64;
+        assert!(longest / keyframe_spacing(longest) < MAX_KEYFRAMES + 1);
     }
 
     #[test]

@@ -66,7 +66,13 @@ impl Tmux {
 
     /// Types `text` literally, one key per character.
     fn type_text(&self, text: &str) {
-        self.tmux(&["send-keys", "-t", "0", "-l", text]);
+        // tmux reads an argument ending in `;` as the end of a command;
+        // `\;` is a literal one.
+        let text = match text.strip_suffix(';') {
+            Some(rest) => format!("{rest}\\;"),
+            None => text.to_string(),
+        };
+        self.tmux(&["send-keys", "-t", "0", "-l", &text]);
     }
 
     /// Presses a named key: Escape, Enter, Space, Left...
@@ -591,4 +597,38 @@ fn only_the_terminal_module_names_the_terminal_library() {
         naming.is_empty(),
         "crossterm named outside terminal.rs: {naming:?}"
     );
+}
+
+#[test]
+fn a_hang_during_play_gives_the_terminal_back_and_writes_a_report_that_reproduces() {
+    let dir = scratch("hang");
+    let file = dir.join("hang.ron");
+    let (done, stty) = (dir.join("done"), dir.join("stty"));
+    let tmux = Tmux::start(
+        "hang",
+        &format!(
+            "DEJA_HANG_SECONDS=1 {DEJA} play --seed 3 --record {} --canary stalling-look; echo exit=$? > {}; stty -a > {}; sleep 600",
+            quoted(&file),
+            quoted(&done),
+            quoted(&stty)
+        ),
+    );
+    tmux.wait_for("seed 3 · step 0");
+    tmux.type_text("l;");
+    tmux.wait_for("step 2 ·");
+    tmux.press("Enter");
+    assert_eq!(wait_for_file(&done).trim(), "exit=4");
+    assert_restored(&wait_for_file(&stty));
+    assert!(
+        tmux.printed()
+            .contains(&format!("deja replay {}", file.display()))
+    );
+    let replay = deja()
+        .env("DEJA_HANG_SECONDS", "1")
+        .args(["replay", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(replay.status.code(), Some(4));
+    let said = String::from_utf8_lossy(&replay.stdout);
+    assert!(said.contains("reproduced at step 3: hang"), "{said}");
 }

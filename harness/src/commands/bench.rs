@@ -121,7 +121,7 @@ fn bench_step_back(
     let (median, p95, max, jumps) = step_back_times(&timeline, seed);
     super::out(format_args!(
         "viewer step back in a {KEYS}-key recording: median {median:.2} ms, 95th percentile {p95:.2} ms, max {max:.2} ms over {jumps} jumps (keyframe every {} steps, {} kept; opening it took {build:.1} s)",
-        crate::timeline::KEYFRAME_EVERY,
+        timeline.spacing(),
         timeline.keyframe_count(),
     ))?;
     // The long run mostly looks around; the bench mix spends a turn on

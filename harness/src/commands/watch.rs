@@ -16,7 +16,7 @@ use crate::recording::{self, Origin};
 use crate::replay::Verdict;
 use crate::session::{self, Autosave, SIGNAL_POLL, with_status};
 use crate::terminal::{self, Input, Screen};
-use crate::timeline::{KEYFRAME_EVERY, Timeline};
+use crate::timeline::Timeline;
 use crate::viewer::{Action, HELP, Viewer};
 
 /// Largest movie written: a frame is some kilobytes, so this is tens of
@@ -51,7 +51,7 @@ pub fn watch(file: &Path, args: &ReplayArgs, content: Arc<Content>) -> Result<u8
     loop {
         if shown.0 != viewer.position {
             let (from, to) = (shown.0, viewer.position);
-            if to > from && to - from < KEYFRAME_EVERY {
+            if to > from && to - from < timeline.spacing() {
                 timeline.press_to(&mut shown.1, from, to);
             } else {
                 shown.1 = timeline.game_at(to);
