@@ -632,3 +632,66 @@ fn a_hang_during_play_gives_the_terminal_back_and_writes_a_report_that_reproduce
     let said = String::from_utf8_lossy(&replay.stdout);
     assert!(said.contains("reproduced at step 3: hang"), "{said}");
 }
+
+#[test]
+fn a_resized_terminal_redraws_at_its_size_and_the_run_is_unchanged() {
+    let dir = scratch("resize");
+    let file = dir.join("run.ron");
+    let tmux = Tmux::start(
+        "resize",
+        &format!("{DEJA} play --seed 3 --record {}; sleep 600", quoted(&file)),
+    );
+    tmux.wait_for("seed 3 · step 0");
+    tmux.type_text("ll");
+    tmux.wait_for("step 2 ·");
+    tmux.tmux(&["resize-window", "-t", "0", "-x", "100", "-y", "31"]);
+    let started = Instant::now();
+    let screen = loop {
+        let screen = tmux.screen();
+        if screen.len() == 31 && screen[30].contains("step 2 ·") {
+            break screen;
+        }
+        assert!(
+            started.elapsed() < PATIENCE,
+            "no redraw at 100x31: {screen:?}"
+        );
+        std::thread::sleep(Duration::from_millis(30));
+    };
+    let out = deja()
+        .args(["play", "--seed", "3", "--keys", "ll", "--size", "100x30"])
+        .output()
+        .unwrap();
+    let mut expected: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.trim_end().to_string())
+        .collect();
+    expected.resize(30, String::new());
+    assert_eq!(
+        screen[..30].to_vec(),
+        expected,
+        "the game at the terminal's size"
+    );
+    tmux.type_text("j");
+    tmux.wait_for("step 3 ·");
+    // The size was presentation only: the run is the run of 80x24.
+    let run = recording::read(&file).unwrap();
+    assert_eq!(run.frame, (80, 24));
+    let scripted = dir.join("scripted.ron");
+    deja()
+        .args([
+            "play",
+            "--seed",
+            "3",
+            "--keys",
+            "llj",
+            "--record",
+            scripted.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    assert_eq!(
+        recording::read(&scripted).unwrap().step_hashes,
+        run.step_hashes,
+        "the same hashes as a run that never saw a resize"
+    );
+}
