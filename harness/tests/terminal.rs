@@ -695,3 +695,55 @@ fn a_resized_terminal_redraws_at_its_size_and_the_run_is_unchanged() {
         "the same hashes as a run that never saw a resize"
     );
 }
+
+#[test]
+fn a_whole_winning_run_typed_at_the_terminal_is_the_corpus_recording() {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../recordings/win.ron");
+    let win = recording::read(&source).unwrap();
+    let dir = scratch("whole-run");
+    let file = dir.join("won.ron");
+    let done = dir.join("done");
+    let tmux = Tmux::start(
+        "whole-run",
+        &format!(
+            "{DEJA} play --seed {} --record {}; echo exit=$? > {}; sleep 600",
+            win.seed,
+            quoted(&file),
+            quoted(&done)
+        ),
+    );
+    tmux.wait_for(&format!("seed {} · step 0", win.seed));
+    // Letters in runs, Enter by name: the keys of the recording, typed.
+    let mut run = String::new();
+    for key in &win.keys {
+        if *key == Key::ENTER {
+            if !run.is_empty() {
+                tmux.type_text(&std::mem::take(&mut run));
+            }
+            tmux.press("Enter");
+        } else {
+            run.push_str(&key.to_string());
+        }
+    }
+    tmux.type_text(&run);
+    let end = tmux.wait_for("any key to leave");
+    assert!(end.last().unwrap().starts_with("won at turn"), "{end:?}");
+    tmux.press("Space");
+    assert_eq!(wait_for_file(&done).trim(), "exit=0");
+    let played = recording::read(&file).unwrap();
+    assert_eq!(
+        played.keys, win.keys,
+        "the key left on the last screen is not recorded"
+    );
+    assert_eq!(played.step_hashes, win.step_hashes);
+    assert_eq!(played.outcome, win.outcome);
+    let farewell = tmux.printed();
+    assert!(
+        farewell.contains(&format!(
+            "recorded {} keys to {}",
+            win.keys.len(),
+            file.display()
+        )),
+        "{farewell}"
+    );
+}
