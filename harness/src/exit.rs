@@ -10,7 +10,8 @@ pub const USAGE: u8 = 2;
 pub const DRIFT: u8 = 3;
 /// A failure was found: panic, broken invariant, stuck turn.
 pub const FAILURE: u8 = 4;
-/// Ended by a signal (SIGINT, SIGTERM, SIGHUP), as shells report SIGINT.
+/// Ended by Ctrl-C, SIGINT or SIGTERM at the terminal, as shells report
+/// SIGINT.
 pub const INTERRUPTED: u8 = 130;
 
 /// The table printed under `--help`.
@@ -21,4 +22,4 @@ Exit codes:
   2  bad usage (from the argument parser)
   3  drift: a replay's state differs from its recording
   4  failure found: panic, broken invariant or stuck turn
-  130  ended by a signal (the work done so far is kept)";
+  130  ended by Ctrl-C or a signal (the work done so far is kept)";

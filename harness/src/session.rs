@@ -106,16 +106,14 @@ fn utc_stamp(now: std::time::SystemTime) -> String {
     )
 }
 
-/// SIGTERM, SIGHUP and SIGINT while the terminal is taken over: the loop
-/// sees the flag, gives the terminal back and leaves, the file already
-/// whole.
+/// SIGTERM and SIGINT while the terminal is taken over: the loop sees the
+/// flag, gives the terminal back and leaves, the file already whole. SIGHUP
+/// is left to end the process as it does by default: it means the terminal
+/// has gone, so there is nothing to give back, and a process that stayed
+/// would wait on a terminal that can never answer.
 pub fn watch_signals() -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));
-    for signal in [
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-        signal_hook::consts::SIGINT,
-    ] {
+    for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
         // Registering can only fail for a forbidden signal, none of these.
         let _ = signal_hook::flag::register(signal, flag.clone());
     }

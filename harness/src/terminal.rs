@@ -7,8 +7,9 @@
 //!
 //! Restoring the terminal is idempotent and reachable from anywhere
 //! ([`restore`]): the screen guard's drop, the panic hook, the hang
-//! watchdog's handler and the signal handler all call it, so the player gets
-//! a working shell back however the process ends (short of SIGKILL).
+//! watchdog's handler and the loops that see SIGINT or SIGTERM all call it,
+//! so the player gets a working shell back however the process ends (short
+//! of SIGKILL, and of SIGHUP, which means there is no terminal left).
 
 use std::io::Write;
 use std::sync::Once;
@@ -66,6 +67,8 @@ static HOOK: Once = Once::new();
 pub struct Screen {
     colors: bool,
     out: std::io::Stdout,
+    /// The frame on the screen: drawing it again writes nothing.
+    shown: Option<Frame>,
 }
 
 impl Screen {
@@ -93,7 +96,11 @@ impl Screen {
             restore();
             fail(e)
         })?;
-        Ok(Screen { colors, out })
+        Ok(Screen {
+            colors,
+            out,
+            shown: None,
+        })
     }
 
     /// Columns and rows, at least 1 by 1.
@@ -106,6 +113,9 @@ impl Screen {
     /// terminal never shows half of one frame and half of another, even
     /// when the process is killed while drawing.
     pub fn draw(&mut self, frame: &Frame) -> Result<(), String> {
+        if self.shown.as_ref() == Some(frame) {
+            return Ok(());
+        }
         let fail = |e: std::io::Error| format!("drawing to the terminal: {e}");
         let mut bytes: Vec<u8> = Vec::with_capacity(usize::from(frame.width()) * 24 + 64);
         for y in 0..frame.height() {
@@ -114,35 +124,104 @@ impl Screen {
         }
         let mut out = self.out.lock();
         out.write_all(&bytes).map_err(fail)?;
-        out.flush().map_err(fail)
+        out.flush().map_err(fail)?;
+        self.shown = Some(frame.clone());
+        Ok(())
     }
 
     /// The next key or resize, waiting at most `timeout` (`None`: forever).
     /// Key releases and repeats, mouse, focus and paste events are dropped.
+    /// A signal ends the wait early (`Ok(None)`), so the caller can look at
+    /// its flags. A terminal that has gone away is an error.
+    ///
+    /// crossterm reads a terminal that has gone away forever, at full speed,
+    /// whatever the timeout (crossterm-rs/crossterm#793): so the terminal is
+    /// asked first, with poll(2), whether it is still there, and crossterm is
+    /// only called when it is. (SIGHUP, which a vanished terminal sends, is
+    /// left to end the process as it does by default.)
     pub fn next_input(&mut self, timeout: Option<Duration>) -> Result<Option<Input>, String> {
         let fail = |e: std::io::Error| format!("reading the terminal: {e}");
+        let deadline = timeout.map(|t| std::time::Instant::now() + t);
         loop {
-            if let Some(limit) = timeout
-                && !event::poll(limit).map_err(fail)?
-            {
+            if !terminal_is_there(Duration::ZERO)?.alive {
+                return Err(GONE.into());
+            }
+            // Events crossterm has already read come first; the terminal is
+            // there, so this does not block.
+            if event::poll(Duration::ZERO).map_err(fail)? {
+                match event::read().map_err(fail)? {
+                    Event::Key(key) => {
+                        if let Some(key) = key_from_event(key) {
+                            return Ok(Some(Input::Key(key)));
+                        }
+                    }
+                    Event::Resize(..) => return Ok(Some(Input::Resize)),
+                    _ => {}
+                }
+                continue;
+            }
+            let left = deadline.map(|d| d.saturating_duration_since(std::time::Instant::now()));
+            if left == Some(Duration::ZERO) {
                 return Ok(None);
             }
-            match event::read().map_err(fail)? {
-                Event::Key(key) => {
-                    if let Some(key) = key_from_event(key) {
-                        return Ok(Some(Input::Key(key)));
-                    }
-                }
-                Event::Resize(..) => return Ok(Some(Input::Resize)),
-                _ => {}
+            let woke = terminal_is_there(left.unwrap_or(Duration::MAX))?;
+            if !woke.alive {
+                return Err(GONE.into());
             }
-            if timeout.is_some() {
-                // Something that is not input arrived: report nothing yet,
-                // the caller's clock decides whether to wait again.
+            if !woke.readable {
+                // The time ran out, or a signal came.
                 return Ok(None);
             }
         }
     }
+}
+
+const GONE: &str = "the terminal has gone away";
+
+/// What poll(2) says of standard input.
+struct Presence {
+    alive: bool,
+    readable: bool,
+}
+
+/// Waits up to `wait` for standard input to be readable; says whether the
+/// terminal is still there (no hang-up, no error) and whether there is
+/// input. A signal ends the wait with nothing readable.
+#[cfg(unix)]
+fn terminal_is_there(wait: Duration) -> Result<Presence, String> {
+    let mut fds = libc::pollfd {
+        fd: libc::STDIN_FILENO,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let ms = libc::c_int::try_from(wait.as_millis()).unwrap_or(libc::c_int::MAX);
+    // SAFETY: one valid pollfd, and its count.
+    let ready = unsafe { libc::poll(&mut fds, 1, ms) };
+    if ready < 0 {
+        let e = std::io::Error::last_os_error();
+        if e.kind() == std::io::ErrorKind::Interrupted {
+            return Ok(Presence {
+                alive: true,
+                readable: false,
+            });
+        }
+        return Err(format!("reading the terminal: {e}"));
+    }
+    let gone = fds.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0;
+    Ok(Presence {
+        alive: !gone,
+        readable: fds.revents & libc::POLLIN != 0,
+    })
+}
+
+/// Elsewhere crossterm's own wait is used (the bug is in its Unix source).
+#[cfg(not(unix))]
+fn terminal_is_there(wait: Duration) -> Result<Presence, String> {
+    let readable = event::poll(wait).map_err(|e| format!("reading the terminal: {e}"))?;
+    Ok(Presence {
+        alive: true,
+        readable,
+    })
 }
 
 impl Drop for Screen {

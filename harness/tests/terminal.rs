@@ -747,3 +747,57 @@ fn a_whole_winning_run_typed_at_the_terminal_is_the_corpus_recording() {
         "{farewell}"
     );
 }
+
+/// Whether process `pid` is gone within the patience.
+fn ends(pid: &str) -> bool {
+    let started = Instant::now();
+    while started.elapsed() < PATIENCE {
+        let alive = Command::new("kill")
+            .args(["-0", pid])
+            .status()
+            .unwrap()
+            .success();
+        if !alive {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    false
+}
+
+#[test]
+fn a_closed_terminal_ends_deja_even_when_sighup_is_ignored() {
+    // With SIGHUP ignored the process lives on after its terminal: it must
+    // see the terminal is gone (crossterm alone would read it forever).
+    for (name, shell) in [("hup", ""), ("hup-ignored", "trap '' HUP; ")] {
+        for command in ["play --seed 4", "replay RECORDING --watch"] {
+            let dir = scratch(&format!("{name}-{}", command.len()));
+            let file = dir.join("run.ron");
+            let recording = Path::new(env!("CARGO_MANIFEST_DIR")).join("../recordings/win.ron");
+            let args = command.replace("RECORDING", &quoted(&recording));
+            let record = if command.starts_with("play") {
+                format!(" --record {}", quoted(&file))
+            } else {
+                String::new()
+            };
+            let tmux = Tmux::start(
+                name,
+                // `; true` keeps the shell from exec-ing deja, so deja is
+                // its child; nothing outlives the test.
+                &format!("{SILENT_SHELL}{shell}{DEJA} {args}{record}; true"),
+            );
+            tmux.wait_for("step");
+            if command.starts_with("play") {
+                tmux.type_text("jj");
+                tmux.wait_for("step 2 ·");
+            }
+            let pid = tmux.deja_pid();
+            drop(tmux);
+            assert!(ends(&pid), "{name}: deja {command} outlived its terminal");
+            if command.starts_with("play") {
+                let run = recording::read(&file).unwrap();
+                assert_eq!(Key::format_all(&run.keys), "jj");
+            }
+        }
+    }
+}
