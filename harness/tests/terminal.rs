@@ -754,6 +754,7 @@ fn ends(pid: &str) -> bool {
     while started.elapsed() < PATIENCE {
         let alive = Command::new("kill")
             .args(["-0", pid])
+            .stderr(std::process::Stdio::null())
             .status()
             .unwrap()
             .success();
