@@ -280,9 +280,9 @@ pub struct MapArgs {
 
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Keys in the run that is replayed.
-    #[arg(long, default_value_t = 20_000)]
-    pub keys: usize,
+    /// Keys in the runs that are replayed, at most ten million.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub keys: u64,
     /// How many times to replay it; the median is reported.
     #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub runs: u32,

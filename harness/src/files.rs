@@ -12,7 +12,7 @@ pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
             path.display()
         )
     };
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let file = open_regular(path)?;
     let len = file
         .metadata()
         .map_err(|e| format!("{}: {e}", path.display()))?
@@ -30,6 +30,59 @@ pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
+/// Opens `path` for reading when it is a regular file, and refuses, without
+/// blocking, anything else: a FIFO with no writer would block `open` forever
+/// and a device would never end. The file is opened non-blocking (which a
+/// regular file ignores) and its type checked on the open file, so what is
+/// checked is what is read.
+pub fn open_regular(path: &Path) -> Result<std::fs::File, String> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options
+        .open(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let kind = file
+        .metadata()
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .file_type();
+    if kind.is_file() {
+        return Ok(file);
+    }
+    let what = if kind.is_dir() {
+        "a directory"
+    } else {
+        special_kind(kind)
+    };
+    Err(format!(
+        "{}: is {what}, not a regular file; give a file",
+        path.display()
+    ))
+}
+
+#[cfg(unix)]
+fn special_kind(kind: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else {
+        "not a file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_: std::fs::FileType) -> &'static str {
+    "not a file"
+}
+
 /// Reads `path` as UTF-8 text of at most `limit` bytes. The error names the
 /// file and says what is wrong.
 pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
@@ -41,6 +94,51 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
             e.utf8_error().valid_up_to()
         )
     })
+}
+
+/// Checks, before any work starts, that `path` can be written as a file: it
+/// is not a directory, its directory exists, and a new file can be made
+/// there. A command that would fail to write its output at the end fails
+/// here instead, naming the path, with nothing spent.
+pub fn check_output_file(path: &Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err(format!(
+            "{}: is a directory; give a file name",
+            path.display()
+        ));
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(format!(
+            "{}: the directory {} does not exist; create it or give another path",
+            path.display(),
+            dir.display()
+        ));
+    }
+    can_make_a_file_in(dir)
+        .map_err(|e| format!("{}: cannot write in {}: {e}", path.display(), dir.display()))
+}
+
+/// Checks, before any work starts, that files can be written into `dir`,
+/// making it (and its parents) when missing.
+pub fn check_output_dir(dir: &Path) -> Result<(), String> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(format!(
+            "{}: is a file, not a directory; give a directory",
+            dir.display()
+        ));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    can_make_a_file_in(dir).map_err(|e| format!("{}: cannot write here: {e}", dir.display()))
+}
+
+fn can_make_a_file_in(dir: &Path) -> std::io::Result<()> {
+    let probe = dir.join(format!(".deja-write-check.{}.tmp", std::process::id()));
+    std::fs::File::create(&probe)?;
+    std::fs::remove_file(&probe)
 }
 
 /// Replaces `path` with `bytes`, atomically: the bytes go to a temporary

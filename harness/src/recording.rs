@@ -420,15 +420,16 @@ pub fn write(path: &Path, recording: &Recording) -> Result<(), String> {
 pub fn read(path: &Path) -> Result<Recording, String> {
     let name = path.display();
     let io = |e: std::io::Error| format!("{name}: {e}");
-    let size = std::fs::metadata(path).map_err(io)?.len();
+    let file = crate::files::open_regular(path)?;
+    let size = file.metadata().map_err(io)?.len();
     if size > MAX_FILE_BYTES {
         return Err(format!(
             "{name}:1:1: {size} bytes is over the {MAX_FILE_BYTES}-byte limit"
         ));
     }
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|file| file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
         .map_err(io)?;
     let text = std::str::from_utf8(&bytes).map_err(|e| {
         let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();

@@ -695,8 +695,8 @@ impl Tally {
 
 /// Merges shard reports into the report of the whole sweep. They must be
 /// the same sweep (spec, game, content) and together hold every shard once.
-pub fn merge(reports: Vec<SweepReport>) -> Result<SweepReport, String> {
-    let Some(first) = reports.first() else {
+pub fn merge(named: Vec<(String, SweepReport)>) -> Result<SweepReport, String> {
+    let Some((first_name, first)) = named.first() else {
         return Err("no reports to merge".into());
     };
     let count = match first.spec.shard {
@@ -708,22 +708,17 @@ pub fn merge(reports: Vec<SweepReport>) -> Result<SweepReport, String> {
         shard: None,
         ..first.spec.clone()
     };
-    for (i, report) in reports.iter().enumerate() {
+    for (name, report) in &named {
         if report.format != REPORT_FORMAT {
             return Err(format!(
-                "report {} has format {}, not {REPORT_FORMAT}",
-                i + 1,
+                "{name}: a report of format {}; this deja merges format {REPORT_FORMAT}",
                 report.format
             ));
         }
         if report.game != first.game || report.content != first.content {
             return Err(format!(
-                "report {} was made by {} with content {}, the first by {} with content {}",
-                i + 1,
-                report.game,
-                report.content,
-                first.game,
-                first.content
+                "{name} was made by {} with content {}, {first_name} by {} with content {}",
+                report.game, report.content, first.game, first.content
             ));
         }
         let this = SweepSpec {
@@ -732,31 +727,32 @@ pub fn merge(reports: Vec<SweepReport>) -> Result<SweepReport, String> {
         };
         if this != unsharded {
             return Err(format!(
-                "report {} sweeps something other than the first: {}",
-                i + 1,
+                "{name} sweeps something other than {first_name}: {}",
                 this.differences(&unsharded).join("; ")
             ));
         }
         let shard = report.spec.shard.unwrap_or(Shard { index: 1, count: 1 });
         if shard.count != count || shard.index == 0 || shard.index > count {
             return Err(format!(
-                "report {} is shard {}/{}, not one of {count}",
-                i + 1,
-                shard.index,
-                shard.count
+                "{name} is shard {}/{}, not one of {count}",
+                shard.index, shard.count
             ));
         }
         let slot = &mut seen[(shard.index - 1) as usize];
         if *slot {
-            return Err(format!("shard {}/{count} is given twice", shard.index));
+            return Err(format!(
+                "{name}: shard {}/{count} is given twice",
+                shard.index
+            ));
         }
         *slot = true;
+        check_results(name, report)?;
     }
     if let Some(missing) = seen.iter().position(|s| !s) {
         return Err(format!("shard {}/{count} is missing", missing + 1));
     }
     let (game, content) = (first.game.clone(), first.content.clone());
-    let mut results: Vec<SeedResult> = reports.into_iter().flat_map(|r| r.results).collect();
+    let mut results: Vec<SeedResult> = named.into_iter().flat_map(|(_, r)| r.results).collect();
     results.sort_by_key(|r| r.seed);
     Ok(SweepReport {
         format: REPORT_FORMAT,
@@ -766,6 +762,40 @@ pub fn merge(reports: Vec<SweepReport>) -> Result<SweepReport, String> {
         spec: unsharded,
         results,
     })
+}
+
+/// A report checks itself before it is merged: its results are exactly its
+/// seeds (its shard's), each once and in order, and its summary is the
+/// summary of those results. A report cut short (by --fail-fast or an
+/// interruption) or edited by hand is refused, naming the file and seed.
+fn check_results(name: &str, report: &SweepReport) -> Result<(), String> {
+    let mut held = report.results.iter().map(|r| r.seed);
+    for wanted in report.spec.seeds() {
+        match held.next() {
+            Some(seed) if seed == wanted => {}
+            Some(seed) => {
+                return Err(format!(
+                    "{name}: the results hold seed {seed} where seed {wanted} belongs; a report holds each of its seeds once, in order"
+                ));
+            }
+            None => {
+                return Err(format!(
+                    "{name}: the results stop before seed {wanted}; a sweep cut short (--fail-fast, interrupted) cannot be merged"
+                ));
+            }
+        }
+    }
+    if let Some(seed) = held.next() {
+        return Err(format!(
+            "{name}: the results hold seed {seed}, which is not one of this report's seeds"
+        ));
+    }
+    if report.summary != summarize(&report.results, report.spec.bot != BotKind::None) {
+        return Err(format!(
+            "{name}: the summary is not the summary of the results (was the file edited?)"
+        ));
+    }
+    Ok(())
 }
 
 /// A text table of every floor of the given results, one line per floor: the

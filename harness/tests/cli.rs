@@ -391,6 +391,25 @@ fn bench_reports_steps_per_second() {
     assert_prints(&out, "viewer step back in a 100000-key recording: median");
 }
 
+#[test]
+fn bench_counts_are_capped_and_the_last_seed_wraps_the_same_in_every_build() {
+    let dir = scratch("bench-limits");
+    let last = u64::MAX.to_string();
+    let out = run(
+        &["bench", "--keys", "300", "--runs", "1", "--seed", &last],
+        &dir,
+    );
+    assert_exit(&out, 0);
+    assert_prints(&out, "steps/s");
+    for args in [
+        vec!["bench", "--keys", last.as_str()],
+        vec!["bench", "--keys", "0"],
+        vec!["bench", "--runs", "1001"],
+    ] {
+        assert_exit(&run(&args, &dir), 2);
+    }
+}
+
 /// Keys a player might press, for the property test.
 fn key_text() -> impl Strategy<Value = String> {
     prop::collection::vec(

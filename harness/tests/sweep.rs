@@ -96,6 +96,45 @@ fn merged_shards_equal_the_whole_sweep_byte_for_byte() {
     let out = deja(&["merge", &files[0], &files[0], &files[1]], &dir);
     assert_exit(&out, 1);
     assert_says(&out, "given twice");
+
+    // A shard that checks itself: a seed deleted, a seed held twice, a
+    // summary that is not its results'.
+    let text = std::fs::read_to_string(dir.join(&files[1])).expect("written");
+    let mut report: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let results = report["results"].as_array().expect("results").clone();
+    let second = results[1]["seed"].clone();
+    let edit = |name: &str, value: &serde_json::Value| {
+        std::fs::write(dir.join(name), serde_json::to_string(value).unwrap()).unwrap();
+    };
+    report["results"] = serde_json::Value::Array(
+        results
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != 1)
+            .map(|(_, r)| r.clone())
+            .collect(),
+    );
+    edit("lacking.json", &report);
+    let out = deja(&["merge", &files[0], "lacking.json", &files[2]], &dir);
+    assert_exit(&out, 1);
+    assert_says(&out, "lacking.json: the results hold seed");
+    assert_says(&out, &format!("where seed {second} belongs"));
+    let mut doubled = results.clone();
+    doubled.insert(1, results[0].clone());
+    report["results"] = serde_json::Value::Array(doubled);
+    edit("doubled.json", &report);
+    let out = deja(&["merge", &files[0], "doubled.json", &files[2]], &dir);
+    assert_exit(&out, 1);
+    assert_says(&out, "doubled.json: the results hold seed");
+    report["results"] = serde_json::Value::Array(results.clone());
+    report["summary"]["floors"] = serde_json::json!(1_000_000);
+    edit("edited.json", &report);
+    let out = deja(&["merge", &files[0], "edited.json", &files[2]], &dir);
+    assert_exit(&out, 1);
+    assert_says(
+        &out,
+        "edited.json: the summary is not the summary of the results",
+    );
 }
 
 #[test]

@@ -37,6 +37,9 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
     if let (Some(record), Some(from)) = (&args.record, &args.from) {
         crate::session::check_not_source(record, from)?;
     }
+    if let Some(record) = &args.record {
+        crate::files::check_output_file(record)?;
+    }
     let content = super::load_content(&args.content)?;
     let (runner, origin) = match &args.from {
         Some(from) => match take_over(from, args.at, content)? {

@@ -75,7 +75,10 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
     }
     let mut baselines = crate::baseline::Baselines::read(&args.baselines)?;
     if let Some(dir) = &args.save_failures {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        crate::files::check_output_dir(dir)?;
+    }
+    if args.bless {
+        crate::files::check_output_file(&args.baselines)?;
     }
     super::sweep::hang_reports_into(args.save_failures.clone());
     let jobs = args.jobs.map_or_else(

@@ -22,6 +22,9 @@ pub fn run(args: ReplayArgs) -> Result<u8, String> {
                 args.files.len()
             ));
         };
+        for path in [&args.cast, &args.record].into_iter().flatten() {
+            crate::files::check_output_file(path)?;
+        }
         return match &args.cast {
             Some(out) => super::watch::cast(file, out, &args, content),
             None => super::watch::watch(file, &args, content),

@@ -6,6 +6,7 @@ use crate::shrink::count_keys;
 
 pub fn run(args: ShrinkArgs) -> Result<u8, String> {
     let recording = crate::recording::read(&args.file)?;
+    crate::files::check_output_file(&args.output)?;
     let content = super::load_content(&args.content)?;
     let shrunk = crate::shrink::shrink(
         &recording,

@@ -40,8 +40,12 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     if !spec.canaries.is_empty() && !game_core::canary::Canaries::AVAILABLE {
         return Err(game_core::game::ConfigError::CanariesUnavailable.to_string());
     }
+    // Every output is checked before the sweep spends its time.
     if let Some(dir) = &args.save_failures {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        crate::files::check_output_dir(dir)?;
+    }
+    for path in [&args.json, &args.bless_baseline].into_iter().flatten() {
+        crate::files::check_output_file(path)?;
     }
     hang_reports_into(args.save_failures.clone());
     let jobs = args.jobs.map_or_else(
@@ -63,14 +67,23 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     })?;
     progress.finish();
     let elapsed = started.elapsed();
-    if let Some(path) = &args.json {
-        crate::files::write_atomic(path, sweep::to_json(&report).as_bytes())?;
-    }
+    // The summary first: a report that cannot be written at the end (the
+    // disk filled, the directory went) must not hide what the sweep found.
     print_summary(&report, elapsed)?;
     let mut found = report.summary.failures;
     for problem in sweep::commands_that_never_work(&report.summary) {
         super::out(format!("FAILURE commands: {problem}"))?;
         found += 1;
+    }
+    if let Some(path) = &args.json
+        && let Err(message) = crate::files::write_atomic(path, sweep::to_json(&report).as_bytes())
+    {
+        eprintln!("error: {message}");
+        return Ok(if found > 0 {
+            exit::FAILURE
+        } else {
+            exit::ERROR
+        });
     }
     if let (Some(path), Some(mut baselines)) = (&args.bless_baseline, baselines.clone()) {
         if found > 0 {
@@ -282,12 +295,15 @@ impl Progress {
 }
 
 pub fn merge(args: MergeArgs) -> Result<u8, String> {
+    if let Some(path) = &args.output {
+        crate::files::check_output_file(path)?;
+    }
     let mut reports = Vec::new();
     for file in &args.files {
         let text = crate::files::read_text(file, 256 * 1024 * 1024)?;
         let report: SweepReport = serde_json::from_str(&text)
             .map_err(|e| format!("{}:{}:{}: {e}", file.display(), e.line(), e.column()))?;
-        reports.push(report);
+        reports.push((file.display().to_string(), report));
     }
     let merged = sweep::merge(reports)?;
     let json = sweep::to_json(&merged);
