@@ -137,14 +137,33 @@ impl SweepSpec {
             .collect()
     }
 
+    /// How many seeds `seeds` yields, without walking them (a range may
+    /// hold billions).
+    pub fn seed_count(&self) -> u64 {
+        let SeedRange { start, end } = self.seeds;
+        let all = end.saturating_sub(start);
+        match self.shard {
+            None => all,
+            Some(Shard { index, count }) => {
+                let (index, count) = (u64::from(index), u64::from(count));
+                // Seeds start + (index - 1) + k * count below end.
+                all.saturating_sub(index - 1).div_ceil(count)
+            }
+        }
+    }
+
     /// The seeds this spec (and its shard) covers, in order. Seed `s` belongs
     /// to shard `(s - start) % count + 1`.
     pub fn seeds(&self) -> impl Iterator<Item = u64> + '_ {
         let SeedRange { start, end } = self.seeds;
-        (start..end).filter(move |s| match self.shard {
-            None => true,
-            Some(Shard { index, count }) => (s - start) % u64::from(count) == u64::from(index - 1),
-        })
+        let (first, step) = match self.shard {
+            None => (start, 1),
+            Some(Shard { index, count }) => (
+                start.saturating_add(u64::from(index - 1)),
+                u64::from(count) as usize,
+            ),
+        };
+        (first..end).step_by(step)
     }
 }
 
@@ -210,8 +229,24 @@ pub struct SweepReport {
     pub game: String,
     pub content: String,
     pub spec: SweepSpec,
+    /// Set when the sweep was stopped before it covered its seeds (SIGINT,
+    /// SIGTERM): the summary and results are of the seeds it covered only.
+    /// Absent from a complete report, whose bytes are as they always were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incomplete: Option<Incomplete>,
     pub summary: Summary,
     pub results: Vec<SeedResult>,
+}
+
+/// How much of an interrupted sweep was done.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Incomplete {
+    /// Why it stopped: "interrupted".
+    pub reason: String,
+    /// Seeds covered, of the seeds the spec (and its shard) names.
+    pub covered: u64,
+    pub of: u64,
 }
 
 /// Figures over all the seeds of a report.
@@ -760,6 +795,7 @@ pub fn merge(named: Vec<(String, SweepReport)>) -> Result<SweepReport, String> {
         content,
         summary: summarize(&results, unsharded.bot != BotKind::None),
         spec: unsharded,
+        incomplete: None,
         results,
     })
 }
@@ -769,6 +805,12 @@ pub fn merge(named: Vec<(String, SweepReport)>) -> Result<SweepReport, String> {
 /// summary of those results. A report cut short (by --fail-fast or an
 /// interruption) or edited by hand is refused, naming the file and seed.
 fn check_results(name: &str, report: &SweepReport) -> Result<(), String> {
+    if let Some(cut) = &report.incomplete {
+        return Err(format!(
+            "{name}: the sweep was {} after {} of its {} seeds; an incomplete report cannot be merged (run it again)",
+            cut.reason, cut.covered, cut.of
+        ));
+    }
     let mut held = report.results.iter().map(|r| r.seed);
     for wanted in report.spec.seeds() {
         match held.next() {
@@ -862,9 +904,17 @@ pub fn run(
     // is started.
     let lowest_failed = AtomicU64::new(u64::MAX);
     let gathered = Mutex::new((Tally::new(spec.bot != BotKind::None), Vec::new()));
-    let seeds: Vec<u64> = spec.seeds().collect();
+    // Seeds are handed to the workers as they are drawn from the range,
+    // never collected: memory does not grow with the range.
     pool.install(|| {
-        seeds.par_iter().for_each(|&seed| {
+        let stopped = || options.stop.is_some_and(|stop| stop.load(Ordering::SeqCst));
+        // Drawing ends at a stop, or above a failure with `fail_fast`, so
+        // the rest of a long range is never walked.
+        let seeds = spec.seeds().take_while(|&seed| {
+            let past_failure = options.fail_fast && seed > lowest_failed.load(Ordering::Relaxed);
+            !stopped() && !past_failure
+        });
+        seeds.par_bridge().for_each(|seed| {
             if options.fail_fast && seed > lowest_failed.load(Ordering::Relaxed) {
                 return;
             }
@@ -897,19 +947,30 @@ pub fn run(
         }
     }
     results.sort_by_key(|r: &SeedResult| r.seed);
+    let summary = tally.finish();
+    let stopped = options.stop.is_some_and(|stop| stop.load(Ordering::SeqCst));
+    let incomplete = (stopped && summary.seeds < spec.seed_count()).then(|| Incomplete {
+        reason: "interrupted".into(),
+        covered: summary.seeds,
+        of: spec.seed_count(),
+    });
     Ok(SweepReport {
         format: REPORT_FORMAT,
         game: format!("{} {}", game_core::GAME_NAME, game_core::GAME_VERSION),
         content: format!("{:016x}", content.fingerprint()),
-        summary: tally.finish(),
+        summary,
         spec: spec.clone(),
+        incomplete,
         results,
     })
 }
 
 /// How `run` gathers.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct RunOptions {
+pub struct RunOptions<'a> {
     pub keep_all: bool,
     pub fail_fast: bool,
+    /// Set (by a signal) to stop taking seeds: the seeds in flight finish,
+    /// and the report says it is incomplete.
+    pub stop: Option<&'a std::sync::atomic::AtomicBool>,
 }

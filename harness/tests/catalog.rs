@@ -25,6 +25,7 @@ fn seed_catalog() {
     let options = sweep::RunOptions {
         keep_all: true,
         fail_fast: false,
+        stop: None,
     };
     let report =
         sweep::run(&spec, &content, 1, &Saving { dir: None }, options, &|_| {}).expect("a sweep");

@@ -197,3 +197,64 @@ fn bad_arguments_exit_1_or_2() {
     assert_exit(&out, 1);
     assert_says(&out, "junk.json:1:");
 }
+
+/// Resident memory of a running process, in kilobytes (Linux).
+fn resident_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmRSS")
+}
+
+#[test]
+fn an_interrupted_sweep_of_a_hundred_billion_seeds_stays_small_says_what_it_covered_and_exits_130()
+{
+    let dir = scratch("interrupted");
+    let json = dir.join("report.json");
+    std::fs::write(&json, "a stale report from an earlier run").unwrap();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_deja"))
+        .current_dir(&dir)
+        .args([
+            "sweep",
+            "--seeds",
+            "1..100000000001",
+            "--bot",
+            "none",
+            "--jobs",
+            "2",
+        ])
+        .args(["--json", "report.json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("deja runs");
+    let pid = child.id();
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    // Seeds are drawn as they are swept, never collected.
+    let kb = resident_kb(pid);
+    assert!(kb < 50 * 1024, "{kb} kB resident after 3 s");
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(130), "{stdout}");
+    assert!(stdout.contains("INTERRUPTED: covered "), "{stdout}");
+    assert!(stdout.contains("of 100000000000 seeds"), "{stdout}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).expect("the report is JSON");
+    let covered = report["incomplete"]["covered"]
+        .as_u64()
+        .expect("marked incomplete");
+    assert!(covered > 0);
+    assert_eq!(report["incomplete"]["of"], 100_000_000_000u64);
+    assert_eq!(report["summary"]["seeds"].as_u64(), Some(covered));
+    assert_eq!(report["results"].as_array().unwrap().len() as u64, covered);
+    let merged = deja(&["merge", "report.json"], &dir);
+    assert_exit(&merged, 1);
+    assert_says(&merged, "an incomplete report cannot be merged");
+}

@@ -101,6 +101,7 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
         let options = RunOptions {
             keep_all: false,
             fail_fast: args.fail_fast,
+            stop: None,
         };
         let report = sweep::run(&spec, &content, jobs, &saving, options, &|_| {})?;
         let mut problems = report.summary.failures;

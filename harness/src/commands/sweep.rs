@@ -52,7 +52,10 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
     );
-    let total = spec.seeds().count() as u64;
+    let total = spec.seed_count();
+    // SIGINT and SIGTERM stop the sweep taking seeds; what it covered is
+    // summed up and written, marked incomplete, and it exits 130.
+    let stop = stop_on_signals();
     let progress = Progress::new(total);
     let started = Instant::now();
     let saving = Saving {
@@ -61,6 +64,7 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     let options = sweep::RunOptions {
         keep_all: args.json.is_some(),
         fail_fast: args.fail_fast,
+        stop: Some(&stop),
     };
     let report = sweep::run(&spec, &content, jobs, &saving, options, &|result| {
         progress.seed_done(result)
@@ -70,6 +74,12 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     // The summary first: a report that cannot be written at the end (the
     // disk filled, the directory went) must not hide what the sweep found.
     print_summary(&report, elapsed)?;
+    if let Some(cut) = &report.incomplete {
+        super::out(format!(
+            "INTERRUPTED: covered {} of {} seeds; the figures above are of those seeds",
+            cut.covered, cut.of
+        ))?;
+    }
     let mut found = report.summary.failures;
     for problem in sweep::commands_that_never_work(&report.summary) {
         super::out(format!("FAILURE commands: {problem}"))?;
@@ -84,6 +94,15 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
         } else {
             exit::ERROR
         });
+    }
+    if report.incomplete.is_some() {
+        if let Some(path) = &args.json {
+            super::out(format!(
+                "wrote {}, marked incomplete (merge refuses it)",
+                path.display()
+            ))?;
+        }
+        return Ok(exit::INTERRUPTED);
     }
     if let (Some(path), Some(mut baselines)) = (&args.bless_baseline, baselines.clone()) {
         if found > 0 {
@@ -103,6 +122,23 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
         found += compare_with_baseline(&report, baselines, path)?;
     }
     Ok(if found > 0 { exit::FAILURE } else { exit::OK })
+}
+
+/// A flag SIGINT and SIGTERM set; a second signal, once it is set, ends the
+/// process at once with 130 (a user who presses Ctrl-C twice means it).
+fn stop_on_signals() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        // In this order: the shutdown looks at the flag before the first
+        // signal sets it. Registering fails only for forbidden signals.
+        let _ = signal_hook::flag::register_conditional_shutdown(
+            signal,
+            i32::from(exit::INTERRUPTED),
+            flag.clone(),
+        );
+        let _ = signal_hook::flag::register(signal, flag.clone());
+    }
+    flag
 }
 
 /// Prints how the sweep's figures stand against the baseline; returns how
