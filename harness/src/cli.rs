@@ -435,6 +435,9 @@ pub fn run(cli: Cli) -> u8 {
     };
     match result {
         Ok(code) => code,
+        // The reader of our output went away: nothing to say, and no one
+        // to say it to.
+        Err(message) if message == crate::commands::OUTPUT_CLOSED => exit::ERROR,
         Err(message) => {
             eprintln!("error: {message}");
             exit::ERROR

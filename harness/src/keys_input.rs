@@ -71,7 +71,7 @@ pub fn parse_lines(label: &str, text: &str) -> Result<Vec<Key>, String> {
             )
         })?;
         keys.extend(parsed);
-        check_count(keys.len())?;
+        check_count(keys.len()).map_err(|e| format!("{label}:{}: {e}", number + 1))?;
     }
     Ok(keys)
 }

@@ -43,7 +43,12 @@ pub fn run(args: BlessArgs) -> Result<u8, String> {
             Ok(())
         });
         if let Err(message) = result {
-            eprintln!("error: {message}");
+            let name = file.display().to_string();
+            if message.starts_with(&name) {
+                eprintln!("error: {message}");
+            } else {
+                eprintln!("error: {name}: {message}");
+            }
             worst = worst.max(if message.contains("not blessed") {
                 exit::FAILURE
             } else {

@@ -22,10 +22,24 @@ use crate::cli::ContentArgs;
 use crate::recording::{self, Recording};
 
 /// Writes a line to standard output. A closed pipe (`deja map | head`) is
-/// an error like any other, never a panic.
+/// [`OUTPUT_CLOSED`], never a panic.
 pub fn out(text: impl std::fmt::Display) -> Result<(), String> {
     use std::io::Write;
-    writeln!(std::io::stdout().lock(), "{text}").map_err(|e| format!("writing output: {e}"))
+    writeln!(std::io::stdout().lock(), "{text}").map_err(output_error)
+}
+
+/// The error of a write to standard output whose reader has gone: commands
+/// end quietly on it (see `cli::run`).
+pub const OUTPUT_CLOSED: &str = "the output was closed";
+
+/// A write error on standard output, in words; a broken pipe is
+/// [`OUTPUT_CLOSED`].
+pub fn output_error(e: std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        OUTPUT_CLOSED.to_string()
+    } else {
+        format!("writing output: {e}")
+    }
 }
 
 /// The content a command runs with: the directory given, or the embedded.

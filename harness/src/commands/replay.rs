@@ -34,11 +34,27 @@ pub fn run(args: ReplayArgs) -> Result<u8, String> {
     for file in &args.files {
         let code = match replay_file(file, &args, &content) {
             Ok(code) => code,
+            // The reader went away (`deja replay *.ron | head`): stop
+            // quietly, not with an error for every file left.
+            Err(message) if message == super::OUTPUT_CLOSED => return Ok(worst.max(exit::ERROR)),
             Err(message) => {
                 // Reading errors name the file already; the rest get it here.
                 let name = file.display().to_string();
-                if message.starts_with(&name) {
-                    eprintln!("error: {message}");
+                let message = match message.strip_prefix(&name) {
+                    Some(rest) => rest.trim_start_matches([':', ' ']).to_string(),
+                    None => message,
+                };
+                if args.format == Format::Json {
+                    // One object per file given, unreadable ones too, so a
+                    // script can pair inputs with outputs.
+                    // Shaped as a readable file's line is.
+                    let line = serde_json::json!({
+                        "file": name,
+                        "verdict": {"verdict": "unreadable", "error": message},
+                    });
+                    if super::out(line).is_err() {
+                        return Ok(worst.max(exit::ERROR));
+                    }
                 } else {
                     eprintln!("error: {name}: {message}");
                 }
@@ -60,6 +76,15 @@ struct JsonReport<'a> {
 
 fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result<u8, String> {
     let recording = recording::read(file)?;
+    if let Some(step) = args.to_step
+        && step > recording.keys.len() as u64
+    {
+        return Err(format!(
+            "--to-step {step} is past the recording's end: it has {} keys, so give 0 to {}",
+            recording.keys.len(),
+            recording.keys.len()
+        ));
+    }
     report_hangs_against(&recording, file.display().to_string());
     let printer = FramePrinter {
         mode: if args.format == Format::Text {
@@ -89,12 +114,12 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
         },
     )?;
     if let Some(e) = io_error {
-        return Err(format!("writing frames: {e}"));
+        return Err(super::output_error(e));
     }
     if let Some(game) = &last_game {
         printer
             .finish(&mut out, game)
-            .map_err(|e| format!("writing frames: {e}"))?;
+            .map_err(super::output_error)?;
     }
     let name = file.display().to_string();
     if args.format == Format::Json {
@@ -103,7 +128,7 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
             report: &report,
         })
         .map_err(|e| format!("writing the report: {e}"))?;
-        writeln!(out, "{line}").map_err(|e| format!("writing the report: {e}"))?;
+        writeln!(out, "{line}").map_err(super::output_error)?;
         return Ok(report.exit_code());
     }
     for warning in &report.warnings {
@@ -115,12 +140,20 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
     );
     match &report.verdict {
         Verdict::Same => {
-            writeln!(out, "{name}: same: {summary}").map_err(|e| e.to_string())?;
+            writeln!(out, "{name}: same: {summary}").map_err(super::output_error)?;
         }
         Verdict::Drift(drift) => {
-            writeln!(out, "{name}: {drift}").map_err(|e| e.to_string())?;
+            writeln!(out, "{name}: {drift}").map_err(super::output_error)?;
             let (w, h) = args.size;
-            let before = drift.step.saturating_sub(1);
+            if drift.step == 0 {
+                // Nothing matched: the start itself differs.
+                let start = replay::game_at(&recording, content.clone(), 0)?
+                    .frame(w, h)
+                    .to_text();
+                writeln!(out, "the start, as replayed:\n{start}").map_err(super::output_error)?;
+                return Ok(report.exit_code());
+            }
+            let before = drift.step - 1;
             let left = replay::game_at(&recording, content.clone(), before)?
                 .frame(w, h)
                 .to_text();
@@ -138,7 +171,7 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
                     usize::from(w),
                 )
             )
-            .map_err(|e| e.to_string())?;
+            .map_err(super::output_error)?;
         }
         Verdict::Reproduced { failure } => {
             writeln!(
@@ -146,7 +179,7 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
                 "{name}: reproduced at step {}: {}",
                 failure.step, failure.kind
             )
-            .map_err(|e| e.to_string())?;
+            .map_err(super::output_error)?;
         }
         Verdict::Fixed { failure } => {
             writeln!(
@@ -154,7 +187,7 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
                 "{name}: fixed: the recorded failure at step {} ({}) no longer happens; {summary}. Run `deja bless {name}` to update the recording",
                 failure.step, failure.kind
             )
-            .map_err(|e| e.to_string())?;
+            .map_err(super::output_error)?;
         }
         Verdict::NewFailure { failure } => {
             writeln!(
@@ -162,7 +195,7 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
                 "{name}: failure at step {}: {}",
                 failure.step, failure.kind
             )
-            .map_err(|e| e.to_string())?;
+            .map_err(super::output_error)?;
             let report_path = super::default_report_path(recording.seed, failure.step);
             let bug_report = bug_report(&recording, content.clone(), &name)?;
             super::write_bug_report(&report_path, &bug_report)?;

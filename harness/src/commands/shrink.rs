@@ -13,7 +13,8 @@ pub fn run(args: ShrinkArgs) -> Result<u8, String> {
         content,
         args.content.content.as_deref(),
         args.max_tries,
-    )?;
+    )
+    .map_err(|e| format!("{}: {e}", args.file.display()))?;
     crate::recording::write(&args.output, &shrunk.recording)?;
     let failure = shrunk
         .recording
