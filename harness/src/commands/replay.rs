@@ -41,7 +41,8 @@ pub fn run(args: ReplayArgs) -> Result<u8, String> {
                 // Reading errors name the file already; the rest get it here.
                 let name = file.display().to_string();
                 let message = match message.strip_prefix(&name) {
-                    Some(rest) => rest.trim_start_matches([':', ' ']).to_string(),
+                    // "FILE: message" or "FILE:LINE:COL: message".
+                    Some(rest) => rest.strip_prefix(": ").unwrap_or(rest).to_string(),
                     None => message,
                 };
                 if args.format == Format::Json {
@@ -50,11 +51,13 @@ pub fn run(args: ReplayArgs) -> Result<u8, String> {
                     // Shaped as a readable file's line is.
                     let line = serde_json::json!({
                         "file": name,
-                        "verdict": {"verdict": "unreadable", "error": message},
+                        "verdict": {"verdict": "unreadable", "error": message.trim_start_matches(':')},
                     });
                     if super::out(line).is_err() {
                         return Ok(worst.max(exit::ERROR));
                     }
+                } else if message.starts_with(':') {
+                    eprintln!("error: {name}{message}");
                 } else {
                     eprintln!("error: {name}: {message}");
                 }
