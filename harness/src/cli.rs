@@ -300,9 +300,10 @@ fn parse_canary(name: &str) -> Result<game_core::canary::Canary, String> {
 
 #[derive(Args)]
 pub struct SweepArgs {
-    /// Seeds to sweep, START..END (END excluded).
+    /// Seeds to sweep, START..END (END excluded) or START..=LAST (LAST may
+    /// be 18446744073709551615).
     #[arg(long, default_value = "1..201", value_parser = parse_seed_range)]
-    pub seeds: (u64, u64),
+    pub seeds: (u64, u128),
     /// Floors to generate and check for each seed, FIRST..=LAST.
     #[arg(long, default_value = "1..=6", value_parser = parse_depth_range)]
     pub depths: (u32, u32),
@@ -366,22 +367,32 @@ pub struct MergeArgs {
     pub output: Option<PathBuf>,
 }
 
-fn parse_seed_range(text: &str) -> Result<(u64, u64), String> {
-    let (a, b) = text
-        .split_once("..")
-        .ok_or_else(|| format!("{text:?} is not a range; write START..END, e.g. 1..1001"))?;
+/// `START..END` (END excluded) or `START..=LAST`, LAST up to u64::MAX: the
+/// start and one past the last seed.
+fn parse_seed_range(text: &str) -> Result<(u64, u128), String> {
+    let (a, b) = text.split_once("..").ok_or_else(|| {
+        format!("{text:?} is not a range; write START..END or START..=LAST, e.g. 1..1001")
+    })?;
+    let (b, inclusive) = match b.strip_prefix('=') {
+        Some(last) => (last, true),
+        None => (b, false),
+    };
     let number = |s: &str| {
-        s.parse::<u64>()
-            .map_err(|_| format!("{s:?} in {text:?} is not a seed"))
+        s.parse::<u64>().map_err(|_| {
+            format!(
+                "{s:?} in {text:?} is not a seed (a whole number from 0 to {})",
+                u64::MAX
+            )
+        })
     };
     let (a, b) = (number(a)?, number(b)?);
-    if a >= b {
+    let end = u128::from(b) + u128::from(inclusive);
+    if u128::from(a) >= end {
         return Err(format!(
-            "{text:?} is empty; END is excluded, so write {a}..{}",
-            a.saturating_add(1)
+            "{text:?} is empty; write {a}..={a} for one seed, or START..END with END above START"
         ));
     }
-    Ok((a, b))
+    Ok((a, end))
 }
 
 fn parse_depth_range(text: &str) -> Result<(u32, u32), String> {

@@ -59,11 +59,17 @@ pub fn default_progress_limit(bot: BotKind) -> u64 {
     }
 }
 
+/// Seeds `start` up to `end`, excluded. `end` is one past the last seed,
+/// so it is wider than a seed: a range may end at seed u64::MAX (`end` is
+/// then 2^64). JSON writes it as the same digits a u64 would.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeedRange {
     pub start: u64,
-    pub end: u64,
+    pub end: u128,
 }
+
+/// One past the largest seed.
+pub const SEEDS_END: u128 = u64::MAX as u128 + 1;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DepthRange {
@@ -74,7 +80,11 @@ pub struct DepthRange {
 /// "1..101", as `--seeds` takes it.
 impl std::fmt::Display for SeedRange {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}..{}", self.start, self.end)
+        if self.end == SEEDS_END {
+            write!(f, "{}..={}", self.start, u64::MAX)
+        } else {
+            write!(f, "{}..{}", self.start, self.end)
+        }
     }
 }
 
@@ -141,15 +151,17 @@ impl SweepSpec {
     /// hold billions).
     pub fn seed_count(&self) -> u64 {
         let SeedRange { start, end } = self.seeds;
-        let all = end.saturating_sub(start);
-        match self.shard {
+        let all = end.saturating_sub(u128::from(start));
+        let count = match self.shard {
             None => all,
             Some(Shard { index, count }) => {
-                let (index, count) = (u64::from(index), u64::from(count));
+                let (index, count) = (u128::from(index), u128::from(count));
                 // Seeds start + (index - 1) + k * count below end.
                 all.saturating_sub(index - 1).div_ceil(count)
             }
-        }
+        };
+        // Only 0..=u64::MAX unsharded holds one more than a u64 counts.
+        u64::try_from(count).unwrap_or(u64::MAX)
     }
 
     /// The seeds this spec (and its shard) covers, in order. Seed `s` belongs
@@ -157,13 +169,15 @@ impl SweepSpec {
     pub fn seeds(&self) -> impl Iterator<Item = u64> + '_ {
         let SeedRange { start, end } = self.seeds;
         let (first, step) = match self.shard {
-            None => (start, 1),
+            None => (u128::from(start), 1),
             Some(Shard { index, count }) => (
-                start.saturating_add(u64::from(index - 1)),
-                u64::from(count) as usize,
+                u128::from(start) + u128::from(index - 1),
+                usize::try_from(count).expect("at most 1024 shards"),
             ),
         };
-        (first..end).step_by(step)
+        (first..end.min(SEEDS_END))
+            .step_by(step)
+            .map(|seed| u64::try_from(seed).expect("seeds below 2^64"))
     }
 }
 

@@ -258,3 +258,37 @@ fn an_interrupted_sweep_of_a_hundred_billion_seeds_stays_small_says_what_it_cove
     assert_exit(&merged, 1);
     assert_says(&merged, "an incomplete report cannot be merged");
 }
+
+#[test]
+fn the_last_seeds_of_all_can_be_swept() {
+    let dir = scratch("last-seeds");
+    let out = deja(
+        &[
+            "sweep",
+            "--seeds",
+            "18446744073709551613..=18446744073709551615",
+            "--bot",
+            "none",
+            "--json",
+            "last.json",
+        ],
+        &dir,
+    );
+    assert_exit(&out, 0);
+    assert_prints(&out, "swept 3 seeds");
+    let text = std::fs::read_to_string(dir.join("last.json")).unwrap();
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let seeds: Vec<u64> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["seed"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seeds, [u64::MAX - 2, u64::MAX - 1, u64::MAX]);
+    // One past the last seed is written as it is, and merge reads it back.
+    assert!(text.contains("\"end\": 18446744073709551616"), "{text}");
+    assert_exit(&deja(&["merge", "last.json"], &dir), 0);
+    for empty in ["5..5", "5..=4", "1..=18446744073709551616"] {
+        assert_exit(&deja(&["sweep", "--seeds", empty], &dir), 2);
+    }
+}

@@ -51,7 +51,7 @@ pub fn spec(bot: BotKind, map: (i32, i32), first_seed: u64) -> SweepSpec {
     SweepSpec {
         seeds: SeedRange {
             start: first_seed,
-            end: first_seed + SEEDS,
+            end: u128::from(first_seed) + u128::from(SEEDS),
         },
         depths: DepthRange {
             first: 1,
