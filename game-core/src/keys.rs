@@ -171,8 +171,10 @@ impl Key {
     }
 }
 
-/// Longest bracketed token we look for before calling the '<' unclosed.
-const MAX_NAME_LEN: usize = 16;
+/// Longest bracketed token we look for before calling the '<' unclosed: far
+/// more than any name, so a name that is too long (`<U+FFFFFFFFFFFFFFFF>`)
+/// is reported for what it is, not as an unclosed '<'.
+const MAX_NAME_LEN: usize = 64;
 
 const NAMED: [(&str, KeyCode); 15] = [
     ("Esc", KeyCode::Esc),
@@ -229,11 +231,17 @@ fn parse_code(name: &str) -> Result<KeyCode, String> {
         return Ok(KeyCode::Char('>'));
     }
     if let Some(hex) = name.strip_prefix("U+").or_else(|| name.strip_prefix("u+")) {
-        return (1..=6)
-            .contains(&hex.len())
+        if hex.is_empty() || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
+            return Err(format!(
+                "U+{hex} is not a code point; write 1 to 6 hex digits, e.g. U+263A"
+            ));
+        }
+        let value = (hex.len() <= 6)
             .then(|| u32::from_str_radix(hex, 16).ok())
             .flatten()
-            .and_then(char::from_u32)
+            .filter(|&v| v <= 0x10_FFFF)
+            .ok_or_else(|| format!("U+{hex} is out of range; code points go up to U+10FFFF"))?;
+        return char::from_u32(value)
             .filter(|c| !c.is_control())
             .map(KeyCode::Char)
             .ok_or_else(|| format!("U+{hex} is not a printable character's code point"));
@@ -391,6 +399,20 @@ mod tests {
         assert!(
             Key::parse_all("<U+0007>").is_err(),
             "a control character is no key"
+        );
+        for (text, reason) in [
+            ("<U+FFFFFFFFFFFFFFFFFFFF>", "out of range"),
+            ("<U+110000>", "out of range"),
+            ("<U+>", "not a code point"),
+            ("<U+12G4>", "not a code point"),
+        ] {
+            let error = Key::parse_all(text).expect_err(text);
+            assert_eq!(error.token, text, "the whole token");
+            assert!(error.reason.contains(reason), "{text}: {}", error.reason);
+        }
+        assert_eq!(
+            Key::format_all(&Key::parse_all("<U+10FFFF>").expect("the last code point")),
+            "\u{10FFFF}"
         );
     }
 
