@@ -93,14 +93,21 @@ pub struct Report {
     pub warnings: Vec<String>,
 }
 
-impl Report {
+impl Verdict {
     /// The exit code of the verdict (see `crate::exit`).
     pub fn exit_code(&self) -> u8 {
-        match self.verdict {
+        match self {
             Verdict::Same | Verdict::Fixed { .. } => crate::exit::OK,
             Verdict::Drift(_) => crate::exit::DRIFT,
             Verdict::Reproduced { .. } | Verdict::NewFailure { .. } => crate::exit::FAILURE,
         }
+    }
+}
+
+impl Report {
+    /// The exit code of the verdict (see `crate::exit`).
+    pub fn exit_code(&self) -> u8 {
+        self.verdict.exit_code()
     }
 }
 
@@ -362,11 +369,12 @@ pub fn side_by_side(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::recording::FailureKind;
 
-    fn recorded(seed: u64, keys: &str) -> Recording {
+    /// A clean run of `keys` on `seed`, recorded.
+    pub(crate) fn recorded(seed: u64, keys: &str) -> Recording {
         let mut runner = Runner::new(GameConfig::new(seed)).expect("valid");
         for key in Key::parse_all(keys).expect("valid") {
             runner.press(key).expect("no failure");

@@ -106,15 +106,29 @@ fn utc_stamp(now: std::time::SystemTime) -> String {
     )
 }
 
-/// SIGTERM and SIGINT while the terminal is taken over: the loop sees the
-/// flag, gives the terminal back and leaves, the file already whole. SIGHUP
-/// is left to end the process as it does by default: it means the terminal
-/// has gone, so there is nothing to give back, and a process that stayed
-/// would wait on a terminal that can never answer.
-pub fn watch_signals() -> Arc<AtomicBool> {
+/// A flag SIGINT and SIGTERM set, for a loop to stop at: terminal play
+/// and the viewer give the terminal back and leave, a sweep stops taking
+/// seeds. With `second_exits`, a second signal once the flag is set ends
+/// the process at once with 130 (a sweep whose user presses Ctrl-C twice
+/// means it); the terminal loops see the flag within [`SIGNAL_POLL`] and
+/// must restore the terminal themselves, so they do not ask for it.
+///
+/// SIGHUP is left to end the process as it does by default: it means the
+/// terminal has gone, so there is nothing to give back, and a process that
+/// stayed would wait on a terminal that can never answer.
+pub fn stop_on_signals(second_exits: bool) -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
-        // Registering can only fail for a forbidden signal, none of these.
+        // Registering fails only for forbidden signals, none of these. The
+        // shutdown goes first: it looks at the flag before this signal
+        // sets it.
+        if second_exits {
+            let _ = signal_hook::flag::register_conditional_shutdown(
+                signal,
+                i32::from(exit::INTERRUPTED),
+                flag.clone(),
+            );
+        }
         let _ = signal_hook::flag::register(signal, flag.clone());
     }
     flag
@@ -150,7 +164,7 @@ pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Resu
         crate::terminal::restore();
         crate::watchdog::report_written(hang, &path);
     }));
-    let signals = watch_signals();
+    let signals = stop_on_signals(false);
     let seed = runner.game().state().seed.0;
     autosave.save(&runner)?;
     let mut failure = None;
@@ -173,7 +187,7 @@ pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Resu
         };
         let game_frame = runner.game().frame(w, h.saturating_sub(1).max(1));
         screen.draw(&with_status(&game_frame, &status, w, h))?;
-        let input = match screen.next_input(Some(SIGNAL_POLL))? {
+        let input = match screen.next_input(SIGNAL_POLL)? {
             None => {
                 if signals.load(Ordering::SeqCst) {
                     signalled = true;

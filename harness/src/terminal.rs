@@ -117,7 +117,8 @@ impl Screen {
             return Ok(());
         }
         let fail = |e: std::io::Error| format!("drawing to the terminal: {e}");
-        let mut bytes: Vec<u8> = Vec::with_capacity(usize::from(frame.width()) * 24 + 64);
+        // A glyph and, at worst, a colour change per cell.
+        let mut bytes: Vec<u8> = Vec::with_capacity(frame.cells().len() * 16);
         for y in 0..frame.height() {
             queue!(bytes, cursor::MoveTo(0, y)).map_err(fail)?;
             write_row(&mut bytes, frame, y, self.colors).map_err(fail)?;
@@ -129,7 +130,7 @@ impl Screen {
         Ok(())
     }
 
-    /// The next key or resize, waiting at most `timeout` (`None`: forever).
+    /// The next key or resize, waiting at most `timeout`.
     /// Key releases and repeats, mouse, focus and paste events are dropped.
     /// A signal ends the wait early (`Ok(None)`), so the caller can look at
     /// its flags. A terminal that has gone away is an error.
@@ -139,9 +140,9 @@ impl Screen {
     /// asked first, with poll(2), whether it is still there, and crossterm is
     /// only called when it is. (SIGHUP, which a vanished terminal sends, is
     /// left to end the process as it does by default.)
-    pub fn next_input(&mut self, timeout: Option<Duration>) -> Result<Option<Input>, String> {
+    pub fn next_input(&mut self, timeout: Duration) -> Result<Option<Input>, String> {
         let fail = |e: std::io::Error| format!("reading the terminal: {e}");
-        let deadline = timeout.map(|t| std::time::Instant::now() + t);
+        let deadline = std::time::Instant::now() + timeout;
         loop {
             if !terminal_is_there(Duration::ZERO)?.alive {
                 return Err(GONE.into());
@@ -160,11 +161,11 @@ impl Screen {
                 }
                 continue;
             }
-            let left = deadline.map(|d| d.saturating_duration_since(std::time::Instant::now()));
-            if left == Some(Duration::ZERO) {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
                 return Ok(None);
             }
-            let woke = terminal_is_there(left.unwrap_or(Duration::MAX))?;
+            let woke = terminal_is_there(left)?;
             if !woke.alive {
                 return Err(GONE.into());
             }

@@ -273,16 +273,7 @@ fn short(verdict: &Verdict) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::Runner;
-    use game_core::GameConfig;
-
-    fn recorded(seed: u64, keys: &str) -> Recording {
-        let mut runner = Runner::new(GameConfig::new(seed)).expect("valid");
-        for key in Key::parse_all(keys).expect("valid") {
-            runner.press(key).expect("no failure");
-        }
-        runner.recording(String::new())
-    }
+    use crate::replay::tests::recorded;
 
     #[test]
     fn the_game_at_any_step_is_the_game_the_replay_saw() {

@@ -13,36 +13,34 @@ use harness::recording;
 
 const DEJA: &str = env!("CARGO_BIN_EXE_deja");
 
-/// Runs deja with `args` in `dir`, killed at its `n`th write; whether it
-/// was killed (rather than done before its nth write).
-fn killed_at_write(n: u32, args: &[&str], dir: &Path) -> bool {
-    use std::os::unix::process::ExitStatusExt;
-    let status = Command::new("strace")
+/// Runs deja with `args` in `dir` under strace, tracing writes with
+/// `strace_args` added.
+fn under_strace(strace_args: &[&str], args: &[&str], dir: &Path) -> std::process::ExitStatus {
+    Command::new("strace")
         .current_dir(dir)
-        .args(["-f", "-qq", "-o", "/dev/null", "-e", "trace=write", "-e"])
-        .arg(format!("inject=write:signal=KILL:when={n}"))
+        .args(["-f", "-qq", "-e", "trace=write"])
+        .args(strace_args)
         .args(["--", DEJA])
         .args(args)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .status()
-        .expect("strace runs (install strace: .ci/run does)");
+        .expect("strace runs (install strace: .ci/run does)")
+}
+
+/// Runs deja with `args` in `dir`, killed at its `n`th write; whether it
+/// was killed (rather than done before its nth write).
+fn killed_at_write(n: u32, args: &[&str], dir: &Path) -> bool {
+    use std::os::unix::process::ExitStatusExt;
+    let inject = format!("inject=write:signal=KILL:when={n}");
+    let status = under_strace(&["-o", "/dev/null", "-e", &inject], args, dir);
     status.signal() == Some(9)
 }
 
 /// How many writes deja makes running `args` in `dir` to the end.
 fn writes_of(args: &[&str], dir: &Path) -> u32 {
     let log = dir.join("writes.log");
-    let status = Command::new("strace")
-        .current_dir(dir)
-        .args(["-f", "-qq", "-e", "trace=write", "-o"])
-        .arg(&log)
-        .args(["--", DEJA])
-        .args(args)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .expect("strace runs (install strace: .ci/run does)");
+    let status = under_strace(&["-o", log.to_str().unwrap()], args, dir);
     assert!(status.code().is_some(), "the counting run was not killed");
     let count = std::fs::read_to_string(&log).unwrap().lines().count();
     std::fs::remove_file(&log).unwrap();

@@ -119,11 +119,7 @@ pub fn take_over(
         ))),
         Err(verdict) => {
             eprintln!("{name}: cannot take control at step {at}: {verdict}");
-            let code = match verdict {
-                crate::replay::Verdict::Drift(_) => exit::DRIFT,
-                _ => exit::FAILURE,
-            };
-            Ok(Err(code))
+            Ok(Err(verdict.exit_code()))
         }
     }
 }

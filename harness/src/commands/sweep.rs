@@ -55,7 +55,7 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     let total = spec.seed_count();
     // SIGINT and SIGTERM stop the sweep taking seeds; what it covered is
     // summed up and written, marked incomplete, and it exits 130.
-    let stop = stop_on_signals();
+    let stop = crate::session::stop_on_signals(true);
     let progress = Progress::new(total);
     let started = Instant::now();
     let saving = Saving {
@@ -122,23 +122,6 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
         found += compare_with_baseline(&report, baselines, path)?;
     }
     Ok(if found > 0 { exit::FAILURE } else { exit::OK })
-}
-
-/// A flag SIGINT and SIGTERM set; a second signal, once it is set, ends the
-/// process at once with 130 (a user who presses Ctrl-C twice means it).
-fn stop_on_signals() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
-    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        // In this order: the shutdown looks at the flag before the first
-        // signal sets it. Registering fails only for forbidden signals.
-        let _ = signal_hook::flag::register_conditional_shutdown(
-            signal,
-            i32::from(exit::INTERRUPTED),
-            flag.clone(),
-        );
-        let _ = signal_hook::flag::register(signal, flag.clone());
-    }
-    flag
 }
 
 /// Prints how the sweep's figures stand against the baseline; returns how

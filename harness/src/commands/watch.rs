@@ -13,7 +13,6 @@ use game_core::frame::{Cell, Frame, Style};
 use crate::cli::ReplayArgs;
 use crate::exit;
 use crate::recording::{self, Origin};
-use crate::replay::Verdict;
 use crate::session::{self, Autosave, SIGNAL_POLL, with_status};
 use crate::terminal::{self, Input, Screen};
 use crate::timeline::Timeline;
@@ -22,15 +21,6 @@ use crate::viewer::{Action, HELP, Viewer};
 /// Largest movie written: a frame is some kilobytes, so this is tens of
 /// thousands of keys; `--to-step` cuts a longer recording.
 pub const MAX_CAST_BYTES: usize = 256 * 1024 * 1024;
-
-/// The exit code of a verdict, as `deja replay` gives it.
-fn exit_code(verdict: &Verdict) -> u8 {
-    match verdict {
-        Verdict::Same | Verdict::Fixed { .. } => exit::OK,
-        Verdict::Drift(_) => exit::DRIFT,
-        Verdict::Reproduced { .. } | Verdict::NewFailure { .. } => exit::FAILURE,
-    }
-}
 
 /// Watches `file` in the terminal until the player quits (or takes
 /// control, and then plays on). Exits with the replay's code.
@@ -43,7 +33,7 @@ pub fn watch(file: &Path, args: &ReplayArgs, content: Arc<Content>) -> Result<u8
     let timeline = Timeline::build(recording, content.clone())?;
     let marks = &timeline.marks;
     let mut screen = Screen::open(args.color.enabled())?;
-    let signals = session::watch_signals();
+    let signals = session::stop_on_signals(false);
     let mut viewer = Viewer::new(args.speed);
     let mut shown: (u64, Game) = (0, timeline.game_at(0));
     let mut next_tick = Instant::now() + viewer.interval();
@@ -66,7 +56,7 @@ pub fn watch(file: &Path, args: &ReplayArgs, content: Arc<Content>) -> Result<u8
             SIGNAL_POLL
         };
         let was_playing = viewer.playing;
-        match screen.next_input(Some(wait))? {
+        match screen.next_input(wait)? {
             None => {
                 if signals.load(Ordering::SeqCst) {
                     interrupted = true;
@@ -98,7 +88,7 @@ pub fn watch(file: &Path, args: &ReplayArgs, content: Arc<Content>) -> Result<u8
     Ok(if interrupted {
         exit::INTERRUPTED
     } else {
-        exit_code(&timeline.verdict)
+        timeline.verdict.exit_code()
     })
 }
 
@@ -120,7 +110,7 @@ fn take_control(
                 "{}: cannot take control at step {step}: {verdict}",
                 file.display()
             );
-            return Ok(exit_code(&verdict));
+            return Ok(verdict.exit_code());
         }
         Err(message) => {
             drop(screen);
@@ -265,5 +255,5 @@ pub fn cast(
         last + 1,
         out.display()
     );
-    Ok(exit_code(&timeline.verdict))
+    Ok(timeline.verdict.exit_code())
 }
