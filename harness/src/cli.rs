@@ -326,8 +326,8 @@ pub struct SweepArgs {
     #[arg(long, value_name = "DIR")]
     pub save_failures: Option<PathBuf>,
     /// Stop at the lowest failing seed: seeds above a failure are skipped,
-    /// seeds below it still run, so the failure reported is the same
-    /// whatever --jobs is.
+    /// seeds below it still run, and the report covers the seeds up to it,
+    /// so it is the same whatever --jobs is.
     #[arg(long)]
     pub fail_fast: bool,
     /// The most keys in a row a bot may press without revealing ground,

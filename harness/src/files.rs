@@ -1,6 +1,6 @@
 //! Reading text files from outside, bounded, with errors that name the file.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::Path;
 
 /// Reads `path` as bytes, at most `limit` of them. The limit holds while
@@ -141,40 +141,39 @@ fn can_make_a_file_in(dir: &Path) -> std::io::Result<()> {
     std::fs::remove_file(&probe)
 }
 
-/// Replaces `path` with `bytes`, atomically: the bytes go to a temporary
-/// file beside the target (same directory, so the same file system), are
-/// flushed and synced, and the temporary file is renamed over the target,
-/// then the directory is synced so the rename itself is durable. A kill at
-/// any moment leaves either the old file or the whole new one, never a part:
-/// rename is atomic on POSIX file systems. Every file deja writes goes
-/// through here.
+/// Replaces `path` with `bytes`, atomically: see [`write_atomic_with`].
+/// Every file deja writes goes through one of the two.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    use std::io::Write as _;
+    write_atomic_with(path, |out| out.write_all(bytes))
+}
+
+/// Replaces `path` with what `write` writes, atomically: the bytes go to a
+/// temporary file beside the target (same directory, so the same file
+/// system), are flushed and synced, and the temporary file is renamed over
+/// the target, then the directory is synced so the rename itself is durable.
+/// A kill at any moment leaves either the old file or the whole new one,
+/// never a part: rename is atomic on POSIX file systems. `write` streams,
+/// so a file larger than memory (a sweep's report) is written the same way.
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), String> {
     let fail = |e: std::io::Error| format!("{}: {e}", path.display());
     let name = path
         .file_name()
         .ok_or_else(|| format!("{}: not a file name", path.display()))?;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let dir = directory_of(path);
     if path.is_dir() {
         return Err(format!(
             "{}: is a directory; give a file name",
             path.display()
         ));
     }
-    // The process id keeps two deja processes writing the same target from
-    // sharing a temporary file; a leftover from a killed process is
-    // overwritten by the next write with the same id or left as litter
-    // named after its target, never read.
-    let mut temp_name = std::ffi::OsString::from(".");
-    temp_name.push(name);
-    temp_name.push(format!(".{}.tmp", std::process::id()));
-    let temp = dir.join(temp_name);
+    let temp = dir.join(temporary_name(name, "tmp"));
     let written = (|| {
-        let mut file = std::fs::File::create(&temp)?;
-        file.write_all(bytes)?;
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&temp)?);
+        write(&mut out)?;
+        let file = out.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         drop(file);
         std::fs::rename(&temp, path)
@@ -190,6 +189,47 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
         let _ = dir.sync_all();
     }
     Ok(())
+}
+
+/// The directory a file path is in ("." for a bare name).
+fn directory_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// A hidden name beside the target for a file on its way to becoming it.
+/// The process id keeps two deja processes writing the same target from
+/// sharing a temporary file; a leftover from a killed process is
+/// overwritten by the next write with the same id or left as litter named
+/// after its target, never read.
+fn temporary_name(target: &std::ffi::OsStr, suffix: &str) -> std::ffi::OsString {
+    let mut name = std::ffi::OsString::from(".");
+    name.push(target);
+    name.push(format!(".{}.{suffix}", std::process::id()));
+    name
+}
+
+/// A scratch file beside `target`, for what will go into it once complete
+/// (a sweep's results, which only fit on disk): read and write, and, on
+/// Unix, already unlinked, so a kill leaves nothing behind and the space is
+/// freed when it is dropped.
+pub fn scratch_beside(target: &Path) -> Result<std::fs::File, String> {
+    let name = target
+        .file_name()
+        .ok_or_else(|| format!("{}: not a file name", target.display()))?;
+    let path = directory_of(target).join(temporary_name(name, "scratch"));
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    #[cfg(unix)]
+    let _ = std::fs::remove_file(&path);
+    Ok(file)
 }
 
 #[cfg(test)]

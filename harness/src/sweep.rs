@@ -249,6 +249,9 @@ pub struct SweepReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incomplete: Option<Incomplete>,
     pub summary: Summary,
+    /// Every seed's result, in seed order, in a report read from a file or
+    /// merged; in the report [`run`] returns, only the first failing seeds
+    /// (the rest went to its `each`).
     pub results: Vec<SeedResult>,
 }
 
@@ -884,21 +887,145 @@ pub fn catalog(results: &[SeedResult]) -> String {
 
 /// The report as JSON, the bytes `--json` writes and `merge` compares.
 pub fn to_json(report: &SweepReport) -> String {
-    let mut text = serde_json::to_string_pretty(report).expect("reports always serialize");
+    let mut text = serde_json::to_string_pretty(&ReportOut::of(report, &report.results))
+        .expect("reports always serialize");
     text.push('\n');
     text
 }
 
+/// A report's fields in the order they are written, with its results any
+/// sequence: a report whose results wait on disk ([`ResultsFile`]) is
+/// written by the same serializer as one held in memory, so the bytes are
+/// the same. (A test holds this to `SweepReport`'s own fields.)
+#[derive(Serialize)]
+struct ReportOut<'a, R: Serialize> {
+    format: u32,
+    game: &'a str,
+    content: &'a str,
+    spec: &'a SweepSpec,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    incomplete: Option<&'a Incomplete>,
+    summary: &'a Summary,
+    results: R,
+}
+
+impl<'a, R: Serialize> ReportOut<'a, R> {
+    fn of(report: &'a SweepReport, results: R) -> ReportOut<'a, R> {
+        ReportOut {
+            format: report.format,
+            game: &report.game,
+            content: &report.content,
+            spec: &report.spec,
+            incomplete: report.incomplete.as_ref(),
+            summary: &report.summary,
+            results,
+        }
+    }
+}
+
+/// A sweep's results on their way into its `--json` report. Each seed's
+/// result is appended to a scratch file beside the report as it comes (in
+/// seed order), and the report is written from it at the end, atomically:
+/// a sweep of any number of seeds holds none of them in memory.
+pub struct ResultsFile {
+    path: std::path::PathBuf,
+    scratch: std::io::BufWriter<std::fs::File>,
+    /// The first failure to write the scratch file (a full disk): the sweep
+    /// goes on, and the report is not written.
+    error: Option<String>,
+}
+
+impl ResultsFile {
+    /// Results for the report at `path`; the scratch file is made now, so a
+    /// directory that cannot take it fails before the sweep starts.
+    pub fn beside(path: &std::path::Path) -> Result<ResultsFile, String> {
+        Ok(ResultsFile {
+            path: path.to_path_buf(),
+            scratch: std::io::BufWriter::new(crate::files::scratch_beside(path)?),
+            error: None,
+        })
+    }
+
+    /// Appends the next seed's result, as one line of JSON.
+    pub fn add(&mut self, result: &SeedResult) {
+        use std::io::Write as _;
+        if self.error.is_some() {
+            return;
+        }
+        let written = serde_json::to_writer(&mut self.scratch, result)
+            .map_err(std::io::Error::other)
+            .and_then(|()| self.scratch.write_all(b"\n"));
+        if let Err(e) = written {
+            self.error = Some(format!(
+                "{}: writing the results on the way to it: {e}",
+                self.path.display()
+            ));
+        }
+    }
+
+    /// Writes the report: `report`'s fields with the results added so far
+    /// (`report.results` is not read).
+    pub fn write(self, report: &SweepReport) -> Result<(), String> {
+        use std::io::Seek as _;
+        if let Some(error) = self.error {
+            return Err(error);
+        }
+        let scratch_failed = |e: std::io::Error| {
+            format!(
+                "{}: reading back the results on the way to it: {e}",
+                self.path.display()
+            )
+        };
+        let mut scratch = self
+            .scratch
+            .into_inner()
+            .map_err(|e| scratch_failed(e.into_error()))?;
+        scratch.rewind().map_err(scratch_failed)?;
+        let results = Spooled(std::cell::RefCell::new(std::io::BufReader::new(scratch)));
+        crate::files::write_atomic_with(&self.path, |out| {
+            serde_json::to_writer_pretty(&mut *out, &ReportOut::of(report, &results))
+                .map_err(std::io::Error::other)?;
+            out.write_all(b"\n")
+        })
+    }
+}
+
+/// Results read back from a [`ResultsFile`]'s scratch file one at a time as
+/// they are serialized.
+struct Spooled(std::cell::RefCell<std::io::BufReader<std::fs::File>>);
+
+impl Serialize for Spooled {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error as _, SerializeSeq as _};
+        let mut reader = self.0.borrow_mut();
+        let mut seq = serializer.serialize_seq(None)?;
+        for result in serde_json::Deserializer::from_reader(&mut *reader).into_iter::<SeedResult>()
+        {
+            seq.serialize_element(&result.map_err(S::Error::custom)?)?;
+        }
+        seq.end()
+    }
+}
+
+/// The most failing seeds a sweep keeps in memory to list at its end; the
+/// rest are counted, and every one is in the `--json` report and, with
+/// `--save-failures`, saved.
+pub const FAILING_SEEDS_LISTED: usize = 200;
+
+/// Results of more seeds than this wait for the seeds before them (a slow
+/// seed, a hang being timed) before workers go on: the most results held in
+/// memory to put them in seed order.
+const REORDER_WINDOW: usize = 1024;
+
 /// Runs every seed of `spec` on `jobs` threads and gathers the report.
-/// `progress` is told after each seed. With `keep_all`, the report holds
-/// every seed's result (what `--json` writes and `merge` needs); without, it
-/// holds only the seeds that failed, and memory stays flat however many seeds
-/// are swept. With `fail_fast`, the sweep stops at the lowest failing seed:
-/// seeds above a failure are skipped, seeds below it still run, and only the
-/// lowest seed's failures are reported, so the failure found is the same
-/// whatever the number of jobs and however the threads are scheduled (the
-/// counts of seeds and floors cover the passing seeds that ran, which do
-/// depend on timing, and the lowest failing one).
+/// `progress` is told after each seed, as it finishes; `each` is given
+/// every seed's result in seed order (what `--json` writes). The report
+/// holds the summary of the seeds covered and the first
+/// [`FAILING_SEEDS_LISTED`] failing seeds' results: memory stays flat
+/// however many seeds are swept. With `fail_fast`, the sweep stops at the
+/// lowest failing seed: seeds above a failure are skipped and the report
+/// covers the seeds up to the lowest failing one, so it is the same
+/// whatever the number of jobs and however the threads are scheduled.
 pub fn run(
     spec: &SweepSpec,
     content: &Arc<Content>,
@@ -906,10 +1033,11 @@ pub fn run(
     saving: &Saving,
     options: RunOptions,
     progress: &(dyn Fn(&SeedResult) + Sync),
+    each: &mut (dyn FnMut(&SeedResult) + Send),
 ) -> Result<SweepReport, String> {
     use rayon::prelude::*;
-    use std::sync::Mutex;
     use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::{Condvar, Mutex};
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
@@ -917,7 +1045,16 @@ pub fn run(
     // The lowest seed that failed so far: with `fail_fast`, nothing above it
     // is started.
     let lowest_failed = AtomicU64::new(u64::MAX);
-    let gathered = Mutex::new((Tally::new(spec.bot != BotKind::None), Vec::new()));
+    let gathered = Mutex::new(InOrder {
+        order: spec.seeds().peekable(),
+        waiting: BTreeMap::new(),
+        tally: Tally::new(spec.bot != BotKind::None),
+        failing: Vec::new(),
+        failed: false,
+        fail_fast: options.fail_fast,
+        each,
+    });
+    let advanced = Condvar::new();
     // Seeds are handed to the workers as they are drawn from the range,
     // never collected: memory does not grow with the range.
     pool.install(|| {
@@ -929,39 +1066,31 @@ pub fn run(
             !stopped() && !past_failure
         });
         seeds.par_bridge().for_each(|seed| {
-            if options.fail_fast && seed > lowest_failed.load(Ordering::Relaxed) {
-                return;
+            let skip = options.fail_fast && seed > lowest_failed.load(Ordering::Relaxed);
+            let result = (!skip).then(|| sweep_seed(spec, content, seed, saving));
+            if let Some(result) = &result {
+                if !result.failures.is_empty() {
+                    lowest_failed.fetch_min(seed, Ordering::Relaxed);
+                }
+                progress(result);
             }
-            let result = sweep_seed(spec, content, seed, saving);
-            let failed = !result.failures.is_empty();
-            if failed {
-                lowest_failed.fetch_min(seed, Ordering::Relaxed);
-            }
-            progress(&result);
             let mut gathered = gathered
                 .lock()
                 .expect("no worker panics while holding the lock");
-            // A failing seed is tallied once it is known to be kept.
-            if !(failed && options.fail_fast) {
-                gathered.0.add(&result);
+            // The seed everything waits for never waits, so this ends.
+            while gathered.order.peek() != Some(&seed) && gathered.waiting.len() >= REORDER_WINDOW {
+                gathered = advanced
+                    .wait(gathered)
+                    .expect("no worker panics while holding the lock");
             }
-            if options.keep_all || failed {
-                gathered.1.push(result);
-            }
+            gathered.put(seed, result);
+            advanced.notify_all();
         });
     });
-    let (mut tally, mut results) = gathered
+    let gathered = gathered
         .into_inner()
         .expect("no worker panicked while holding the lock");
-    if options.fail_fast {
-        let lowest = lowest_failed.into_inner();
-        results.retain(|r| r.failures.is_empty() || r.seed == lowest);
-        for result in results.iter().filter(|r| !r.failures.is_empty()) {
-            tally.add(result);
-        }
-    }
-    results.sort_by_key(|r: &SeedResult| r.seed);
-    let summary = tally.finish();
+    let summary = gathered.tally.finish();
     let stopped = options.stop.is_some_and(|stop| stop.load(Ordering::SeqCst));
     let incomplete = (stopped && summary.seeds < spec.seed_count()).then(|| Incomplete {
         reason: "interrupted".into(),
@@ -975,16 +1104,183 @@ pub fn run(
         summary,
         spec: spec.clone(),
         incomplete,
-        results,
+        results: gathered.failing,
     })
+}
+
+/// Seeds' results put back in seed order as the workers finish them, then
+/// tallied, handed on and (when failing) kept.
+struct InOrder<'a, I: Iterator<Item = u64>> {
+    /// The seeds still to hand on, in order.
+    order: std::iter::Peekable<I>,
+    /// Results that came before the seeds below them; `None` for a seed
+    /// skipped (above a failure, with `fail_fast`).
+    waiting: BTreeMap<u64, Option<SeedResult>>,
+    tally: Tally,
+    failing: Vec<SeedResult>,
+    failed: bool,
+    fail_fast: bool,
+    each: &'a mut (dyn FnMut(&SeedResult) + Send),
+}
+
+impl<I: Iterator<Item = u64>> InOrder<'_, I> {
+    fn put(&mut self, seed: u64, result: Option<SeedResult>) {
+        self.waiting.insert(seed, result);
+        while let Some(next) = self.order.peek() {
+            let Some(result) = self.waiting.remove(next) else {
+                break;
+            };
+            self.order.next();
+            // With `fail_fast`, nothing after the first failure counts.
+            if let Some(result) = result
+                && !(self.fail_fast && self.failed)
+            {
+                self.tally.add(&result);
+                (self.each)(&result);
+                if !result.failures.is_empty() {
+                    self.failed = true;
+                    if self.failing.len() < FAILING_SEEDS_LISTED {
+                        self.failing.push(result);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// How many of the report's failures it does not list (see
+/// [`FAILING_SEEDS_LISTED`]).
+pub fn unlisted_failures(report: &SweepReport) -> u64 {
+    let listed: usize = report.results.iter().map(|r| r.failures.len()).sum();
+    report.summary.failures.saturating_sub(listed as u64)
 }
 
 /// How `run` gathers.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RunOptions<'a> {
-    pub keep_all: bool,
     pub fail_fast: bool,
     /// Set (by a signal) to stop taking seeds: the seeds in flight finish,
     /// and the report says it is incomplete.
     pub stop: Option<&'a std::sync::atomic::AtomicBool>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(seeds: std::ops::Range<u64>, canaries: &[&str]) -> SweepSpec {
+        SweepSpec {
+            seeds: SeedRange {
+                start: seeds.start,
+                end: u128::from(seeds.end),
+            },
+            depths: DepthRange { first: 1, last: 2 },
+            bot: BotKind::Explorer,
+            turns: 200,
+            map_width: DEFAULT_WIDTH,
+            map_height: DEFAULT_HEIGHT,
+            canaries: canaries.iter().map(|c| c.to_string()).collect(),
+            shard: None,
+            progress_limit: default_progress_limit(BotKind::Explorer),
+        }
+    }
+
+    /// A sweep's report and every seed's result, as `each` was given them.
+    fn swept(spec: &SweepSpec, jobs: usize, fail_fast: bool) -> (SweepReport, Vec<SeedResult>) {
+        let content = Arc::new(Content::embedded());
+        let options = RunOptions {
+            fail_fast,
+            stop: None,
+        };
+        let mut all = Vec::new();
+        let saving = Saving { dir: None };
+        let report = run(spec, &content, jobs, &saving, options, &|_| {}, &mut |r| {
+            all.push(r.clone())
+        })
+        .expect("a sweep");
+        (report, all)
+    }
+
+    #[test]
+    fn a_report_written_from_its_results_file_is_the_report_held_in_memory() {
+        let dir = std::env::temp_dir().join(format!("deja-results-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (mut report, all) = swept(&spec(1..7, &[]), 2, false);
+        report.results = all;
+        let cases = [
+            (report.clone(), "whole"),
+            (
+                SweepReport {
+                    incomplete: Some(Incomplete {
+                        reason: "interrupted".into(),
+                        covered: 6,
+                        of: 10,
+                    }),
+                    ..report.clone()
+                },
+                "incomplete",
+            ),
+            (
+                SweepReport {
+                    results: Vec::new(),
+                    ..report.clone()
+                },
+                "empty",
+            ),
+        ];
+        for (report, name) in cases {
+            // ReportOut writes exactly SweepReport's fields.
+            let derived = serde_json::to_string_pretty(&report).unwrap() + "\n";
+            assert_eq!(to_json(&report), derived, "{name}");
+            let path = dir.join(format!("{name}.json"));
+            let mut file = ResultsFile::beside(&path).unwrap();
+            for result in &report.results {
+                file.add(result);
+            }
+            file.write(&report).unwrap();
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), derived, "{name}");
+        }
+        // The scratch files are gone with their writers.
+        let mut left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["empty.json", "incomplete.json", "whole.json"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn results_come_in_seed_order_and_fail_fast_ends_at_the_lowest_failure_whatever_the_jobs() {
+        let (_, all) = swept(&spec(1..13, &[]), 2, false);
+        let seeds: Vec<u64> = all.iter().map(|r| r.seed).collect();
+        assert_eq!(seeds, (1..13).collect::<Vec<_>>());
+        // crowded-start fails every floor below the first: every seed fails.
+        let failing = spec(5..40, &["crowded-start"]);
+        let (one, _) = swept(&failing, 1, true);
+        let (two, all) = swept(&failing, 2, true);
+        assert_eq!(one, two, "fail-fast's report is the same with 1 and 2 jobs");
+        assert_eq!(two.summary.seeds, 1, "{:?}", two.summary);
+        assert_eq!(all.iter().map(|r| r.seed).collect::<Vec<_>>(), [5]);
+        assert_eq!(two.results.len(), 1);
+    }
+
+    #[test]
+    fn a_sweep_lists_its_first_failing_seeds_and_counts_the_rest() {
+        let failing = SweepSpec {
+            bot: BotKind::None,
+            turns: 0,
+            ..spec(0..FAILING_SEEDS_LISTED as u64 + 30, &["crowded-start"])
+        };
+        let (report, all) = swept(&failing, 2, false);
+        assert_eq!(all.len(), FAILING_SEEDS_LISTED + 30);
+        assert_eq!(report.results.len(), FAILING_SEEDS_LISTED);
+        assert_eq!(report.results[..], all[..FAILING_SEEDS_LISTED]);
+        let beyond: u64 = all[FAILING_SEEDS_LISTED..]
+            .iter()
+            .map(|r| r.failures.len() as u64)
+            .sum();
+        assert!(beyond > 0);
+        assert_eq!(unlisted_failures(&report), beyond);
+    }
 }

@@ -259,6 +259,78 @@ fn an_interrupted_sweep_of_a_hundred_billion_seeds_stays_small_says_what_it_cove
     assert_says(&merged, "an incomplete report cannot be merged");
 }
 
+/// Runs deja to the end with `args` in `dir`; its exit code and peak
+/// resident memory in kilobytes (Linux: wait4's rusage of that child alone).
+#[expect(
+    clippy::zombie_processes,
+    reason = "reaped by wait4, which gives its rusage"
+)]
+fn peak_kb_of(args: &[&str], dir: &std::path::Path) -> (i32, u64) {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_deja"))
+        .current_dir(dir)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("deja runs");
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid value for wait4 to fill in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: pid is our child, not yet waited for; both pointers are valid.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
+    assert!(
+        libc::WIFEXITED(status),
+        "deja did not exit: status {status}"
+    );
+    (
+        libc::WEXITSTATUS(status),
+        u64::try_from(usage.ru_maxrss).unwrap(),
+    )
+}
+
+/// A sweep writing its report holds none of the results in memory: they
+/// stream to the file. A hundred thousand one-floor seeds make a 35 MB
+/// report; deja's peak stays what it is for a thousand.
+#[test]
+fn a_sweep_writing_json_stays_small_whatever_the_seeds() {
+    let dir = scratch("json-memory");
+    let sweep = |seeds: &str| {
+        let args = [
+            "sweep",
+            "--seeds",
+            seeds,
+            "--depths",
+            "1..=1",
+            "--map-size",
+            "20x12",
+            "--bot",
+            "none",
+            "--jobs",
+            "2",
+            "--json",
+            "r.json",
+        ];
+        let (code, kb) = peak_kb_of(&args, &dir);
+        assert_eq!(code, 0, "sweep {seeds}");
+        kb
+    };
+    let few = sweep("1..1001");
+    let many = sweep("1..100001");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
+    assert_eq!(report["results"].as_array().unwrap().len(), 100_000);
+    assert_eq!(report["results"][99_999]["seed"], 100_000);
+    assert_eq!(report["summary"]["seeds"], 100_000);
+    assert!(many < 50 * 1024, "{many} kB at the peak for 100,000 seeds");
+    assert!(
+        many < few + 8 * 1024,
+        "{many} kB at the peak for 100,000 seeds, {few} kB for 1,000"
+    );
+    std::fs::remove_file(dir.join("r.json")).unwrap();
+}
+
 #[test]
 fn the_last_seeds_of_all_can_be_swept() {
     let dir = scratch("last-seeds");

@@ -99,11 +99,18 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
         };
         let clock = Instant::now();
         let options = RunOptions {
-            keep_all: false,
             fail_fast: args.fail_fast,
             stop: None,
         };
-        let report = sweep::run(&spec, &content, jobs, &saving, options, &|_| {})?;
+        let report = sweep::run(
+            &spec,
+            &content,
+            jobs,
+            &saving,
+            options,
+            &|_| {},
+            &mut |_| {},
+        )?;
         let mut problems = report.summary.failures;
         for result in &report.results {
             for f in &result.failures {
@@ -112,6 +119,12 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
                     f.seed, f.depth, f.step, f.kind, f.reproduce
                 ))?;
             }
+        }
+        let unlisted = sweep::unlisted_failures(&report);
+        if unlisted > 0 {
+            super::out(format!(
+                "FAILURE {name}: and {unlisted} more, on seeds above those listed"
+            ))?;
         }
         for problem in sweep::commands_that_never_work(&report.summary) {
             super::out(format!("FAILURE {name} commands: {problem}"))?;

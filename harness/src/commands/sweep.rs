@@ -62,13 +62,29 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
         dir: args.save_failures.clone(),
     };
     let options = sweep::RunOptions {
-        keep_all: args.json.is_some(),
         fail_fast: args.fail_fast,
         stop: Some(&stop),
     };
-    let report = sweep::run(&spec, &content, jobs, &saving, options, &|result| {
-        progress.seed_done(result)
-    })?;
+    // Made before the sweep, so a directory that cannot take the report
+    // fails before any seed is spent.
+    let mut results_file = args
+        .json
+        .as_deref()
+        .map(sweep::ResultsFile::beside)
+        .transpose()?;
+    let report = sweep::run(
+        &spec,
+        &content,
+        jobs,
+        &saving,
+        options,
+        &|result| progress.seed_done(result),
+        &mut |result| {
+            if let Some(file) = results_file.as_mut() {
+                file.add(result);
+            }
+        },
+    )?;
     progress.finish();
     let elapsed = started.elapsed();
     // The summary first: a report that cannot be written at the end (the
@@ -85,8 +101,8 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
         super::out(format!("FAILURE commands: {problem}"))?;
         found += 1;
     }
-    if let Some(path) = &args.json
-        && let Err(message) = crate::files::write_atomic(path, sweep::to_json(&report).as_bytes())
+    if let Some(file) = results_file
+        && let Err(message) = file.write(&report)
     {
         eprintln!("error: {message}");
         return Ok(if found > 0 {
@@ -240,6 +256,12 @@ fn print_summary(report: &SweepReport, elapsed: Duration) -> Result<(), String> 
                 f.seed, f.depth, f.step, f.kind, f.reproduce
             ))?;
         }
+    }
+    let unlisted = sweep::unlisted_failures(report);
+    if unlisted > 0 {
+        super::out(format!(
+            "FAILURE and {unlisted} more, on seeds above those listed (every one is in the --json report and, with --save-failures, saved)"
+        ))?;
     }
     Ok(())
 }
