@@ -345,7 +345,7 @@ fn show_seeks_to_a_step() {
         "the look reticle is up: {stdout}"
     );
     let out = run(&["show", "run.ron", "--at", "0", "--state"], &dir);
-    assert_exit(&out, 0);
+    support::assert_exit_printing_data(&out, 0);
     let stdout = text(&out.stdout);
     assert!(
         stdout.contains("--- state ---") && stdout.contains("seed: (18)"),

@@ -36,8 +36,83 @@ pub fn scratch(group: &str, name: &str) -> PathBuf {
     dir
 }
 
-/// The exit code is `code`, and nothing panicked on the way.
+/// The first stretch of `text` that looks like Rust's `Debug` output, if
+/// any: `Some(`, `Ok(`, `Err(`, a `None` ending a value, a struct's
+/// `Name { field: ` or `Name { .. }`, or a tuple variant `Name(` holding
+/// a name, a number or a string, with no space before its parenthesis, as
+/// prose never has.
+pub fn debug_looking(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let snippet = |at: usize| {
+        let end = (at + 40).min(text.len());
+        let end = (end..=text.len())
+            .find(|&e| text.is_char_boundary(e))
+            .unwrap_or(text.len());
+        text[at..end].to_string()
+    };
+    let mut at = 0;
+    while at < bytes.len() {
+        let starts_word =
+            at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_');
+        if !starts_word || !bytes[at].is_ascii_uppercase() {
+            at += 1;
+            continue;
+        }
+        let end = (at..bytes.len())
+            .find(|&i| !(bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_'))
+            .unwrap_or(bytes.len());
+        let word = &text[at..end];
+        let rest = &text[end..];
+        let has_lower = word.bytes().any(|b| b.is_ascii_lowercase());
+        let looks = match word {
+            "Some" | "Ok" | "Err" => rest.starts_with('('),
+            "None" => rest.is_empty() || rest.starts_with([',', ')', '}', ']']),
+            _ if has_lower => {
+                struct_body(rest)
+                    || rest.strip_prefix('(').is_some_and(|inside| {
+                        inside.starts_with(|c: char| {
+                            c.is_ascii_uppercase() || c.is_ascii_digit() || c == '"'
+                        })
+                    })
+            }
+            _ => false,
+        };
+        if looks {
+            return Some(snippet(at));
+        }
+        at = end.max(at + 1);
+    }
+    None
+}
+
+/// Whether `rest` (what follows a name) opens a struct's `Debug`:
+/// ` { field: ` or ` { .. }`.
+fn struct_body(rest: &str) -> bool {
+    let Some(body) = rest.strip_prefix(" { ") else {
+        return false;
+    };
+    if body.starts_with(".. }") {
+        return true;
+    }
+    let field_end = body
+        .find(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'))
+        .unwrap_or(body.len());
+    field_end > 0 && body[field_end..].starts_with(": ")
+}
+
+/// The exit code is `code`, nothing panicked on the way, and nothing it
+/// printed looks like a Rust `Debug` dump.
 pub fn assert_exit(out: &Output, code: i32) {
+    assert_exit_printing_data(out, code);
+    if let Some(dump) = debug_looking(&text(&out.stdout)) {
+        panic!("prints a Debug dump: {dump:?}\n{}", text(&out.stdout));
+    }
+}
+
+/// As [`assert_exit`], for a command whose standard output is data the
+/// user asked for (`show --state` prints the state as RON, whose
+/// `Some(3)` is the format, not a dump): only standard error is read.
+pub fn assert_exit_printing_data(out: &Output, code: i32) {
     assert_eq!(
         out.status.code(),
         Some(code),
@@ -45,11 +120,11 @@ pub fn assert_exit(out: &Output, code: i32) {
         text(&out.stdout),
         text(&out.stderr)
     );
-    assert!(
-        !text(&out.stderr).contains("panicked"),
-        "{}",
-        text(&out.stderr)
-    );
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    if let Some(dump) = debug_looking(&stderr) {
+        panic!("prints a Debug dump: {dump:?}\n{stderr}");
+    }
 }
 
 /// What it printed on stdout contains `wanted`.
