@@ -588,8 +588,7 @@ fn found_failure(
                 format!(" --map-size {}x{}", spec.map_width, spec.map_height)
             };
             format!(
-                "deja sweep --seeds {seed}..{} --depths {}..={} --bot {} --turns {}{map}{limit}{canaries} --save-failures DIR",
-                seed + 1,
+                "deja sweep --seeds {seed}..={seed} --depths {}..={} --bot {} --turns {}{map}{limit}{canaries} --save-failures DIR",
                 spec.depths.first,
                 spec.depths.last,
                 bot_name(spec.bot),

@@ -360,6 +360,22 @@ fn the_last_seeds_of_all_can_be_swept() {
     // One past the last seed is written as it is, and merge reads it back.
     assert!(text.contains("\"end\": 18446744073709551616"), "{text}");
     assert_exit(&deja(&["merge", "last.json"], &dir), 0);
+    // A failure on the last seed of all says how to sweep that seed again.
+    let last = "18446744073709551615..=18446744073709551615";
+    let out = deja(
+        &[
+            "sweep",
+            "--seeds",
+            last,
+            "--depths",
+            "1..=2",
+            "--canary",
+            "crowded-start",
+        ],
+        &dir,
+    );
+    assert_exit(&out, 4);
+    assert_prints(&out, &format!("reproduce: deja sweep --seeds {last} "));
     for empty in ["5..5", "5..=4", "1..=18446744073709551616"] {
         assert_exit(&deja(&["sweep", "--seeds", empty], &dir), 2);
     }
