@@ -118,7 +118,7 @@ pub struct ShrinkArgs {
     #[arg(short, long, value_name = "OUT")]
     pub output: PathBuf,
     /// Most candidate runs to try.
-    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    #[arg(long, default_value_t = crate::shrink::DEFAULT_MAX_TRIES, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub max_tries: u32,
     #[command(flatten)]
     pub content: ContentArgs,
@@ -325,6 +325,10 @@ pub struct SweepArgs {
     /// Write a recording that reproduces each failure into this directory.
     #[arg(long, value_name = "DIR")]
     pub save_failures: Option<PathBuf>,
+    /// Shrink the smallest case of each group of failures (as `deja
+    /// shrink` does) and save it beside its recording as NAME-shrunk.ron.
+    #[arg(long, requires = "save_failures")]
+    pub shrink: bool,
     /// Stop at the lowest failing seed: seeds above a failure are skipped,
     /// seeds below it still run, and the report covers the seeds up to it,
     /// so it is the same whatever --jobs is.

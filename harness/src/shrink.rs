@@ -34,6 +34,9 @@ pub struct Shrunk {
     pub budget_spent: bool,
 }
 
+/// Candidate runs `deja shrink` tries unless told otherwise.
+pub const DEFAULT_MAX_TRIES: u32 = 5000;
+
 /// The wall-clock budget a candidate of a hang gets before its child
 /// reports it hung: far more than any key takes when nothing hangs.
 pub const HANG_TRY_SECONDS: u64 = 2;

@@ -25,8 +25,8 @@ use crate::runner::Runner;
 
 /// The version of the sweep report format. 2 adds the progress limit, what
 /// each bot run did (kills, items used, ground revealed, commands) and the
-/// figures' moments.
-pub const REPORT_FORMAT: u32 = 2;
+/// figures' moments; 3 the failures grouped by signature.
+pub const REPORT_FORMAT: u32 = 3;
 
 /// What to sweep.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -250,8 +250,8 @@ pub struct SweepReport {
     pub incomplete: Option<Incomplete>,
     pub summary: Summary,
     /// Every seed's result, in seed order, in a report read from a file or
-    /// merged; in the report [`run`] returns, only the first failing seeds
-    /// (the rest went to its `each`).
+    /// merged; none in the report [`run`] returns (they went to its
+    /// `each`).
     pub results: Vec<SeedResult>,
 }
 
@@ -276,6 +276,64 @@ pub struct Summary {
     pub bot: Option<BotSummary>,
     /// Every figure's moments (see `crate::figures`).
     pub figures: BTreeMap<String, crate::figures::Moments>,
+    /// The failures grouped by signature, the largest group first.
+    #[serde(default)]
+    pub groups: Vec<FailureGroup>,
+}
+
+/// Failures that share a signature: most likely one bug, met many times.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailureGroup {
+    /// What the failures share (see [`signature`]).
+    pub signature: String,
+    pub count: u64,
+    pub first_seed: u64,
+    /// The failure with the fewest keys (the lowest seed of those): the
+    /// case to reproduce and shrink.
+    pub smallest: FoundFailure,
+}
+
+/// The most groups a summary keeps; failures of further signatures are
+/// counted in one last group.
+pub const MAX_GROUPS: usize = 500;
+
+/// The signature of groups past [`MAX_GROUPS`].
+const MORE_SIGNATURES: &str = "(failures of further signatures)";
+
+/// What failures of one bug share: the kind, and the invariant's id, or the
+/// panic's message and location, or the message of a stuck or hung turn,
+/// with every number in a message written `N` (positions, counts and steps
+/// vary from seed to seed; a location's line does not).
+pub fn signature(kind: &FailureKind) -> String {
+    match kind {
+        FailureKind::Panic { message, location } => {
+            let at = location
+                .as_ref()
+                .map_or_else(String::new, |at| format!(" (at {at})"));
+            format!("panic: {}{at}", without_numbers(message))
+        }
+        FailureKind::Invariant { id, .. } => format!("invariant {id} broken"),
+        FailureKind::Stuck { message } => format!("stuck: {}", without_numbers(message)),
+        FailureKind::Hang { message } => format!("hang: {}", without_numbers(message)),
+    }
+}
+
+/// `text` with every run of digits written `N`.
+fn without_numbers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_number = false;
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            if !in_number {
+                out.push('N');
+            }
+            in_number = true;
+        } else {
+            out.push(c);
+            in_number = false;
+        }
+    }
+    out
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -677,6 +735,8 @@ pub struct Tally {
     summary: Summary,
     /// Per depth: walkable, reachable, rooms and stairs distance, summed.
     sums: BTreeMap<u32, [u64; 4]>,
+    /// By signature.
+    groups: BTreeMap<String, FailureGroup>,
 }
 
 impl Tally {
@@ -687,10 +747,14 @@ impl Tally {
                 ..Summary::default()
             },
             sums: BTreeMap::new(),
+            groups: BTreeMap::new(),
         }
     }
 
     pub fn add(&mut self, result: &SeedResult) {
+        for failure in &result.failures {
+            self.group(failure);
+        }
         let summary = &mut self.summary;
         summary.seeds += 1;
         summary.failures += result.failures.len() as u64;
@@ -728,6 +792,30 @@ impl Tally {
         }
     }
 
+    /// Counts `failure` in its group. Every choice is a minimum, so the
+    /// groups do not depend on the order seeds come in.
+    fn group(&mut self, failure: &FoundFailure) {
+        let mut signature = signature(&failure.kind);
+        if !self.groups.contains_key(&signature) && self.groups.len() >= MAX_GROUPS {
+            signature = MORE_SIGNATURES.to_string();
+        }
+        let group = self
+            .groups
+            .entry(signature)
+            .or_insert_with_key(|signature| FailureGroup {
+                signature: signature.clone(),
+                count: 0,
+                first_seed: failure.seed,
+                smallest: failure.clone(),
+            });
+        group.count += 1;
+        group.first_seed = group.first_seed.min(failure.seed);
+        let size = |f: &FoundFailure| (f.step, f.seed, f.depth);
+        if size(failure) < size(&group.smallest) {
+            group.smallest = failure.clone();
+        }
+    }
+
     pub fn finish(mut self) -> Summary {
         for (depth, sum) in self.sums {
             let entry = self.summary.depths.entry(depth).or_default();
@@ -740,6 +828,14 @@ impl Tally {
         if let Some(bot) = self.summary.bot.as_mut() {
             bot.win_rate_permille = bot.wins * 1000 / bot.runs.max(1);
         }
+        let mut groups: Vec<FailureGroup> = self.groups.into_values().collect();
+        groups.sort_by(|a, b| {
+            b.count
+                .cmp(&a.count)
+                .then(a.first_seed.cmp(&b.first_seed))
+                .then(a.signature.cmp(&b.signature))
+        });
+        self.summary.groups = groups;
         self.summary
     }
 }
@@ -1006,11 +1102,6 @@ impl Serialize for Spooled {
     }
 }
 
-/// The most failing seeds a sweep keeps in memory to list at its end; the
-/// rest are counted, and every one is in the `--json` report and, with
-/// `--save-failures`, saved.
-pub const FAILING_SEEDS_LISTED: usize = 200;
-
 /// Results of more seeds than this wait for the seeds before them (a slow
 /// seed, a hang being timed) before workers go on: the most results held in
 /// memory to put them in seed order.
@@ -1019,8 +1110,8 @@ const REORDER_WINDOW: usize = 1024;
 /// Runs every seed of `spec` on `jobs` threads and gathers the report.
 /// `progress` is told after each seed, as it finishes; `each` is given
 /// every seed's result in seed order (what `--json` writes). The report
-/// holds the summary of the seeds covered and the first
-/// [`FAILING_SEEDS_LISTED`] failing seeds' results: memory stays flat
+/// holds the summary of the seeds covered, its failures grouped by
+/// signature, and no results (they went to `each`): memory stays flat
 /// however many seeds are swept. With `fail_fast`, the sweep stops at the
 /// lowest failing seed: seeds above a failure are skipped and the report
 /// covers the seeds up to the lowest failing one, so it is the same
@@ -1048,7 +1139,6 @@ pub fn run(
         order: spec.seeds().peekable(),
         waiting: BTreeMap::new(),
         tally: Tally::new(spec.bot != BotKind::None),
-        failing: Vec::new(),
         failed: false,
         fail_fast: options.fail_fast,
         each,
@@ -1103,12 +1193,12 @@ pub fn run(
         summary,
         spec: spec.clone(),
         incomplete,
-        results: gathered.failing,
+        results: Vec::new(),
     })
 }
 
 /// Seeds' results put back in seed order as the workers finish them, then
-/// tallied, handed on and (when failing) kept.
+/// tallied and handed on.
 struct InOrder<'a, I: Iterator<Item = u64>> {
     /// The seeds still to hand on, in order.
     order: std::iter::Peekable<I>,
@@ -1116,7 +1206,6 @@ struct InOrder<'a, I: Iterator<Item = u64>> {
     /// skipped (above a failure, with `fail_fast`).
     waiting: BTreeMap<u64, Option<SeedResult>>,
     tally: Tally,
-    failing: Vec<SeedResult>,
     failed: bool,
     fail_fast: bool,
     each: &'a mut (dyn FnMut(&SeedResult) + Send),
@@ -1136,22 +1225,10 @@ impl<I: Iterator<Item = u64>> InOrder<'_, I> {
             {
                 self.tally.add(&result);
                 (self.each)(&result);
-                if !result.failures.is_empty() {
-                    self.failed = true;
-                    if self.failing.len() < FAILING_SEEDS_LISTED {
-                        self.failing.push(result);
-                    }
-                }
+                self.failed |= !result.failures.is_empty();
             }
         }
     }
-}
-
-/// How many of the report's failures it does not list (see
-/// [`FAILING_SEEDS_LISTED`]).
-pub fn unlisted_failures(report: &SweepReport) -> u64 {
-    let listed: usize = report.results.iter().map(|r| r.failures.len()).sum();
-    report.summary.failures.saturating_sub(listed as u64)
 }
 
 /// How `run` gathers.
@@ -1261,25 +1338,79 @@ mod tests {
         assert_eq!(one, two, "fail-fast's report is the same with 1 and 2 jobs");
         assert_eq!(two.summary.seeds, 1, "{:?}", two.summary);
         assert_eq!(all.iter().map(|r| r.seed).collect::<Vec<_>>(), [5]);
-        assert_eq!(two.results.len(), 1);
+        assert_eq!(two.summary.groups[0].first_seed, 5);
     }
 
     #[test]
-    fn a_sweep_lists_its_first_failing_seeds_and_counts_the_rest() {
+    fn failures_group_by_signature_whatever_the_order() {
+        // crowded-start fails every floor below the first.
         let failing = SweepSpec {
             bot: BotKind::None,
             turns: 0,
-            ..spec(0..FAILING_SEEDS_LISTED as u64 + 30, &["crowded-start"])
+            depths: DepthRange { first: 1, last: 3 },
+            ..spec(3..40, &["crowded-start"])
         };
         let (report, all) = swept(&failing, 2, false);
-        assert_eq!(all.len(), FAILING_SEEDS_LISTED + 30);
-        assert_eq!(report.results.len(), FAILING_SEEDS_LISTED);
-        assert_eq!(report.results[..], all[..FAILING_SEEDS_LISTED]);
-        let beyond: u64 = all[FAILING_SEEDS_LISTED..]
-            .iter()
-            .map(|r| r.failures.len() as u64)
-            .sum();
-        assert!(beyond > 0);
-        assert_eq!(unlisted_failures(&report), beyond);
+        let failures: Vec<&FoundFailure> = all.iter().flat_map(|r| &r.failures).collect();
+        assert_eq!(
+            report.summary.groups.len(),
+            1,
+            "{:?}",
+            report.summary.groups
+        );
+        let group = &report.summary.groups[0];
+        assert_eq!(group.signature, "invariant spawn.rules broken");
+        assert_eq!(group.count, failures.len() as u64);
+        assert_eq!(group.first_seed, 3);
+        assert_eq!((group.smallest.seed, group.smallest.depth), (3, 2));
+        // The same groups, tallied backwards.
+        let mut tally = Tally::new(false);
+        for result in all.iter().rev() {
+            tally.add(result);
+        }
+        assert_eq!(tally.finish().groups, report.summary.groups);
+        assert!(report.results.is_empty(), "results go to `each` only");
+    }
+
+    #[test]
+    fn a_signature_keeps_what_names_the_bug_and_drops_the_numbers() {
+        let panic = |message: &str, at: &str| FailureKind::Panic {
+            message: message.into(),
+            location: Some(at.into()),
+        };
+        let a = panic(
+            "index out of bounds: the len is 3 but the index is 17",
+            "src/a.rs:71:13",
+        );
+        let b = panic(
+            "index out of bounds: the len is 40 but the index is 4",
+            "src/a.rs:71:13",
+        );
+        let elsewhere = panic(
+            "index out of bounds: the len is 3 but the index is 17",
+            "src/b.rs:9:1",
+        );
+        assert_eq!(signature(&a), signature(&b));
+        assert_eq!(
+            signature(&a),
+            "panic: index out of bounds: the len is N but the index is N (at src/a.rs:71:13)"
+        );
+        assert_ne!(signature(&a), signature(&elsewhere));
+        let broken = |id: &str, message: &str| FailureKind::Invariant {
+            id: id.into(),
+            message: message.into(),
+        };
+        assert_eq!(
+            signature(&broken("fov.oracle", "(3, 4) unseen")),
+            signature(&broken("fov.oracle", "(70, 1) seen"))
+        );
+        assert_ne!(
+            signature(&broken("fov.oracle", "x")),
+            signature(&broken("fov.symmetric", "x"))
+        );
+        let stuck = FailureKind::Stuck {
+            message: "no progress in 200 keys".into(),
+        };
+        assert_eq!(signature(&stuck), "stuck: no progress in N keys");
     }
 }

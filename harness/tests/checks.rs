@@ -63,7 +63,13 @@ fn fail_fast_reports_the_lowest_failing_seed_whatever_the_jobs() {
         assert!(!failures.is_empty(), "no failure reported: {stdout}");
         for line in &failures {
             assert!(
-                line.starts_with("FAILURE seed 1 "),
+                line.ends_with(", first at seed 1"),
+                "--jobs {jobs} reported a seed above the lowest failing one: {line}"
+            );
+        }
+        for line in stdout.lines().filter(|l| l.starts_with("  smallest: ")) {
+            assert!(
+                line.starts_with("  smallest: seed 1 "),
                 "--jobs {jobs} reported a seed above the lowest failing one: {line}"
             );
         }

@@ -137,8 +137,10 @@ fn merged_shards_equal_the_whole_sweep_byte_for_byte() {
     );
 }
 
+/// Two planted bugs, met many times: one group each, with its count, the
+/// smallest case's command, and (with --shrink) its shrunk recording.
 #[test]
-fn a_planted_defect_is_found_saved_and_reproduced() {
+fn planted_defects_are_grouped_saved_shrunk_and_reproduced() {
     let dir = scratch("canary");
     let out = deja(
         &[
@@ -151,32 +153,69 @@ fn a_planted_defect_is_found_saved_and_reproduced() {
             "500",
             "--canary",
             "sticky-help",
+            "--canary",
+            "crowded-start",
             "--save-failures",
             "failures",
+            "--shrink",
+            "--json",
+            "r.json",
         ],
         &dir,
     );
     assert_exit(&out, 4);
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("FAILURE seed "), "{stdout}");
-    assert!(
-        stdout.contains("invariant screen.escapable broken"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("reproduce: deja replay failures/"),
-        "{stdout}"
-    );
-    let mut saved: Vec<PathBuf> = std::fs::read_dir(dir.join("failures"))
+    let groups: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("FAILURE "))
+        .collect();
+    assert_eq!(groups.len(), 2, "one group per planted bug:\n{stdout}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
+    let json_groups = report["summary"]["groups"].as_array().unwrap();
+    let mut counted = 0;
+    for (line, group) in groups.iter().zip(json_groups) {
+        let signature = group["signature"].as_str().unwrap();
+        let count = group["count"].as_u64().unwrap();
+        counted += count;
+        assert!(
+            line.starts_with(&format!(
+                "FAILURE {signature}: {count} times, first at seed "
+            )),
+            "{line}"
+        );
+    }
+    assert_eq!(counted, report["summary"]["failures"].as_u64().unwrap());
+    let signatures: Vec<&str> = json_groups
+        .iter()
+        .map(|g| g["signature"].as_str().unwrap())
+        .collect();
+    for id in ["screen.escapable", "spawn.rules"] {
+        assert!(
+            signatures.contains(&format!("invariant {id} broken").as_str()),
+            "{signatures:?}"
+        );
+    }
+    // Every failure saved; each group's smallest case shrunk beside it.
+    let saved: Vec<PathBuf> = std::fs::read_dir(dir.join("failures"))
         .expect("the failures directory")
         .map(|e| e.expect("an entry").path())
         .collect();
-    saved.sort();
-    assert!(!saved.is_empty());
-    for file in saved {
+    let shrunk: Vec<&PathBuf> = saved
+        .iter()
+        .filter(|p| p.to_str().unwrap().ends_with("-shrunk.ron"))
+        .collect();
+    assert_eq!(shrunk.len(), 2, "{saved:?}");
+    assert_eq!((saved.len() - shrunk.len()) as u64, counted, "{saved:?}");
+    for file in &saved {
         let out = deja(&["replay", file.to_str().expect("a UTF-8 path")], &dir);
         assert_exit(&out, 4);
         assert_prints(&out, "reproduced at step");
+    }
+    for group in json_groups {
+        let smallest = group["smallest"]["recording"].as_str().unwrap();
+        let shrunk = smallest.replace(".ron", "-shrunk.ron");
+        assert_prints(&out, &format!("deja replay {shrunk}"));
     }
 }
 

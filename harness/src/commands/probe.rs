@@ -112,20 +112,7 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
             &mut |_| {},
         )?;
         let mut problems = report.summary.failures;
-        for result in &report.results {
-            for f in &result.failures {
-                super::out(format!(
-                    "FAILURE {name} seed {} depth {} step {}: {}\n  reproduce: {}",
-                    f.seed, f.depth, f.step, f.kind, f.reproduce
-                ))?;
-            }
-        }
-        let unlisted = sweep::unlisted_failures(&report);
-        if unlisted > 0 {
-            super::out(format!(
-                "FAILURE {name}: and {unlisted} more, on seeds above those listed"
-            ))?;
-        }
+        super::sweep::print_groups(&format!("{name}: "), &report.summary.groups)?;
         for problem in sweep::commands_that_never_work(&report.summary) {
             super::out(format!("FAILURE {name} commands: {problem}"))?;
             problems += 1;

@@ -120,6 +120,13 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
         }
         return Ok(exit::INTERRUPTED);
     }
+    if args.shrink {
+        shrink_groups(
+            &report.summary.groups,
+            &content,
+            args.content.content.as_deref(),
+        )?;
+    }
     if let (Some(path), Some(mut baselines)) = (&args.bless_baseline, baselines.clone()) {
         if found > 0 {
             return Err(format!(
@@ -249,18 +256,73 @@ fn print_summary(report: &SweepReport, elapsed: Duration) -> Result<(), String> 
             super::out(format!("    {line}"))?;
         }
     }
-    for result in &report.results {
-        for f in &result.failures {
-            super::out(format!(
-                "FAILURE seed {} depth {} step {}: {}\n  reproduce: {}",
-                f.seed, f.depth, f.step, f.kind, f.reproduce
-            ))?;
-        }
-    }
-    let unlisted = sweep::unlisted_failures(report);
-    if unlisted > 0 {
+    print_groups("", &report.summary.groups)?;
+    Ok(())
+}
+
+/// Shrinks the smallest case of each printed group, as `deja shrink` does
+/// with its default budget, and saves it beside the case's recording.
+fn shrink_groups(
+    groups: &[sweep::FailureGroup],
+    content: &std::sync::Arc<game_core::content::Content>,
+    content_dir: Option<&std::path::Path>,
+) -> Result<(), String> {
+    use crate::shrink::count_keys;
+    for group in groups.iter().take(GROUPS_PRINTED) {
+        let Some(saved) = &group.smallest.recording else {
+            continue;
+        };
+        let path = std::path::PathBuf::from(saved);
+        let recording = crate::recording::read(&path)?;
+        let shrunk = crate::shrink::shrink(
+            &recording,
+            content.clone(),
+            content_dir,
+            crate::shrink::DEFAULT_MAX_TRIES,
+        )
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+        let stem = path
+            .file_stem()
+            .map_or_else(|| "failure".into(), |s| s.to_string_lossy());
+        let out = path.with_file_name(format!("{stem}-shrunk.ron"));
+        crate::recording::write(&out, &shrunk.recording)?;
         super::out(format!(
-            "FAILURE and {unlisted} more, on seeds above those listed (every one is in the --json report and, with --save-failures, saved)"
+            "shrunk {}: {} -> {}: deja replay {}",
+            group.signature,
+            count_keys(shrunk.keys_before),
+            count_keys(shrunk.keys_after),
+            out.display()
+        ))?;
+    }
+    Ok(())
+}
+
+/// The most failure groups printed; the JSON report holds them all.
+const GROUPS_PRINTED: usize = 30;
+
+/// Prints each group of failures: its signature, count and first seed, the
+/// smallest case and the command that reproduces it. `name` says which
+/// sweep (the probe runs several).
+pub fn print_groups(name: &str, groups: &[sweep::FailureGroup]) -> Result<(), String> {
+    for group in groups.iter().take(GROUPS_PRINTED) {
+        let f = &group.smallest;
+        super::out(format!(
+            "FAILURE {name}{}: {} {}, first at seed {}\n  smallest: seed {} depth {} step {}: {}\n  reproduce: {}",
+            group.signature,
+            group.count,
+            if group.count == 1 { "time" } else { "times" },
+            group.first_seed,
+            f.seed,
+            f.depth,
+            f.step,
+            f.kind,
+            f.reproduce
+        ))?;
+    }
+    if groups.len() > GROUPS_PRINTED {
+        super::out(format!(
+            "FAILURE {name}and {} more kinds of failure (every group is in the --json report)",
+            groups.len() - GROUPS_PRINTED
         ))?;
     }
     Ok(())
