@@ -28,7 +28,8 @@ pub enum Command {
     /// Replay recordings and compare them with what was recorded.
     Replay(ReplayArgs),
     /// Re-run recordings with this build and rewrite their hashes, outcome
-    /// and version, keeping seed, keys and note.
+    /// and version, keeping seed, keys, note and expectations; refuse a file
+    /// whose run would end differently or no longer shows its expect list.
     Bless(BlessArgs),
     /// Show the frame (and with --state, the whole state) at a step of a
     /// recording.
@@ -238,6 +239,10 @@ pub struct BlessArgs {
     /// Recording files to rewrite.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// Rewrite a recording even when its run would now end differently
+    /// (won, died and of what, quit, failed): after reading why.
+    #[arg(long)]
+    pub accept_outcome: bool,
     #[command(flatten)]
     pub content: ContentArgs,
 }

@@ -10,6 +10,7 @@ pub mod cli;
 pub mod commands;
 pub mod content_dir;
 pub mod exit;
+pub mod expect;
 pub mod figures;
 pub mod files;
 pub mod frames;

@@ -17,8 +17,13 @@ use game_core::Key;
 use game_core::canary::Canary;
 use serde::{Deserialize, Serialize};
 
-/// The version of the format this build reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+/// The version of the format this build writes. 2 adds `expect`; this
+/// build reads 1 and 2.
+pub const FORMAT_VERSION: u32 = 2;
+/// The oldest format this build reads.
+pub const OLDEST_FORMAT: u32 = 1;
+/// Most expectations a recording may state.
+pub const MAX_EXPECTATIONS: usize = 64;
 /// Largest recording read.
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 /// Most keys a recording may hold.
@@ -69,6 +74,8 @@ pub struct Recording {
     /// --from`): that file and the step the player took control at. The keys
     /// up to that step are that recording's.
     pub origin: Option<Origin>,
+    /// What the run must show (format 2), checked by replay and bless.
+    pub expect: Vec<crate::expect::Expectation>,
 }
 
 /// Where a taken-over run came from.
@@ -238,6 +245,9 @@ struct File {
     /// Absent unless the run was taken over from another recording.
     #[serde(default)]
     origin: Option<Origin>,
+    /// Format 2; absent when the recording states nothing.
+    #[serde(default)]
+    expect: Vec<crate::expect::Expectation>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -282,6 +292,11 @@ struct Checkpoint {
 
 fn first_floor() -> u32 {
     1
+}
+
+/// The format version of text that has already been read whole.
+fn header_format(text: &str) -> u32 {
+    ron::from_str::<Header>(text).map_or(FORMAT_VERSION, |h| h.format)
 }
 
 /// Only the version, read first and leniently, so a file from a newer deja
@@ -361,6 +376,10 @@ pub fn to_text(recording: &Recording) -> String {
                 failure.step
             );
         }
+    }
+    if !recording.expect.is_empty() {
+        let expect = ron::ser::to_string(&recording.expect).expect("expectations always serialize");
+        let _ = writeln!(out, "    expect: {expect},");
     }
     let _ = writeln!(out, "    note: {},", quoted(&recording.note));
     if let Some(origin) = &recording.origin {
@@ -454,10 +473,10 @@ pub fn from_text(text: &str) -> Result<Recording, String> {
         return Err("1:1: the file is empty".into());
     }
     let header: Header = ron::from_str(text).map_err(|e| ron_error(&e, text))?;
-    if header.format != FORMAT_VERSION {
+    if !(OLDEST_FORMAT..=FORMAT_VERSION).contains(&header.format) {
         let (line, col) = locate_field(text, "format").unwrap_or((1, 1));
         return Err(format!(
-            "{line}:{col}: unknown format version {}; this deja reads version {FORMAT_VERSION} (a newer deja may read it)",
+            "{line}:{col}: unknown format version {}; this deja reads versions {OLDEST_FORMAT} to {FORMAT_VERSION} (a newer deja may read it)",
             header.format
         ));
     }
@@ -645,7 +664,21 @@ fn check(text: &str, file: File) -> Result<Recording, String> {
         failure: file.failure,
         note: file.note,
         origin: file.origin,
+        expect: file.expect,
     };
+    if !recording.expect.is_empty() && header_format(text) < 2 {
+        return Err(format!(
+            "{}: `expect` is part of format 2; write `format: 2`",
+            at("expect")
+        ));
+    }
+    if recording.expect.len() > MAX_EXPECTATIONS {
+        return Err(format!(
+            "{}: {} expectations; a recording states at most {MAX_EXPECTATIONS}",
+            at("expect"),
+            recording.expect.len()
+        ));
+    }
     if let Some(failure) = &recording.failure
         && failure.step > recording.keys.len() as u64
     {
@@ -907,6 +940,11 @@ mod tests {
             failure: None,
             note: "A note.\nOn two lines, with \"quotes\".".into(),
             origin: None,
+            expect: vec![
+                crate::expect::Expectation::Died("a \"goblin\"".into()),
+                crate::expect::Expectation::Depth(2),
+                crate::expect::Expectation::Screen("pack open to throw".into()),
+            ],
         }
     }
 
@@ -960,12 +998,20 @@ mod tests {
         assert!(err.starts_with("13:14:"), "{err}");
         assert!(err.contains("<Esx>"), "{err}");
 
-        let future = text.replacen("format: 1", "format: 2", 1);
+        let future = text.replacen("format: 2", "format: 3", 1);
         let err = from_text(&future).unwrap_err();
         assert!(
-            err.starts_with("4:5:") && err.contains("unknown format version 2"),
+            err.starts_with("4:5:") && err.contains("unknown format version 3"),
             "{err}"
         );
+        // Format 1 reads, but cannot state expectations.
+        let old = text.replacen("format: 2", "format: 1", 1);
+        let err = from_text(&old).unwrap_err();
+        assert!(err.contains("`expect` is part of format 2"), "{err}");
+        let mut plain = sample();
+        plain.expect.clear();
+        let old = to_text(&plain).replacen("format: 2", "format: 1", 1);
+        assert_eq!(from_text(&old), Ok(plain));
 
         let truncated = &text[..text.len() / 2];
         let err = from_text(truncated).unwrap_err();

@@ -26,6 +26,9 @@ pub enum Verdict {
     Fixed { failure: Failure },
     /// A failure the recording did not have.
     NewFailure { failure: Failure },
+    /// Every step matched, but the run no longer shows what the recording
+    /// says it must (its `expect` list).
+    Unmet { unmet: Vec<String> },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -75,6 +78,11 @@ impl std::fmt::Display for Verdict {
             Verdict::NewFailure { failure } => {
                 write!(f, "failure at step {}: {}", failure.step, failure.kind)
             }
+            Verdict::Unmet { unmet } => write!(
+                f,
+                "not what it says it shows: expected {}",
+                unmet.join("; ")
+            ),
         }
     }
 }
@@ -98,7 +106,7 @@ impl Verdict {
     pub fn exit_code(&self) -> u8 {
         match self {
             Verdict::Same | Verdict::Fixed { .. } => crate::exit::OK,
-            Verdict::Drift(_) => crate::exit::DRIFT,
+            Verdict::Drift(_) | Verdict::Unmet { .. } => crate::exit::DRIFT,
             Verdict::Reproduced { .. } | Verdict::NewFailure { .. } => crate::exit::FAILURE,
         }
     }
@@ -186,16 +194,20 @@ pub fn replay(
     if let Some(verdict) = check_step(recording, &runner, 0, None) {
         return Ok(finish(&runner, verdict, warnings));
     }
+    let mut watch = crate::expect::Watch::new(&recording.expect, runner.game());
     for step in 1..=last {
         let key = recording.keys[(step - 1) as usize];
         let pressed = runner.press(key);
         each_step(step, Some(key), runner.game());
-        if let Err(failure) = pressed {
-            return Ok(finish(
-                &runner,
-                failure_verdict(recording, failure),
-                warnings,
-            ));
+        match pressed {
+            Ok(outcome) => watch.after_key(runner.game(), &outcome),
+            Err(failure) => {
+                return Ok(finish(
+                    &runner,
+                    failure_verdict(recording, failure),
+                    warnings,
+                ));
+            }
         }
         if let Some(verdict) = check_step(recording, &runner, step, Some(key)) {
             return Ok(finish(&runner, verdict, warnings));
@@ -212,6 +224,11 @@ pub fn replay(
             actual: runner.outcome().to_string(),
         });
         return Ok(finish(&runner, verdict, warnings));
+    }
+    let unmet = watch.unmet(&runner.outcome());
+    if complete && !unmet.is_empty() {
+        let unmet = unmet.iter().map(ToString::to_string).collect();
+        return Ok(finish(&runner, Verdict::Unmet { unmet }, warnings));
     }
     Ok(finish(&runner, Verdict::Same, warnings))
 }

@@ -438,6 +438,7 @@ impl Runner {
             failure,
             note: String::new(),
             origin: None,
+            expect: Vec::new(),
         }
     }
 
@@ -463,6 +464,7 @@ impl Runner {
             note: format!("deja found this: {}", failure.kind),
             failure: Some(failure),
             origin: None,
+            expect: Vec::new(),
         }
     }
 }

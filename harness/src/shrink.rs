@@ -261,6 +261,7 @@ fn with_keys(recording: &Recording, keys: Vec<Key>) -> Recording {
         failure: None,
         outcome: crate::recording::RecordedOutcome::Running { depth: 1, turn: 0 },
         origin: None,
+        expect: Vec::new(),
         ..recording.clone()
     }
 }

@@ -163,7 +163,7 @@ impl Timeline {
         }
         let verdict = verdict.unwrap_or(Verdict::Same);
         let take_over_limit = match &verdict {
-            Verdict::Same | Verdict::Fixed { .. } => Some(last),
+            Verdict::Same | Verdict::Fixed { .. } | Verdict::Unmet { .. } => Some(last),
             Verdict::Drift(drift) => drift.step.checked_sub(1),
             Verdict::Reproduced { failure } | Verdict::NewFailure { failure } => {
                 failure.step.checked_sub(1)
@@ -267,6 +267,7 @@ fn short(verdict: &Verdict) -> String {
             "fixed: the recorded failure at {} no longer happens",
             failure.step
         ),
+        Verdict::Unmet { unmet } => format!("not what it says it shows: {}", unmet.join("; ")),
     }
 }
 

@@ -73,19 +73,29 @@ const EXPECTED: &[(&str, &str, &str)] = &[
         "Unexpected variant named `Crash` in enum `FailureKind`",
     ),
     (
+        "expect-in-format-1.ron",
+        "24:5",
+        "`expect` is part of format 2; write `format: 2`",
+    ),
+    (
+        "expect-unknown-kind.ron",
+        "24:23",
+        "Unexpected variant named `Flies` in enum `Expectation`",
+    ),
+    (
         "failure-with-running-outcome.ron",
         "22:5",
         "the outcome is Failed exactly when there is a failure",
     ),
     (
-        "format-version-2-new-field.ron",
+        "format-version-3-new-field.ron",
         "4:5",
-        "unknown format version 2; this deja reads version 1",
+        "unknown format version 3; this deja reads versions 1 to 2",
     ),
     (
-        "format-version-2.ron",
+        "format-version-3.ron",
         "4:5",
-        "unknown format version 2; this deja reads version 1",
+        "unknown format version 3; this deja reads versions 1 to 2",
     ),
     // The column counts `\"` and `\\` as written, two columns each.
     (
@@ -306,7 +316,9 @@ fn every_broken_recording_is_refused_at_its_place() {
 /// reads. So each of these files is refused for the one thing it breaks, not
 /// for another problem the table does not name.
 const REPAIRS: &[(&str, &str, &str)] = &[
-    ("format-version-2.ron", "format: 2,", "format: 1,"),
+    ("format-version-3.ron", "format: 3,", "format: 2,"),
+    ("expect-in-format-1.ron", "format: 1,", "format: 2,"),
+    ("expect-unknown-kind.ron", ", Flies(3)", ""),
     ("seed-as-string.ron", "seed: \"7\",", "seed: 7,"),
     ("seed-negative.ron", "seed: -7,", "seed: 7,"),
     ("key-bad-name.ron", "llll<Esx>oooo", "llll>oooo"),

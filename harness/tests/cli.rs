@@ -273,8 +273,12 @@ fn a_fixed_failure_is_reported_as_fixed() {
     let out = run(&["replay", "run.ron"], &dir);
     assert_exit(&out, 0);
     assert_prints(&out, "fixed: the recorded failure at step 3");
-    // Blessing turns it back into an ordinary recording.
+    // Blessing turns it back into an ordinary recording, when asked to:
+    // the run no longer ends the way the file says.
     let out = run(&["bless", "run.ron"], &dir);
+    assert_exit(&out, 3);
+    assert_says(&out, "--accept-outcome");
+    let out = run(&["bless", "run.ron", "--accept-outcome"], &dir);
     assert_exit(&out, 0);
     assert_prints(&out, "the failure at step 3 no longer happens");
     assert_exit(&run(&["replay", "run.ron"], &dir), 0);
@@ -295,7 +299,12 @@ fn bless_follows_a_rule_change_and_keeps_seed_keys_and_note() {
     let out = run(&["bless", "run.ron"], &dir);
     assert_exit(&out, 0);
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("run.ron: blessed: "), "{stdout}");
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("run.ron ") && l.contains("blessed: ")),
+        "{stdout}"
+    );
     assert!(
         stdout.contains("state hashes differ from step 4"),
         "{stdout}"
@@ -308,7 +317,13 @@ fn bless_follows_a_rule_change_and_keeps_seed_keys_and_note() {
     );
     assert_exit(&run(&["replay", "run.ron"], &dir), 0);
     let out = run(&["bless", "run.ron"], &dir);
-    assert_prints(&out, "run.ron: unchanged");
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("run.ron ") && l.ends_with("  unchanged")),
+        "{stdout}"
+    );
 }
 
 #[test]

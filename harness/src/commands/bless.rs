@@ -1,62 +1,232 @@
 //! `deja bless`: follow an intended rule change by re-recording the hashes,
-//! outcome and version of recordings, keeping their seed, keys and note.
+//! outcome and version of recordings, keeping their seed, keys, note and
+//! expectations. Bless never silently rewrites what a recording is for: a
+//! file whose run would now end differently (won, died and of what, quit,
+//! or fail otherwise) is refused unless `--accept-outcome` says so, and one
+//! whose run no longer shows its `expect` list is refused always.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use game_core::content::Content;
 
 use crate::cli::BlessArgs;
 use crate::exit;
-use crate::recording::{self, Recording};
+use crate::recording::{self, RecordedOutcome, Recording};
 use crate::replay;
+
+/// One file's line in the table bless ends with.
+struct Row {
+    file: String,
+    old: String,
+    new: String,
+    /// The first step whose state hash changed, if any did.
+    drift: Option<u64>,
+    /// "blessed", "unchanged", or why it was refused.
+    result: String,
+    code: u8,
+}
 
 pub fn run(args: BlessArgs) -> Result<u8, String> {
     let content = super::load_content(&args.content)?;
-    let mut worst = exit::OK;
+    let mut rows = Vec::new();
     for file in &args.files {
-        let result = recording::read(file).and_then(|old| {
-            let mut runner = replay::start(&old, content.clone())?;
-            for &key in &old.keys {
-                if runner.press(key).is_err() {
-                    break;
-                }
-            }
-            if let Some(failure) = runner.failure() {
-                let expected = old
-                    .failure
-                    .as_ref()
-                    .is_some_and(|f| f.step == failure.step && f.kind.same_as(&failure.kind));
-                if !expected {
-                    return Err(format!(
-                        "{}: fails at step {} ({}); not blessed. Fix the failure, or replay it to see it",
-                        file.display(),
-                        failure.step,
-                        failure.kind
-                    ));
-                }
-            }
-            let mut new = runner.recording(old.note.clone());
-            new.origin = old.origin.clone();
-            let changes = changes(&old, &new);
-            if changes.is_empty() {
-                super::out(format_args!("{}: unchanged", file.display()))?;
-            } else {
-                recording::write(file, &new)?;
-                super::out(format_args!("{}: blessed: {}", file.display(), changes.join("; ")))?;
-            }
-            Ok(())
-        });
-        if let Err(message) = result {
-            let name = file.display().to_string();
-            if message.starts_with(&name) {
+        let row = match recording::read(file) {
+            Ok(old) => bless_one(file, &old, &content, args.accept_outcome)?,
+            Err(message) => {
                 eprintln!("error: {message}");
-            } else {
-                eprintln!("error: {name}: {message}");
+                Row {
+                    file: file.display().to_string(),
+                    old: "unreadable".into(),
+                    new: "-".into(),
+                    drift: None,
+                    result: "not read (see the error above)".into(),
+                    code: exit::ERROR,
+                }
             }
-            worst = worst.max(if message.contains("not blessed") {
-                exit::FAILURE
-            } else {
-                exit::ERROR
-            });
+        };
+        rows.push(row);
+    }
+    print_table(&rows)?;
+    Ok(rows.iter().map(|r| r.code).max().unwrap_or(exit::OK))
+}
+
+/// Re-runs `old`'s keys and rewrites `file` when what changed is allowed.
+/// The error is only for a file that cannot be written.
+fn bless_one(
+    file: &Path,
+    old: &Recording,
+    content: &Arc<Content>,
+    accept_outcome: bool,
+) -> Result<Row, String> {
+    let name = file.display().to_string();
+    let refused = |new: &str, drift: Option<u64>, why: String, code: u8| Row {
+        file: name.clone(),
+        old: old.outcome.to_string(),
+        new: new.to_string(),
+        drift,
+        result: why,
+        code,
+    };
+    let mut runner = match replay::start(old, content.clone()) {
+        Ok(runner) => runner,
+        Err(message) => {
+            eprintln!("error: {name}: {message}");
+            return Ok(refused("-", None, "cannot start".into(), exit::ERROR));
+        }
+    };
+    let mut watch = crate::expect::Watch::new(&old.expect, runner.game());
+    for &key in &old.keys {
+        match runner.press(key) {
+            Ok(outcome) => watch.after_key(runner.game(), &outcome),
+            Err(_) => break,
         }
     }
-    Ok(worst)
+    let mut new = runner.recording(old.note.clone());
+    new.origin = old.origin.clone();
+    new.expect = old.expect.clone();
+    let drift = first_drift(old, &new);
+    let new_end = end_of(&new);
+    if let Some(failure) = &new.failure {
+        let expected = old
+            .failure
+            .as_ref()
+            .is_some_and(|f| f.step == failure.step && f.kind.same_as(&failure.kind));
+        if !expected && !accept_outcome {
+            eprintln!(
+                "error: {name}: fails at step {} ({}); not blessed. Fix the failure, or replay it to see it",
+                failure.step, failure.kind
+            );
+            return Ok(refused(
+                &new_end,
+                drift,
+                "REFUSED: a new failure".into(),
+                exit::FAILURE,
+            ));
+        }
+    }
+    let unmet = watch.unmet(&new.outcome);
+    if !unmet.is_empty() {
+        eprintln!(
+            "error: {name}: the run no longer shows what its expect list says: expected {}; not blessed. If the change is intended, edit the list",
+            crate::expect::describe(&unmet)
+        );
+        return Ok(refused(
+            &new_end,
+            drift,
+            "REFUSED: expect no longer holds".into(),
+            exit::DRIFT,
+        ));
+    }
+    if !same_end(old, &new) && !accept_outcome {
+        eprintln!(
+            "error: {name}: the run would end differently: {} -> {}; not blessed. Rewrite it anyway with --accept-outcome",
+            end_of(old),
+            new_end
+        );
+        return Ok(refused(
+            &new_end,
+            drift,
+            "REFUSED: the outcome changes".into(),
+            exit::DRIFT,
+        ));
+    }
+    let changes = changes(old, &new);
+    let result = if changes.is_empty() {
+        "unchanged".to_string()
+    } else {
+        recording::write(file, &new)?;
+        format!("blessed: {}", changes.join("; "))
+    };
+    Ok(Row {
+        file: name,
+        old: end_of(old),
+        new: new_end,
+        drift,
+        result,
+        code: exit::OK,
+    })
+}
+
+/// How a recording ends, in words: its outcome, or its failure.
+fn end_of(recording: &Recording) -> String {
+    match &recording.failure {
+        Some(failure) => format!("fails at step {}: {}", failure.step, failure.kind),
+        None => recording.outcome.to_string(),
+    }
+}
+
+/// Whether two runs end the same way, as far as what a recording is for:
+/// both won, both quit, both still going, both died of the same cause, or
+/// both failed with the same kind of failure (invariant id, panic message).
+/// Turns, depths of a run still going and failure steps may move.
+fn same_end(old: &Recording, new: &Recording) -> bool {
+    match (&old.failure, &new.failure) {
+        (Some(a), Some(b)) => return a.kind.same_as(&b.kind),
+        (None, None) => {}
+        _ => return false,
+    }
+    match (&old.outcome, &new.outcome) {
+        (RecordedOutcome::Died { cause: a, .. }, RecordedOutcome::Died { cause: b, .. }) => a == b,
+        (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b),
+    }
+}
+
+/// The first step whose recorded state hash differs, or where one run's
+/// hashes stop.
+fn first_drift(old: &Recording, new: &Recording) -> Option<u64> {
+    let step = old
+        .step_hashes
+        .iter()
+        .zip(&new.step_hashes)
+        .position(|(a, b)| a != b)
+        .or_else(|| {
+            (old.step_hashes.len() != new.step_hashes.len())
+                .then(|| old.step_hashes.len().min(new.step_hashes.len()))
+        })?;
+    Some(step as u64)
+}
+
+/// The table bless ends with: every file, how it ended before and after,
+/// the first step that moved, and what bless did.
+fn print_table(rows: &[Row]) -> Result<(), String> {
+    let header = Row {
+        file: "file".into(),
+        old: "old outcome".into(),
+        new: "new outcome".into(),
+        drift: None,
+        result: "result".into(),
+        code: 0,
+    };
+    let drift = |row: &Row| match (row.drift, std::ptr::eq(row, &header)) {
+        (_, true) => "first drift".to_string(),
+        (Some(step), false) => format!("step {step}"),
+        (None, false) => "-".to_string(),
+    };
+    let width = |f: &dyn Fn(&Row) -> usize| {
+        rows.iter()
+            .chain(std::iter::once(&header))
+            .map(f)
+            .max()
+            .unwrap_or(0)
+    };
+    let (wf, wo, wn, wd) = (
+        width(&|r| r.file.chars().count()),
+        width(&|r| r.old.chars().count()),
+        width(&|r| r.new.chars().count()),
+        width(&|r| drift(r).len()),
+    );
+    for row in std::iter::once(&header).chain(rows) {
+        super::out(format!(
+            "{:<wf$}  {:<wo$}  {:<wn$}  {:<wd$}  {}",
+            row.file,
+            row.old,
+            row.new,
+            drift(row),
+            row.result
+        ))?;
+    }
+    Ok(())
 }
 
 /// What a re-recording changed, in words.
@@ -74,16 +244,7 @@ fn changes(old: &Recording, new: &Recording) -> Vec<String> {
             old.content, new.content
         ));
     }
-    if let Some(step) = old
-        .step_hashes
-        .iter()
-        .zip(&new.step_hashes)
-        .position(|(a, b)| a != b)
-        .or_else(|| {
-            (old.step_hashes.len() != new.step_hashes.len())
-                .then(|| old.step_hashes.len().min(new.step_hashes.len()))
-        })
-    {
+    if let Some(step) = first_drift(old, new) {
         found.push(format!("state hashes differ from step {step}"));
     } else if old.checkpoints != new.checkpoints {
         found.push("checkpoint hashes differ".into());

@@ -145,6 +145,14 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
         Verdict::Same => {
             writeln!(out, "{name}: same: {summary}").map_err(super::output_error)?;
         }
+        Verdict::Unmet { .. } => {
+            writeln!(
+                out,
+                "{name}: {}; replayed the same: {summary}",
+                report.verdict
+            )
+            .map_err(super::output_error)?;
+        }
         Verdict::Drift(drift) => {
             writeln!(out, "{name}: {drift}").map_err(super::output_error)?;
             let (w, h) = args.size;
