@@ -43,6 +43,11 @@ pub struct Drift {
     pub what: String,
     pub expected: String,
     pub actual: String,
+    /// The parts of the state whose digests differ at that step, and those
+    /// that match; both empty when the recording has no part digests
+    /// (format 1) or the drift is not of the state.
+    pub parts_differ: Vec<String>,
+    pub parts_same: Vec<String>,
 }
 
 /// "drift at step 6 (key ;, turn 3): state hash expected 0a1b2c3d,
@@ -57,7 +62,30 @@ impl std::fmt::Display for Drift {
             f,
             ", turn {}): {} expected {}, replayed {}",
             self.turn, self.what, self.expected, self.actual
-        )
+        )?;
+        match (self.parts_differ.as_slice(), self.parts_same.is_empty()) {
+            ([], true) => Ok(()),
+            ([], false) => write!(
+                f,
+                "; every part the same, so what the run started with differs (seed, content, canaries)"
+            ),
+            (differ, _) => {
+                write!(f, "; {} differ", and_list(differ))?;
+                if !self.parts_same.is_empty() {
+                    write!(f, "; {} same", and_list(&self.parts_same))?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// "a", "a and b", "a, b and c".
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }
 
@@ -222,6 +250,8 @@ pub fn replay(
             what: "outcome".into(),
             expected: recording.outcome.to_string(),
             actual: runner.outcome().to_string(),
+            parts_differ: Vec::new(),
+            parts_same: Vec::new(),
         });
         return Ok(finish(&runner, verdict, warnings));
     }
@@ -301,8 +331,22 @@ pub fn check_step(
             failure: recorded.clone(),
         });
     }
-    let actual = runner.last_hash()?;
+    let digest = runner.last_digest()?;
+    let actual = digest.hash;
     let turn = runner.game().state().clock.turn();
+    // Which parts moved, when the recording kept their digests.
+    let (parts_differ, parts_same) = match recording.part_digests.get(step as usize) {
+        Some(recorded) => {
+            let differ = digest.differing_parts(recorded);
+            let same = game_core::game::digest::STATE_PARTS
+                .iter()
+                .filter(|part| !differ.contains(part))
+                .map(|part| part.to_string())
+                .collect();
+            (differ.into_iter().map(String::from).collect(), same)
+        }
+        None => (Vec::new(), Vec::new()),
+    };
     let drift = |what: &str, expected: String, actual: String| {
         Some(Verdict::Drift(Drift {
             step,
@@ -311,6 +355,8 @@ pub fn check_step(
             what: what.into(),
             expected,
             actual,
+            parts_differ: parts_differ.clone(),
+            parts_same: parts_same.clone(),
         }))
     };
     if let Some(&expected) = recording.step_hashes.get(step as usize)

@@ -11,6 +11,7 @@ use std::cell::RefCell;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Once};
 
+use game_core::game::digest::StateDigest;
 use game_core::game::events::Event;
 use game_core::invariants::{self, Command, TurnWatch, Violation};
 use game_core::mapgen::{self, LAST_DEPTH};
@@ -74,8 +75,9 @@ pub struct Runner {
     /// How the run started and its keys, where the watchdog can see them.
     trail: Arc<Trail>,
     steps: u64,
-    /// The full state hash at step 0 and after each key, when recording.
-    hashes: Vec<u64>,
+    /// The full state hash and its parts' digests at step 0 and after each
+    /// key, when recording.
+    hashes: Vec<StateDigest>,
     /// Whether to hash every step: a recording needs it; a fuzz run that only
     /// asks whether a failure happens does not (and is faster without).
     hashing: bool,
@@ -146,7 +148,7 @@ impl Runner {
         };
         let depth = game.state().depth;
         let mut runner = Runner {
-            hashes: vec![game.state_hash()],
+            hashes: vec![game.state_digest()],
             hashing: true,
             progress: (game.state().floor.map.revealed.count(), depth, 0),
             revealed: (game.state().floor.map.revealed.count(), depth),
@@ -232,6 +234,11 @@ impl Runner {
 
     /// The full state hash after the last good step.
     pub fn last_hash(&self) -> Option<u64> {
+        self.hashes.last().map(|d| d.hash)
+    }
+
+    /// The state hash and part digests after the last step, when hashing.
+    pub fn last_digest(&self) -> Option<StateDigest> {
         self.hashes.last().copied()
     }
 
@@ -298,7 +305,7 @@ impl Runner {
                     },
                     None => {
                         if self.hashing {
-                            self.hashes.push(self.game.state_hash());
+                            self.hashes.push(self.game.state_digest());
                         }
                         return Ok(outcome);
                     }
@@ -432,8 +439,11 @@ impl Runner {
             progress_limit: self.settings.progress_limit,
             canaries: self.game.state().canaries.list(),
             keys,
-            step_hashes: self.hashes.iter().map(|&h| h as u32).collect(),
-            checkpoints: Recording::checkpoints_of(&self.hashes),
+            step_hashes: self.hashes.iter().map(|d| d.hash as u32).collect(),
+            part_digests: self.hashes.iter().map(|d| d.parts).collect(),
+            checkpoints: Recording::checkpoints_of(
+                &self.hashes.iter().map(|d| d.hash).collect::<Vec<_>>(),
+            ),
             outcome,
             failure,
             note: String::new(),
@@ -459,6 +469,7 @@ impl Runner {
             canaries: config.canaries.list(),
             keys: Vec::new(),
             step_hashes: Vec::new(),
+            part_digests: Vec::new(),
             checkpoints: Vec::new(),
             outcome: RecordedOutcome::Failed,
             note: format!("deja found this: {}", failure.kind),

@@ -257,6 +257,7 @@ fn with_keys(recording: &Recording, keys: Vec<Key>) -> Recording {
     Recording {
         keys,
         step_hashes: Vec::new(),
+        part_digests: Vec::new(),
         checkpoints: Vec::new(),
         failure: None,
         outcome: crate::recording::RecordedOutcome::Running { depth: 1, turn: 0 },

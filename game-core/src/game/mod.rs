@@ -11,6 +11,7 @@
 //! spinning.
 
 mod actions;
+pub mod digest;
 pub mod events;
 mod explore;
 mod floor;

@@ -81,9 +81,12 @@ fn bench_autosave(recordings: &[Recording]) -> Result<(), String> {
         while run.keys.len() < keys {
             run.keys.extend_from_slice(&longest.keys);
             run.step_hashes.extend_from_slice(&longest.step_hashes[1..]);
+            run.part_digests
+                .extend_from_slice(&longest.part_digests[1..]);
         }
         run.keys.truncate(keys);
         run.step_hashes.truncate(keys + 1);
+        run.part_digests.truncate(keys + 1);
         let mut times = Vec::new();
         for _ in 0..9 {
             let started = Instant::now();

@@ -248,6 +248,10 @@ fn changes(old: &Recording, new: &Recording) -> Vec<String> {
         found.push(format!("state hashes differ from step {step}"));
     } else if old.checkpoints != new.checkpoints {
         found.push("checkpoint hashes differ".into());
+    } else if old.part_digests.is_empty() && !new.part_digests.is_empty() {
+        found.push("part digests added".into());
+    } else if old.part_digests != new.part_digests {
+        found.push("part digests differ".into());
     }
     if old.outcome != new.outcome {
         found.push(format!("outcome {} -> {}", old.outcome, new.outcome));

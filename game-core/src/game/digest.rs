@@ -1,0 +1,170 @@
+//! The state hash with a small digest of each part of the state beside it,
+//! so a replay that drifts can say which parts differ first ("monsters and
+//! rng differ; player, map and items same") instead of only that the state
+//! does.
+//!
+//! The whole hash is the one `Game::state_hash` gives: postcard encodes a
+//! struct as its fields' encodings one after another in declaration order,
+//! so encoding the fields of [`GameState`] one by one, in that order, and
+//! feeding every byte to one XXH3 gives the same 64 bits. Each field's bytes
+//! also go to its part's hasher; a part's digest is the low byte of its
+//! XXH3. docs/state-hash.md draws the line between the parts.
+
+use serde::Serialize;
+use xxhash_rust::xxh3::Xxh3;
+
+use super::Game;
+use super::state::GameState;
+
+/// The parts of the state, in the order of their digests.
+pub const STATE_PARTS: [&str; 7] = [
+    "player",
+    "monsters",
+    "items",
+    "map",
+    "clock",
+    "rng",
+    "screens/messages",
+];
+
+const PLAYER: usize = 0;
+const MONSTERS: usize = 1;
+const ITEMS: usize = 2;
+const MAP: usize = 3;
+const CLOCK: usize = 4;
+const RNG: usize = 5;
+const SCREENS_AND_MESSAGES: usize = 6;
+
+/// The state hash and a one-byte digest of each of [`STATE_PARTS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StateDigest {
+    /// The same as [`Game::state_hash`].
+    pub hash: u64,
+    pub parts: [u8; STATE_PARTS.len()],
+}
+
+impl StateDigest {
+    /// The names of the parts whose digests differ from `other`'s.
+    pub fn differing_parts(&self, other: &[u8; STATE_PARTS.len()]) -> Vec<&'static str> {
+        STATE_PARTS
+            .iter()
+            .zip(self.parts.iter().zip(other))
+            .filter(|(_, (a, b))| a != b)
+            .map(|(name, _)| *name)
+            .collect()
+    }
+}
+
+impl Game {
+    /// The state hash and its parts' digests, in one pass over the state.
+    pub fn state_digest(&self) -> StateDigest {
+        // Every field named, so a new field fails to compile here until it
+        // is given a part; the order is the declaration order, which the
+        // whole hash depends on (a test holds it to `state_hash`).
+        let GameState {
+            seed,
+            content_fingerprint,
+            canaries,
+            depth,
+            floor,
+            player,
+            monsters,
+            items,
+            clock,
+            rng,
+            screens,
+            log,
+            status,
+            next_monster_id,
+            turns_taken,
+            kills,
+        } = &self.state;
+        let mut feed = Feed {
+            whole: Xxh3::new(),
+            parts: std::array::from_fn(|_| Xxh3::new()),
+            buffer: Vec::with_capacity(4096),
+        };
+        // What the run was started with never changes during play: only
+        // the whole hash holds it.
+        feed.field(seed, None);
+        feed.field(content_fingerprint, None);
+        feed.field(canaries, None);
+        feed.field(depth, Some(MAP));
+        feed.field(floor, Some(MAP));
+        feed.field(player, Some(PLAYER));
+        feed.field(monsters, Some(MONSTERS));
+        feed.field(items, Some(ITEMS));
+        feed.field(clock, Some(CLOCK));
+        feed.field(rng, Some(RNG));
+        feed.field(screens, Some(SCREENS_AND_MESSAGES));
+        feed.field(log, Some(SCREENS_AND_MESSAGES));
+        feed.field(status, Some(PLAYER));
+        feed.field(next_monster_id, Some(MONSTERS));
+        feed.field(turns_taken, Some(PLAYER));
+        feed.field(kills, Some(PLAYER));
+        StateDigest {
+            hash: feed.whole.digest(),
+            parts: feed.parts.map(|part| part.digest() as u8),
+        }
+    }
+}
+
+struct Feed {
+    whole: Xxh3,
+    parts: [Xxh3; STATE_PARTS.len()],
+    buffer: Vec<u8>,
+}
+
+impl Feed {
+    fn field<T: Serialize>(&mut self, value: &T, part: Option<usize>) {
+        self.buffer.clear();
+        self.buffer = postcard::to_extend(value, std::mem::take(&mut self.buffer))
+            .expect("the game state has no type postcard cannot encode");
+        self.whole.update(&self.buffer);
+        if let Some(part) = part {
+            self.parts[part].update(&self.buffer);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{GameConfig, Key};
+
+    #[test]
+    fn the_digest_hashes_as_the_state_hash_does_and_parts_follow_what_changed() {
+        let mut game = Game::new(GameConfig::new(5)).expect("a game");
+        let mut before = game.state_digest();
+        assert_eq!(before.hash, game.state_hash());
+        let mut seen = [false; STATE_PARTS.len()];
+        for key in Key::parse_all("llllkkkjjjhhhoi<Esc>?<Esc>oooo").expect("keys") {
+            game.press(key).expect("no stuck loop");
+            let after = game.state_digest();
+            assert_eq!(after.hash, game.state_hash());
+            for part in after.differing_parts(&before.parts) {
+                seen[STATE_PARTS.iter().position(|p| *p == part).unwrap()] = true;
+            }
+            before = after;
+        }
+        // Walking and exploring move the player, reveal the map, spend time
+        // and say things: those parts changed at some step.
+        for part in ["player", "map", "clock", "screens/messages"] {
+            let at = STATE_PARTS.iter().position(|p| *p == part).unwrap();
+            assert!(seen[at], "{part} never changed");
+        }
+    }
+
+    #[test]
+    fn a_change_to_one_part_shows_in_that_part_alone() {
+        let game = Game::new(GameConfig::new(9)).expect("a game");
+        let base = game.state_digest();
+        let mut hurt = game.clone();
+        hurt.state.player.hp -= 1;
+        assert_eq!(hurt.state_digest().differing_parts(&base.parts), ["player"]);
+        let mut drawn = game.clone();
+        drawn.state.rng.below(100);
+        assert_eq!(drawn.state_digest().differing_parts(&base.parts), ["rng"]);
+        assert_ne!(drawn.state_digest().hash, base.hash);
+    }
+}
