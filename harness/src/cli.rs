@@ -31,6 +31,9 @@ pub enum Command {
     /// and version, keeping seed, keys, note and expectations; refuse a file
     /// whose run would end differently or no longer shows its expect list.
     Bless(BlessArgs),
+    /// Replay two recordings of one seed side by side and show, field by
+    /// field, how their states differ at the first step where they do.
+    Diff(DiffArgs),
     /// Show the frame (and with --state, the whole state) at a step of a
     /// recording.
     Show(ShowArgs),
@@ -248,6 +251,23 @@ pub struct BlessArgs {
 }
 
 #[derive(Args)]
+pub struct DiffArgs {
+    /// A recording (a bug report, a recording before bless).
+    #[arg(value_name = "A")]
+    pub a: PathBuf,
+    /// Another recording of the same seed (its shrunk form, another
+    /// player's run).
+    #[arg(value_name = "B")]
+    pub b: PathBuf,
+    #[command(flatten)]
+    pub content: ContentArgs,
+    /// Replay B on the content in this directory instead (A keeps
+    /// --content): what a content change does to a run, field by field.
+    #[arg(long, value_name = "DIR")]
+    pub content_b: Option<PathBuf>,
+}
+
+#[derive(Args)]
 pub struct ShowArgs {
     /// A recording file.
     #[arg(value_name = "FILE")]
@@ -443,6 +463,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Play(args) => crate::commands::play::run(args),
         Command::Replay(args) => crate::commands::replay::run(args),
         Command::Bless(args) => crate::commands::bless::run(args),
+        Command::Diff(args) => crate::commands::diff::run(args),
         Command::Show(args) => crate::commands::show::run(args),
         Command::Map(args) => crate::commands::map::run(args),
         Command::Bench(args) => crate::commands::bench::run(args),

@@ -98,3 +98,55 @@ fn a_changed_key_names_every_part_it_moved() {
         "{first}"
     );
 }
+
+#[test]
+fn diff_shows_the_fields_a_content_change_moves() {
+    let dir = scratch("drift", "diff-content");
+    let content = content_with(&dir, |m| {
+        let at = m.find("name: \"cave spider\"").unwrap();
+        let hp = at + m[at..].find("max_hp: ").unwrap();
+        let end = hp + m[hp..].find(',').unwrap();
+        format!("{}max_hp: 9{}", &m[..hp], &m[end..])
+    });
+    let run = corpus("death-by-poison.ron");
+    let out = support::run(&["diff", &run, &run, "--content-b", &content], &dir);
+    assert_exit(&out, 3);
+    assert_prints(&out, "differ first at step 0 (the start): monsters differ");
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("  monsters[") && l.ends_with("].hp: 7 -> 9")),
+        "{stdout}"
+    );
+    let same = support::run(&["diff", &run, &run], &dir);
+    assert_exit(&same, 0);
+    assert_prints(&same, "the same state at every step from 0 to 20");
+}
+
+#[test]
+fn diff_finds_where_two_runs_of_a_seed_part() {
+    let dir = scratch("drift", "diff-keys");
+    let original = std::fs::read_to_string(corpus("death-by-poison.ron")).unwrap();
+    std::fs::write(dir.join("a.ron"), &original).unwrap();
+    std::fs::write(
+        dir.join("b.ron"),
+        original.replacen("\"o..okk", "\"o..ojk", 1),
+    )
+    .unwrap();
+    let out = support::run(&["diff", "a.ron", "b.ron"], &dir);
+    assert_exit(&out, 3);
+    assert_prints(
+        &out,
+        "a.ron and b.ron differ first at step 5 (a.ron pressed k, b.ron pressed j)",
+    );
+    assert_prints(&out, "  player.pos.y: ");
+    std::fs::write(
+        dir.join("other.ron"),
+        original.replace("seed: 1333,", "seed: 1334,"),
+    )
+    .unwrap();
+    let out = support::run(&["diff", "a.ron", "other.ron"], &dir);
+    assert_exit(&out, 1);
+    support::assert_says(&out, "diff compares runs that start from the same game");
+}

@@ -124,6 +124,7 @@ fn recording_commands(file: &str, dir: &Path, exits: &'static [i32]) -> Vec<Case
             exits,
         ),
         case(&["show", file, "--at", "1"], exits),
+        case(&["diff", file, file], exits),
         case(&["bless", &copy], exits),
         case(&["shrink", file, "-o", &shrunk, "--max-tries", "30"], exits),
         case(

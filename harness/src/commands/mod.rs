@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod bless;
 pub mod corpus;
+pub mod diff;
 pub mod from_fuzz;
 pub mod map;
 pub mod play;

@@ -1,0 +1,264 @@
+//! `deja diff A.ron B.ron`: two runs of one seed (a bug report and its shrunk
+//! form, a recording before and after bless, two players' runs) replayed
+//! side by side, step by step, to the first step whose states differ, where
+//! the two states are compared field by field: the state is serde data, so
+//! the difference is a list of paths and values, not two dumps to eyeball.
+
+use std::sync::Arc;
+
+use game_core::content::Content;
+use serde_json::Value;
+
+use crate::cli::DiffArgs;
+use crate::exit;
+use crate::recording::Recording;
+use crate::replay;
+use crate::runner::Runner;
+
+/// The most field differences printed; the count of the rest is said.
+const MAX_FIELDS_SHOWN: usize = 40;
+
+pub fn run(args: DiffArgs) -> Result<u8, String> {
+    let a = crate::recording::read(&args.a)?;
+    let b = crate::recording::read(&args.b)?;
+    let (name_a, name_b) = (args.a.display().to_string(), args.b.display().to_string());
+    let setup = |r: &Recording| (r.seed, r.start_depth, r.map_width, r.map_height);
+    if setup(&a) != setup(&b) {
+        return Err(format!(
+            "{name_a} is seed {} from depth {} on {}x{}, {name_b} seed {} from depth {} on {}x{}: diff compares runs that start from the same game",
+            a.seed,
+            a.start_depth,
+            a.map_width,
+            a.map_height,
+            b.seed,
+            b.start_depth,
+            b.map_width,
+            b.map_height
+        ));
+    }
+    let content_a = super::load_content(&args.content)?;
+    let content_b = match &args.content_b {
+        Some(dir) => crate::content_dir::load(dir)?,
+        None => content_a.clone(),
+    };
+    let found = first_difference(&a, &b, content_a, content_b)?;
+    let out = |line: String| super::out(line);
+    match found {
+        Found::Same { steps } => {
+            let longer = match a.keys.len().cmp(&b.keys.len()) {
+                std::cmp::Ordering::Equal => String::new(),
+                std::cmp::Ordering::Less => {
+                    format!(
+                        "; {name_b} goes on for {} more keys",
+                        b.keys.len() - a.keys.len()
+                    )
+                }
+                std::cmp::Ordering::Greater => {
+                    format!(
+                        "; {name_a} goes on for {} more keys",
+                        a.keys.len() - b.keys.len()
+                    )
+                }
+            };
+            out(format!(
+                "{name_a} and {name_b}: the same state at every step from 0 to {steps}{longer}"
+            ))?;
+            Ok(exit::OK)
+        }
+        Found::Failed { which, step, what } => {
+            let name = if which == 0 { &name_a } else { &name_b };
+            out(format!(
+                "{name_a} and {name_b}: the same state up to step {}; then {name} fails at step {step}: {what}",
+                step.saturating_sub(1)
+            ))?;
+            Ok(exit::DRIFT)
+        }
+        Found::Differs {
+            step,
+            keys,
+            parts,
+            fields,
+        } => {
+            let keys = match keys {
+                (None, None) => "the start".to_string(),
+                (Some(ka), Some(kb)) if ka == kb => format!("both pressed {ka}"),
+                (ka, kb) => format!(
+                    "{name_a} pressed {}, {name_b} pressed {}",
+                    ka.unwrap_or_else(|| "nothing".into()),
+                    kb.unwrap_or_else(|| "nothing".into())
+                ),
+            };
+            out(format!(
+                "{name_a} and {name_b} differ first at step {step} ({keys}): {} differ",
+                replay::and_list(&parts)
+            ))?;
+            for field in fields.iter().take(MAX_FIELDS_SHOWN) {
+                out(format!("  {field}"))?;
+            }
+            if fields.len() > MAX_FIELDS_SHOWN {
+                out(format!(
+                    "  ... and {} more fields",
+                    fields.len() - MAX_FIELDS_SHOWN
+                ))?;
+            }
+            Ok(exit::DRIFT)
+        }
+    }
+}
+
+enum Found {
+    /// The same state at every step both have.
+    Same { steps: u64 },
+    /// Run `which` (0 for A, 1 for B) failed at `step` before any state
+    /// differed.
+    Failed {
+        which: usize,
+        step: u64,
+        what: String,
+    },
+    Differs {
+        step: u64,
+        keys: (Option<String>, Option<String>),
+        parts: Vec<String>,
+        /// `path: A's value -> B's value`, fields in name order.
+        fields: Vec<String>,
+    },
+}
+
+fn first_difference(
+    a: &Recording,
+    b: &Recording,
+    content_a: Arc<Content>,
+    content_b: Arc<Content>,
+) -> Result<Found, String> {
+    let mut runners = [replay::start(a, content_a)?, replay::start(b, content_b)?];
+    let common = a.keys.len().min(b.keys.len()) as u64;
+    let mut step = 0;
+    loop {
+        for (which, runner) in runners.iter().enumerate() {
+            if let Some(failure) = runner.failure() {
+                return Ok(Found::Failed {
+                    which,
+                    step: failure.step,
+                    what: failure.kind.to_string(),
+                });
+            }
+        }
+        let [da, db] = [&runners[0], &runners[1]].map(|r| r.game().state_digest());
+        if da.hash != db.hash {
+            let key = |r: &Recording| (step > 0).then(|| r.keys[(step - 1) as usize].to_string());
+            let mut parts: Vec<String> = da
+                .differing_parts(&db.parts)
+                .into_iter()
+                .map(String::from)
+                .collect();
+            if parts.is_empty() {
+                parts.push("what the runs started with (seed, content, canaries)".into());
+            }
+            return Ok(Found::Differs {
+                step,
+                keys: (key(a), key(b)),
+                parts,
+                fields: field_differences(&runners[0], &runners[1]),
+            });
+        }
+        if step == common {
+            return Ok(Found::Same { steps: step });
+        }
+        step += 1;
+        let keys = [a.keys[(step - 1) as usize], b.keys[(step - 1) as usize]];
+        for (runner, key) in runners.iter_mut().zip(keys) {
+            // A failure is read at the top of the loop.
+            let _ = runner.press(key);
+        }
+    }
+}
+
+/// Every leaf of the two states that differs, as `path: a -> b`.
+fn field_differences(a: &Runner, b: &Runner) -> Vec<String> {
+    let to_value = |r: &Runner| {
+        serde_json::to_value(r.game().state()).expect("the game state serializes to JSON")
+    };
+    let mut found = Vec::new();
+    compare("", &to_value(a), &to_value(b), &mut found);
+    found
+}
+
+fn compare(path: &str, a: &Value, b: &Value, found: &mut Vec<String>) {
+    if a == b {
+        return;
+    }
+    match (a, b) {
+        (Value::Object(fa), Value::Object(fb)) => {
+            // Fields in name order (serde_json's maps are sorted).
+            for (key, va) in fa {
+                let here = join(path, key);
+                match fb.get(key) {
+                    Some(vb) => compare(&here, va, vb, found),
+                    None => found.push(format!("{here}: {} -> (absent)", short(va))),
+                }
+            }
+            for (key, vb) in fb {
+                if !fa.contains_key(key) {
+                    found.push(format!("{}: (absent) -> {}", join(path, key), short(vb)));
+                }
+            }
+        }
+        (Value::Array(xa), Value::Array(xb)) => {
+            if xa.len() != xb.len() {
+                found.push(format!("{path}: {} items -> {}", xa.len(), xb.len()));
+            }
+            for (i, (va, vb)) in xa.iter().zip(xb).enumerate() {
+                compare(&format!("{path}[{i}]"), va, vb, found);
+            }
+            for (i, extra) in xa.iter().enumerate().skip(xb.len()) {
+                found.push(format!("{path}[{i}]: {} -> (absent)", short(extra)));
+            }
+            for (i, extra) in xb.iter().enumerate().skip(xa.len()) {
+                found.push(format!("{path}[{i}]: (absent) -> {}", short(extra)));
+            }
+        }
+        _ => found.push(format!("{path}: {} -> {}", short(a), short(b))),
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// A value on one line, cut to a readable length.
+fn short(value: &Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() <= 60 {
+        return text;
+    }
+    let cut: String = text.chars().take(57).collect();
+    format!("{cut}...")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn fields_that_differ_are_listed_by_path() {
+        let a = json!({"player": {"pos": {"x": 3, "y": 4}, "hp": 10}, "monsters": [{"hp": 2}, {"hp": 5}]});
+        let b = json!({"player": {"pos": {"x": 3, "y": 5}, "hp": 9}, "monsters": [{"hp": 2}]});
+        let mut found = Vec::new();
+        compare("", &a, &b, &mut found);
+        assert_eq!(
+            found,
+            [
+                "monsters: 2 items -> 1",
+                "monsters[1]: {\"hp\":5} -> (absent)",
+                "player.hp: 10 -> 9",
+                "player.pos.y: 4 -> 5",
+            ]
+        );
+    }
+}
