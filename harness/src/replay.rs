@@ -404,6 +404,30 @@ pub fn game_at(recording: &Recording, content: Arc<Content>, step: u64) -> Resul
 }
 
 /// Two frames' text side by side, `width` columns each, with a gutter.
+/// Two titled frames of `width` columns: side by side when `columns` has
+/// room for both and the bar between them, one above the other when not, so
+/// a report never wraps.
+pub fn two_frames(
+    (left_title, left): (&str, &str),
+    (right_title, right): (&str, &str),
+    width: usize,
+    columns: usize,
+) -> String {
+    if columns >= 2 * width + 3 {
+        return side_by_side(left_title, left, right_title, right, width);
+    }
+    let mut out = String::new();
+    for (title, frame) in [(left_title, left), (right_title, right)] {
+        out.push_str(title);
+        out.push('\n');
+        for line in frame.lines() {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
 pub fn side_by_side(
     left_title: &str,
     left: &str,
@@ -510,6 +534,15 @@ pub(crate) mod tests {
             "{report:?}"
         );
         assert_eq!(report.exit_code(), 0);
+    }
+
+    #[test]
+    fn two_frames_sit_side_by_side_only_where_they_fit() {
+        let wide = two_frames(("a", "xy\nzw"), ("b", "uv"), 2, 7);
+        assert_eq!(wide, side_by_side("a", "xy\nzw", "b", "uv", 2));
+        assert!(wide.lines().all(|l| l.chars().count() <= 7), "{wide}");
+        let narrow = two_frames(("a", "xy\nzw"), ("b", "uv"), 2, 6);
+        assert_eq!(narrow, "a\nxy\nzw\nb\nuv\n");
     }
 
     #[test]

@@ -50,6 +50,21 @@ pub fn is_terminal() -> bool {
     std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
 }
 
+/// How many columns a report printed on standard output may use: the
+/// terminal's width when standard output is one, else `$COLUMNS` when set
+/// (as shells export it), else 80.
+pub fn output_columns() -> usize {
+    use std::io::IsTerminal;
+    let from_terminal = std::io::stdout()
+        .is_terminal()
+        .then(|| terminal::size().ok())
+        .flatten()
+        .map(|(w, _)| usize::from(w));
+    from_terminal
+        .or_else(|| std::env::var("COLUMNS").ok()?.trim().parse().ok())
+        .unwrap_or(80)
+}
+
 /// What the player did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Input {

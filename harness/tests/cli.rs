@@ -67,6 +67,32 @@ fn one_changed_key_drifts_at_exactly_that_step() {
     assert!(stdout.contains("drift at step 6 (key ;"), "{stdout}");
     assert!(stdout.contains("last matching frame (step 5)"), "{stdout}");
     assert!(stdout.contains("first differing frame (step 6"), "{stdout}");
+    // The frames fit the width the report has: one above the other in 80
+    // columns, side by side in 200.
+    let report = |columns: &str| {
+        let out = support::deja()
+            .current_dir(&dir)
+            .env("COLUMNS", columns)
+            .args(["replay", "run.ron"])
+            .output()
+            .expect("deja runs");
+        assert_exit(&out, 3);
+        text(&out.stdout)
+    };
+    let narrow = report("80");
+    let frames: Vec<&str> = narrow.lines().skip(1).collect();
+    assert!(frames.iter().all(|l| l.chars().count() <= 80), "{narrow}");
+    let titles = frames
+        .iter()
+        .filter(|l| l.contains(" frame (step "))
+        .count();
+    assert_eq!(titles, 2, "{narrow}");
+    let wide = report("200");
+    assert!(
+        wide.lines()
+            .any(|l| l.contains("last matching frame (step 5)") && l.contains(" | first differing")),
+        "{wide}"
+    );
 }
 
 #[test]

@@ -174,12 +174,14 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
             write!(
                 out,
                 "{}",
-                replay::side_by_side(
-                    &format!("last matching frame (step {before})"),
-                    &left,
-                    &format!("first differing frame (step {}, replayed)", drift.step),
-                    &right,
+                replay::two_frames(
+                    (&format!("last matching frame (step {before})"), &left),
+                    (
+                        &format!("first differing frame (step {}, replayed)", drift.step),
+                        &right
+                    ),
                     usize::from(w),
+                    crate::terminal::output_columns(),
                 )
             )
             .map_err(super::output_error)?;
