@@ -200,9 +200,15 @@ pub enum Format {
 
 #[derive(Args)]
 pub struct ReplayArgs {
-    /// Recording files.
+    /// Recording files, or directories of them (every *.ron inside, sorted;
+    /// a directory implies --summary).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// Group the verdicts (same, drift and which parts, reproduced, fixed,
+    /// new failure, unmet, unreadable) with counts and a few files each,
+    /// for triaging a corpus, instead of a report per file.
+    #[arg(long, conflicts_with_all = ["watch", "cast", "frames"])]
+    pub summary: bool,
     /// Stop after this many keys.
     #[arg(long, value_name = "N")]
     pub to_step: Option<u64>,

@@ -319,7 +319,7 @@ pub fn signature(kind: &FailureKind) -> String {
 }
 
 /// `text` with every run of digits written `N`.
-fn without_numbers(text: &str) -> String {
+pub fn without_numbers(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut in_number = false;
     for c in text.chars() {

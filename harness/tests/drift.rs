@@ -150,3 +150,94 @@ fn diff_finds_where_two_runs_of_a_seed_part() {
     assert_exit(&out, 1);
     support::assert_says(&out, "diff compares runs that start from the same game");
 }
+
+#[test]
+fn replay_summary_groups_a_corpus_by_verdict() {
+    let dir = scratch("drift", "summary");
+    let corpus_dir = dir.join("corpus");
+    std::fs::create_dir_all(&corpus_dir).unwrap();
+    for entry in
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../recordings")).unwrap()
+    {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, corpus_dir.join(path.file_name().unwrap())).unwrap();
+    }
+    let poison = std::fs::read_to_string(corpus("death-by-poison.ron")).unwrap();
+    for (name, text) in [
+        ("moved-a.ron", poison.replacen("\"o..okk", "\"o..ojk", 1)),
+        ("moved-b.ron", poison.replacen("\"o..okk", "\"o..ojk", 1)),
+        (
+            "claims-fire.ron",
+            poison.replace("Died(\"poison\")", "Died(\"fire\")"),
+        ),
+        ("junk.ron", "not a recording".to_string()),
+    ] {
+        std::fs::write(corpus_dir.join(name), text).unwrap();
+    }
+    // A bug report from a planted defect.
+    let out = support::run(
+        &[
+            "play",
+            "--seed",
+            "3",
+            "--keys",
+            "ll?",
+            "--canary",
+            "sticky-help",
+            "--record",
+            "corpus/help-bug.ron",
+        ],
+        &dir,
+    );
+    assert_exit(&out, 4);
+    let out = support::run(&["replay", "corpus"], &dir);
+    assert_exit(&out, 4);
+    let stdout = text(&out.stdout);
+    let line = |start: &str| {
+        stdout
+            .lines()
+            .find(|l| {
+                l.trim_start()
+                    .split_once("  ")
+                    .is_some_and(|(_, rest)| rest.starts_with(start))
+            })
+            .unwrap_or_else(|| panic!("no {start:?} group:\n{stdout}"))
+            .trim_start()
+            .to_string()
+    };
+    assert!(stdout.starts_with("replayed 12 recordings:\n"), "{stdout}");
+    assert!(
+        line("same:").starts_with("7  same: corpus/auto-explore-a-floor.ron, "),
+        "{stdout}"
+    );
+    assert!(line("drift (").starts_with("2  drift (player, monsters, map, rng and screens/messages differ): corpus/moved-a.ron, corpus/moved-b.ron"), "{stdout}");
+    assert!(
+        line("reproduced:")
+            .starts_with("1  reproduced: invariant screen.escapable broken: corpus/help-bug.ron"),
+        "{stdout}"
+    );
+    assert!(
+        line("unmet:").ends_with(": corpus/claims-fire.ron"),
+        "{stdout}"
+    );
+    assert!(
+        line("unreadable:").ends_with(": corpus/junk.ron"),
+        "{stdout}"
+    );
+    // The same as JSON, and for files named one by one.
+    let json = support::run(
+        &[
+            "replay",
+            "--summary",
+            "--format",
+            "json",
+            "corpus/junk.ron",
+            "corpus/win.ron",
+        ],
+        &dir,
+    );
+    assert_exit(&json, 1);
+    let summary: serde_json::Value = serde_json::from_str(text(&json.stdout).trim()).unwrap();
+    assert_eq!(summary["recordings"], 2);
+    assert_eq!(summary["groups"].as_array().unwrap().len(), 2, "{summary}");
+}

@@ -1,7 +1,7 @@
 //! `deja replay`: re-run recordings and say whether they still hold.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use game_core::content::Content;
@@ -30,8 +30,12 @@ pub fn run(args: ReplayArgs) -> Result<u8, String> {
             None => super::watch::watch(file, &args, content),
         };
     }
+    let (files, had_directory) = expand_directories(&args.files)?;
+    if args.summary || had_directory {
+        return summarize(&files, &args, &content);
+    }
     let mut worst = exit::OK;
-    for file in &args.files {
+    for file in &files {
         let code = match replay_file(file, &args, &content) {
             Ok(code) => code,
             // The reader went away (`deja replay *.ron | head`): stop
@@ -67,6 +71,120 @@ pub fn run(args: ReplayArgs) -> Result<u8, String> {
         worst = worst.max(code);
     }
     Ok(worst)
+}
+
+/// The files given, with each directory replaced by the recordings
+/// (`*.ron`) in it, sorted; and whether there was a directory.
+fn expand_directories(given: &[PathBuf]) -> Result<(Vec<PathBuf>, bool), String> {
+    let mut files = Vec::new();
+    let mut had_directory = false;
+    for path in given {
+        if !path.is_dir() {
+            files.push(path.clone());
+            continue;
+        }
+        had_directory = true;
+        let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "ron") && !p.is_dir())
+            .collect();
+        if found.is_empty() {
+            return Err(format!(
+                "{}: is a directory with no recordings (*.ron) in it",
+                path.display()
+            ));
+        }
+        found.sort();
+        files.extend(found);
+    }
+    Ok((files, had_directory))
+}
+
+/// Files named in a summary's group, at most.
+const FILES_PER_GROUP: usize = 5;
+
+/// `--summary`: every file replayed quietly, the verdicts grouped by what
+/// they are (for a drift, which parts differ; for a failure, its
+/// signature), largest group first.
+fn summarize(files: &[PathBuf], args: &ReplayArgs, content: &Arc<Content>) -> Result<u8, String> {
+    use std::collections::BTreeMap;
+    let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut worst = exit::OK;
+    for file in files {
+        let name = file.display().to_string();
+        let (class, code) = match recording::read(file).and_then(|recording| {
+            report_hangs_against(&recording, name.clone());
+            replay::replay(&recording, content.clone(), args.to_step, |_, _, _| {})
+        }) {
+            Ok(report) => (verdict_class(&report.verdict), report.exit_code()),
+            Err(message) => {
+                // "FILE:LINE:COL: what", grouped by what.
+                let what = message.strip_prefix(&name).unwrap_or(&message);
+                let what = what.trim_start_matches(|c: char| c == ':' || c.is_ascii_digit());
+                let what = crate::sweep::without_numbers(what.trim());
+                (format!("unreadable: {what}"), exit::ERROR)
+            }
+        };
+        worst = worst.max(code);
+        groups.entry(class).or_default().push(name);
+    }
+    let mut groups: Vec<(String, Vec<String>)> = groups.into_iter().collect();
+    groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+    if args.format == Format::Json {
+        let groups: Vec<serde_json::Value> = groups
+            .iter()
+            .map(|(class, names)| {
+                serde_json::json!({"verdict": class, "count": names.len(), "files": names})
+            })
+            .collect();
+        super::out(serde_json::json!({"recordings": files.len(), "groups": groups}))?;
+        return Ok(worst);
+    }
+    super::out(format!("replayed {} recordings:", files.len()))?;
+    let width = groups
+        .iter()
+        .map(|(_, names)| names.len().to_string().len())
+        .max()
+        .unwrap_or(1);
+    for (class, names) in &groups {
+        let shown: Vec<&str> = names
+            .iter()
+            .take(FILES_PER_GROUP)
+            .map(String::as_str)
+            .collect();
+        let more = names.len().saturating_sub(FILES_PER_GROUP);
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        super::out(format!(
+            "  {:>width$}  {class}: {}{more}",
+            names.len(),
+            shown.join(", ")
+        ))?;
+    }
+    Ok(worst)
+}
+
+/// What a verdict is, for grouping: its kind, and which parts a drift
+/// moved or what a failure's signature is.
+fn verdict_class(verdict: &Verdict) -> String {
+    use crate::sweep::signature;
+    match verdict {
+        Verdict::Same => "same".into(),
+        Verdict::Drift(drift) if drift.parts_differ.is_empty() => {
+            format!("drift ({})", drift.what)
+        }
+        Verdict::Drift(drift) => {
+            format!("drift ({} differ)", replay::and_list(&drift.parts_differ))
+        }
+        Verdict::Reproduced { failure } => format!("reproduced: {}", signature(&failure.kind)),
+        Verdict::Fixed { failure } => format!("fixed: {}", signature(&failure.kind)),
+        Verdict::NewFailure { failure } => format!("new failure: {}", signature(&failure.kind)),
+        Verdict::Unmet { .. } => "unmet: not what it says it shows".into(),
+    }
 }
 
 /// One line of `--format json` output.
