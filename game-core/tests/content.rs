@@ -210,7 +210,7 @@ fn the_fingerprint_is_stable_and_pinned() {
     assert_eq!(tiny().fingerprint(), PINNED_TINY_FINGERPRINT);
 }
 
-const PINNED_TINY_FINGERPRINT: u64 = 0x1e28_e194_8b00_7230;
+const PINNED_TINY_FINGERPRINT: u64 = 0xcc8f_d28d_d796_f775;
 
 #[test]
 fn the_fingerprint_changes_with_any_stat() {
@@ -235,6 +235,22 @@ fn the_fingerprint_changes_with_any_stat() {
     );
     let content = parse_monsters("monsters.ron", &reformatted).expect("still valid");
     assert_eq!(content.fingerprint(), base);
+    // Nor is what is only drawn: a description or a glyph.
+    let reworded = EMBEDDED_MONSTERS.replacen(
+        "A sewer rat gone bold in the dark",
+        "A sewer rat grown bold in the dark",
+        1,
+    );
+    let redrawn = EMBEDDED_MONSTERS.replacen("glyph: 'r',", "glyph: 'R',", 1);
+    for text in [&reworded, &redrawn] {
+        assert_ne!(text, EMBEDDED_MONSTERS, "the replacement applied");
+        let content = parse_monsters("monsters.ron", text).expect("still valid");
+        assert_eq!(content.fingerprint(), base);
+    }
+    let renamed = EMBEDDED_MONSTERS.replacen("name: \"rat\",", "name: \"vole\",", 1);
+    assert_ne!(renamed, EMBEDDED_MONSTERS);
+    let content = parse_monsters("monsters.ron", &renamed).expect("still valid");
+    assert_ne!(content.fingerprint(), base, "names reach messages");
 }
 
 // ---------------------------------------------------------------------------

@@ -241,3 +241,28 @@ fn replay_summary_groups_a_corpus_by_verdict() {
     assert_eq!(summary["recordings"], 2);
     assert_eq!(summary["groups"].as_array().unwrap().len(), 2, "{summary}");
 }
+
+#[test]
+fn a_reworded_description_moves_no_recording() {
+    let dir = scratch("drift", "description");
+    let content = content_with(&dir, |m| {
+        m.replacen(
+            "A sewer rat gone bold in the dark",
+            "A sewer rat grown bold in the gloom",
+            1,
+        )
+    });
+    let out = support::run(
+        &["replay", "--summary", "--content", &content, &corpus("")],
+        &dir,
+    );
+    assert_exit(&out, 0);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("  same: "), "{stdout}");
+    assert!(!stdout.contains("drift"), "{stdout}");
+    assert!(
+        text(&out.stderr).is_empty(),
+        "no content warning: {}",
+        text(&out.stderr)
+    );
+}
