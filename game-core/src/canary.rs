@@ -154,6 +154,73 @@ impl Canary {
         }
     }
 
+    /// The defect in a line, for `--canary`'s help (the variants' docs say
+    /// more, and which check finds it).
+    pub const fn defect(self) -> &'static str {
+        match self {
+            Canary::UnchargedRefusal => {
+                "A refused monster action costs nothing, so the turn loop stalls (stuck)"
+            }
+            Canary::StickyHelp => "Esc does not close the help screen",
+            Canary::PanickingPotion => "Drinking a potion of healing panics",
+            Canary::UnprunedCavern => {
+                "A cramped cavern may leave a pocket unreachable (map.connected)"
+            }
+            Canary::FreeStumble => {
+                "A confused stumble into a wall spends no turn (rng.only_with_time)"
+            }
+            Canary::UndeadMonster => "A monster killed stays on the floor and acts (hp.range)",
+            Canary::DoubleStep => "The player's step goes two tiles when it can (move.legal)",
+            Canary::LuckyOnes => {
+                "The player's natural 1 hits: the to-hit rule broken (combat.rules)"
+            }
+            Canary::WeakPotion => {
+                "A potion of healing heals nothing though it rolled (hp.explained)"
+            }
+            Canary::EndlessConfusion => "Confusion never counts down (status.rules)",
+            Canary::VanishingDrop => {
+                "A dropped item vanishes instead of lying on the floor (items.conserved)"
+            }
+            Canary::SkippedRound => {
+                "Every seventh round boundary passes without statuses ticking (clock.rounds)"
+            }
+            Canary::Sleepwalker => "Asleep monsters walk toward the player (monster.notice)",
+            Canary::LooseLips => "Messages name monsters the player cannot see (message.unseen)",
+            Canary::CrowdedStart => {
+                "Below the first floor, a monster spawns next to the stairs' foot (spawn.rules)"
+            }
+            Canary::StuckNorth => "The k key does not move the player (key.contract)",
+            Canary::BlindSpot => {
+                "The tile north of the player is never in view (fov.around_player)"
+            }
+            Canary::NarrowSight => {
+                "The player sees one tile less far than the rules say (fov.oracle)"
+            }
+            Canary::CrookedChase => "The chase map reaches half as far as it should (paths.oracle)",
+            Canary::ForgetfulSave => "A save forgets the kill count (state.persist)",
+            Canary::HomesickExplore => {
+                "Auto-explore heads back to the start and never gets anywhere (play.progress)"
+            }
+            Canary::StallingLook => "Enter on the look reticle never returns (a hang)",
+            Canary::WeakSpawns => {
+                "Every monster spawned is a rat (the bots' figures leave their baselines)"
+            }
+            Canary::WarpedFrame => "The frame's top-left cell shows a stray ? (frame.oracle)",
+            Canary::SharedDice => {
+                "The play's dice are drawn from the first floor's map stream (rng.streams)"
+            }
+            Canary::LoosePiles => {
+                "A dropped or thrown stack never joins the pile it lands on (inventory.capacity)"
+            }
+            Canary::BackwardTab => {
+                "Tab and Shift-Tab on the reticle go the wrong way round (key.contract)"
+            }
+            Canary::ShortRun => "A run stops after its first step (key.contract)",
+            Canary::HalfHeard => "A press reports only its first message (press.outcome)",
+            Canary::DeafMenu => "The item menu ignores every key but Esc (the commands tally)",
+        }
+    }
+
     pub fn from_name(name: &str) -> Option<Canary> {
         Canary::ALL.into_iter().find(|c| c.name() == name)
     }

@@ -24,7 +24,10 @@ use game_core::{Aim, Game, Intent, Key, RunSeed, Slot};
 pub enum BotKind {
     /// No bot: floors are generated and checked, nothing is played.
     None,
+    /// Weighted random keys, menus, throws and Esc included: a monkey that
+    /// finds what no plan would.
     Random,
+    /// Plays to win: explores, fights, uses what it finds, takes the stairs.
     Explorer,
 }
 

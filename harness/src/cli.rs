@@ -99,9 +99,9 @@ pub struct ProbeArgs {
 
 #[derive(Args)]
 pub struct FromFuzzArgs {
-    /// The fuzz target that found it: intents or keys.
-    #[arg(value_name = "TARGET")]
-    pub target: String,
+    /// The fuzz target that found it.
+    #[arg(value_name = "TARGET", value_enum)]
+    pub target: FuzzTarget,
     /// The artifact file libFuzzer wrote (fuzz/artifacts/TARGET/crash-...).
     #[arg(value_name = "ARTIFACT")]
     pub artifact: PathBuf,
@@ -109,8 +109,39 @@ pub struct FromFuzzArgs {
     #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,
     /// The canaries the fuzz run planted (its DEJA_FUZZ_CANARIES). Repeatable.
-    #[arg(long, value_name = "NAME", value_parser = parse_canary)]
+    #[arg(long, value_name = "NAME", value_parser = parse_canary())]
     pub canary: Vec<game_core::canary::Canary>,
+}
+
+/// The fuzz targets (fuzz/fuzz_targets/), as `from-fuzz` takes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FuzzTarget {
+    /// A run of the game from a seed and intents: becomes a recording.
+    Intents,
+    /// A run of the game from a seed and raw keys: becomes a recording.
+    Keys,
+    /// Floor generation (not a run: reproduce with `cargo fuzz run mapgen ARTIFACT`).
+    Mapgen,
+    /// The recording reader (not a run: `cargo fuzz run recording ARTIFACT`).
+    Recording,
+    /// The content loader (not a run: `cargo fuzz run content ARTIFACT`).
+    Content,
+    /// Sight against its oracle (not a run: `cargo fuzz run sight ARTIFACT`).
+    Sight,
+}
+
+impl FuzzTarget {
+    /// The target's name, as cargo fuzz and fuzz/corpus/ spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            FuzzTarget::Intents => "intents",
+            FuzzTarget::Keys => "keys",
+            FuzzTarget::Mapgen => "mapgen",
+            FuzzTarget::Recording => "recording",
+            FuzzTarget::Content => "content",
+            FuzzTarget::Sight => "sight",
+        }
+    }
 }
 
 #[derive(Args)]
@@ -185,7 +216,7 @@ pub struct PlayArgs {
     pub color: crate::terminal::ColorChoice,
     /// Switch on a planted defect (testing the harness; needs a build with
     /// the `canary` feature). Repeatable.
-    #[arg(long, value_name = "NAME", value_parser = parse_canary, conflicts_with = "from")]
+    #[arg(long, value_name = "NAME", value_parser = parse_canary(), conflicts_with = "from")]
     pub canary: Vec<game_core::canary::Canary>,
     #[command(flatten)]
     pub content: ContentArgs,
@@ -194,7 +225,9 @@ pub struct PlayArgs {
 /// How replay reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    /// Lines for people.
     Text,
+    /// One JSON object per file (or one for a summary), for scripts.
     Json,
 }
 
@@ -321,12 +354,15 @@ pub struct BenchArgs {
     pub seed: u64,
 }
 
-fn parse_canary(name: &str) -> Result<game_core::canary::Canary, String> {
+/// `--canary NAME`: one of the planted defects, each listed with its line
+/// in `--help`.
+fn parse_canary() -> impl clap::builder::TypedValueParser<Value = game_core::canary::Canary> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
     use game_core::canary::Canary;
-    Canary::from_name(name).ok_or_else(|| {
-        let known: Vec<&str> = Canary::ALL.iter().map(|c| c.name()).collect();
-        format!("unknown canary {name:?}; known: {}", known.join(", "))
-    })
+    PossibleValuesParser::new(
+        Canary::ALL.map(|canary| PossibleValue::new(canary.name()).help(canary.defect())),
+    )
+    .map(|name| Canary::from_name(&name).expect("clap passes only the names listed"))
 }
 
 #[derive(Args)]
@@ -386,7 +422,7 @@ pub struct SweepArgs {
     pub map_size: (u16, u16),
     /// Switch on a planted defect in every run (testing the harness; needs a
     /// build with the `canary` feature). Repeatable.
-    #[arg(long, value_name = "NAME", value_parser = parse_canary)]
+    #[arg(long, value_name = "NAME", value_parser = parse_canary())]
     pub canary: Vec<game_core::canary::Canary>,
     #[command(flatten)]
     pub content: ContentArgs,
@@ -464,6 +500,42 @@ fn parse_shard(text: &str) -> Result<(u32, u32), String> {
 }
 
 /// Runs a parsed command line; returns the exit code.
+/// Parses the command line, with `--version` saying what a bug report
+/// needs: the game's version, the formats this build reads and writes, the
+/// embedded content's fingerprint and the build's features.
+pub fn parse() -> Cli {
+    use clap::{CommandFactory, FromArgMatches};
+    // clap keeps `&'static str`s; the text is made once per process.
+    let long_version: &'static str = Box::leak(version_text().into_boxed_str());
+    let matches = Cli::command().long_version(long_version).get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+/// The text after `deja ` for `deja --version`.
+pub fn version_text() -> String {
+    let features = if game_core::canary::Canaries::AVAILABLE {
+        "canary (planted defects can be switched on)"
+    } else {
+        "none"
+    };
+    let build = if cfg!(debug_assertions) {
+        "debug (debug assertions on)"
+    } else {
+        "release"
+    };
+    format!(
+        "{}\ngame: {} {}\nrecording format: {} (reads {} to {})\nsweep report format: {}\ncontent: {:016x} (embedded)\nfeatures: {features}\nbuild: {build}, overflow checks on",
+        env!("CARGO_PKG_VERSION"),
+        game_core::GAME_NAME,
+        game_core::GAME_VERSION,
+        crate::recording::FORMAT_VERSION,
+        crate::recording::OLDEST_FORMAT,
+        crate::recording::FORMAT_VERSION,
+        crate::sweep::REPORT_FORMAT,
+        game_core::content::Content::shared_embedded().fingerprint(),
+    )
+}
+
 pub fn run(cli: Cli) -> u8 {
     let result = match cli.command {
         Command::Play(args) => crate::commands::play::run(args),

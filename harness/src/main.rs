@@ -3,8 +3,6 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    ExitCode::from(harness::cli::run(harness::cli::Cli::parse()))
+    ExitCode::from(harness::cli::run(harness::cli::parse()))
 }

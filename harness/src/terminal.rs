@@ -28,7 +28,9 @@ use game_core::keys::{KeyCode, Mods};
 pub enum ColorChoice {
     /// Colour unless the `NO_COLOR` environment variable is set.
     Auto,
+    /// Colour even with `NO_COLOR` set.
     Always,
+    /// No colour.
     Never,
 }
 

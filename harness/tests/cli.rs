@@ -477,3 +477,45 @@ proptest! {
         prop_assert!(path.exists());
     }
 }
+
+#[test]
+fn version_says_what_a_bug_report_needs() {
+    let dir = scratch("version");
+    let out = run(&["--version"], &dir);
+    assert_exit(&out, 0);
+    let stdout = text(&out.stdout);
+    let content = game_core::content::Content::embedded().fingerprint();
+    for wanted in [
+        format!("game: undercroft {}", game_core::GAME_VERSION),
+        format!("recording format: {}", recording::FORMAT_VERSION),
+        format!("sweep report format: {}", harness::sweep::REPORT_FORMAT),
+        format!("content: {content:016x} (embedded)"),
+        "features: ".to_string(),
+    ] {
+        assert!(stdout.contains(&wanted), "{wanted:?} not in:\n{stdout}");
+    }
+}
+
+#[test]
+fn every_closed_set_is_listed_with_a_line_of_help() {
+    let dir = scratch("value-help");
+    let sweep = text(&run(&["sweep", "--help"], &dir).stdout);
+    for canary in game_core::canary::Canary::ALL {
+        let line = format!("- {}:", canary.name());
+        assert!(sweep.contains(&line), "{line:?} not in sweep --help");
+    }
+    for bot in ["none", "random", "explorer"] {
+        assert!(
+            sweep.contains(&format!("- {bot}:")),
+            "{bot} not in sweep --help"
+        );
+    }
+    let from_fuzz = text(&run(&["from-fuzz", "--help"], &dir).stdout);
+    for target in harness::fuzz::TARGETS {
+        let line = format!("- {target}:");
+        assert!(
+            from_fuzz.contains(&line),
+            "{line:?} not in from-fuzz --help"
+        );
+    }
+}

@@ -161,11 +161,12 @@ fn artifacts_of_other_targets_and_unknown_targets_are_refused_with_the_way_forwa
     let out = run(&["from-fuzz", "mapgen", "crash-map", "-o", "x.ron"], &dir);
     assert_exit(&out, 1);
     assert_says(&out, "cargo fuzz run mapgen crash-map");
+    // An unknown target is a usage error listing the targets.
     let out = run(&["from-fuzz", "dungeon", "crash-map", "-o", "x.ron"], &dir);
-    assert_exit(&out, 1);
+    assert_exit(&out, 2);
     assert_says(
         &out,
-        "the targets are intents, keys, mapgen, recording, content",
+        "[possible values: intents, keys, mapgen, recording, content, sight]",
     );
     let out = run(&["from-fuzz", "keys", "missing", "-o", "x.ron"], &dir);
     assert_exit(&out, 1);

@@ -333,7 +333,8 @@ fn every_command_over_bad_arguments() {
             &["from-fuzz", "intents", "no-such-artifact", "-o", "x.ron"],
             ERROR,
         ),
-        case(&["from-fuzz", "sight", "no-such-artifact"], USAGE),
+        case(&["from-fuzz", "nonesuch", "keys.txt", "-o", "x.ron"], USAGE),
+        case(&["from-fuzz", "sight", "keys.txt", "-o", "x.ron"], ERROR),
         case(&["corpus", "no-such-dir"], ERROR),
         case(&["play", "--keys", "l", "--content", "no-such-dir"], ERROR),
         case(

@@ -5,7 +5,7 @@ use arbitrary::{Arbitrary, Unstructured};
 use game_core::Key;
 use game_core::canary::Canaries;
 
-use crate::cli::FromFuzzArgs;
+use crate::cli::{FromFuzzArgs, FuzzTarget};
 use crate::exit;
 use crate::fuzz::{self, IntentsInput, KeysInput};
 
@@ -29,8 +29,8 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
     }));
     // Exactly how libfuzzer-sys turns bytes into a typed input.
     let unstructured = Unstructured::new(&bytes);
-    let runner = match args.target.as_str() {
-        "intents" => {
+    let runner = match args.target {
+        FuzzTarget::Intents => {
             let input = IntentsInput::arbitrary_take_rest(unstructured)
                 .map_err(|e| format!("{}: not an intents input: {e}", args.artifact.display()))?;
             eprintln!(
@@ -40,7 +40,7 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
             );
             fuzz::play_intents_recorded(&input, canaries)
         }
-        "keys" => {
+        FuzzTarget::Keys => {
             let input = KeysInput::arbitrary_take_rest(unstructured)
                 .map_err(|e| format!("{}: not a keys input: {e}", args.artifact.display()))?;
             let keys = fuzz::lenient_keys(&input.keys);
@@ -52,22 +52,18 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
             );
             fuzz::play_keys_recorded(&input, canaries)
         }
-        other if fuzz::TARGETS.contains(&other) => {
-            return Err(format!(
-                "from-fuzz turns intents and keys artifacts into recordings; a {other} artifact is not a run of the game. Reproduce it with: cargo fuzz run {other} {}",
-                args.artifact.display()
-            ));
-        }
         other => {
             return Err(format!(
-                "unknown fuzz target {other:?}; the targets are {}",
-                fuzz::TARGETS.join(", ")
+                "from-fuzz turns intents and keys artifacts into recordings; a {} artifact is not a run of the game. Reproduce it with: cargo fuzz run {} {}",
+                other.name(),
+                other.name(),
+                args.artifact.display()
             ));
         }
     };
     let note = format!(
         "From the {} fuzz artifact {}.",
-        args.target,
+        args.target.name(),
         args.artifact
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
