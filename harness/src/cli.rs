@@ -201,13 +201,13 @@ pub struct PlayArgs {
     /// Map size, WIDTHxHEIGHT.
     #[arg(long, default_value = "80x40", value_parser = crate::frames::parse_map_size, conflicts_with = "from")]
     pub map_size: (u16, u16),
-    /// Write the run as a recording here. Scripted runs are written only
-    /// when given (a failure is always written, here or to a default path);
-    /// a run at the terminal is always recorded, by default to a new file
-    /// in the platform's state directory, and the file is whole after every
-    /// key.
-    #[arg(long, value_name = "OUT")]
-    pub record: Option<PathBuf>,
+    /// Write the run as a recording here (`-`: standard output, for a
+    /// scripted run with --frames none). Scripted runs are written only when
+    /// given (a failure is always written, here or to a default path); a run
+    /// at the terminal is always recorded, by default to a new file in the
+    /// platform's state directory, and the file is whole after every key.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// The recording's note: what it shows.
     #[arg(long, default_value = "")]
     pub note: String,
@@ -258,20 +258,21 @@ pub struct ReplayArgs {
     /// keys). One file.
     #[arg(long, conflicts_with_all = ["format", "frames", "cast"])]
     pub watch: bool,
-    /// Write the playback as an asciicast v2 movie (what asciinema plays):
-    /// one frame per key, at --speed keys per second. One file.
-    #[arg(long, value_name = "OUT.cast", conflicts_with_all = ["format", "frames"])]
-    pub cast: Option<PathBuf>,
+    /// Write the playback as an asciicast v2 movie (what asciinema plays) to
+    /// -o: one frame per key, at --speed keys per second. One file.
+    #[arg(long, conflicts_with_all = ["format", "frames"], requires = "output")]
+    pub cast: bool,
     /// Keys per second for --cast, and where --watch starts.
     #[arg(long, default_value_t = crate::viewer::DEFAULT_SPEED, value_name = "KEYS", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub speed: u32,
     /// Colours in --watch and --cast (`auto`: unless NO_COLOR is set).
     #[arg(long, value_enum, default_value = "auto")]
     pub color: crate::terminal::ColorChoice,
-    /// Where a run taken over in --watch (`p`) is recorded (default: a new
+    /// With --cast, where the movie goes (`-`: standard output); with
+    /// --watch, where a run taken over (`p`) is recorded (default: a new
     /// file in the platform's state directory).
-    #[arg(long, value_name = "OUT", requires = "watch")]
-    pub record: Option<PathBuf>,
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
     #[command(flatten)]
     pub content: ContentArgs,
 }
@@ -386,9 +387,14 @@ pub struct SweepArgs {
     /// Run only part I of N of the seeds, e.g. 2/4.
     #[arg(long, value_parser = parse_shard)]
     pub shard: Option<(u32, u32)>,
-    /// Write the full report as JSON here.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
+    /// The report: `text`, the summary for people (on standard output), or
+    /// `json`, every seed's result and the summary for scripts and `merge`.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Where the JSON report goes (`-`: standard output, the default, and
+    /// the summary then goes to standard error).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// Write a recording that reproduces each failure into this directory.
     #[arg(long, value_name = "DIR")]
     pub save_failures: Option<PathBuf>,
@@ -430,7 +436,7 @@ pub struct SweepArgs {
 
 #[derive(Args)]
 pub struct MergeArgs {
-    /// Shard reports (from `sweep --json`).
+    /// Shard reports (from `sweep --format json -o FILE`).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Write the merged report here instead of standard output.

@@ -101,6 +101,9 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
 /// there. A command that would fail to write its output at the end fails
 /// here instead, naming the path, with nothing spent.
 pub fn check_output_file(path: &Path) -> Result<(), String> {
+    if is_stdout(path) {
+        return Ok(());
+    }
     if path.is_dir() {
         return Err(format!(
             "{}: is a directory; give a file name",
@@ -147,6 +150,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
     write_atomic_with(path, |out| out.write_all(bytes))
 }
 
+/// Whether `path` is `-`, which every output flag takes to mean standard
+/// output.
+pub fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
 /// Replaces `path` with what `write` writes, atomically: the bytes go to a
 /// temporary file beside the target (same directory, so the same file
 /// system), are flushed and synced, and the temporary file is renamed over
@@ -158,6 +167,13 @@ pub fn write_atomic_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), String> {
+    if is_stdout(path) {
+        // `-`: standard output, which has no old version to keep.
+        let mut out = std::io::stdout().lock();
+        return write(&mut out)
+            .and_then(|()| out.flush())
+            .map_err(crate::commands::output_error);
+    }
     let fail = |e: std::io::Error| format!("{}: {e}", path.display());
     let name = path
         .file_name()
@@ -216,10 +232,14 @@ fn temporary_name(target: &std::ffi::OsStr, suffix: &str) -> std::ffi::OsString 
 /// Unix, already unlinked, so a kill leaves nothing behind and the space is
 /// freed when it is dropped.
 pub fn scratch_beside(target: &Path) -> Result<std::fs::File, String> {
-    let name = target
-        .file_name()
-        .ok_or_else(|| format!("{}: not a file name", target.display()))?;
-    let path = directory_of(target).join(temporary_name(name, "scratch"));
+    let path = if is_stdout(target) {
+        std::env::temp_dir().join(temporary_name("deja-stdout".as_ref(), "scratch"))
+    } else {
+        let name = target
+            .file_name()
+            .ok_or_else(|| format!("{}: not a file name", target.display()))?;
+        directory_of(target).join(temporary_name(name, "scratch"))
+    };
     let file = std::fs::OpenOptions::new()
         .read(true)
         .write(true)

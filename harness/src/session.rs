@@ -52,17 +52,13 @@ impl Autosave {
 /// state directory), named by date, time and seed, never over another run.
 pub fn default_record_path(seed: u64) -> Result<PathBuf, String> {
     let dirs = directories::ProjectDirs::from("", "", "deja")
-        .ok_or("no home directory to keep recordings in; give --record FILE".to_string())?;
+        .ok_or("no home directory to keep recordings in; give -o FILE".to_string())?;
     let dir = dirs
         .state_dir()
         .unwrap_or_else(|| dirs.data_dir())
         .to_path_buf();
-    std::fs::create_dir_all(&dir).map_err(|e| {
-        format!(
-            "{}: {e}; give --record FILE to record elsewhere",
-            dir.display()
-        )
-    })?;
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| format!("{}: {e}; give -o FILE to record elsewhere", dir.display()))?;
     let stamp = utc_stamp(std::time::SystemTime::now());
     for n in 1..1000 {
         let name = match n {
@@ -75,7 +71,7 @@ pub fn default_record_path(seed: u64) -> Result<PathBuf, String> {
         }
     }
     Err(format!(
-        "{}: too many recordings named {stamp}-seed{seed}; give --record FILE",
+        "{}: too many recordings named {stamp}-seed{seed}; give -o FILE",
         dir.display()
     ))
 }
@@ -263,7 +259,7 @@ pub fn check_not_source(record: &Path, from: &Path) -> Result<(), String> {
     };
     if same {
         return Err(format!(
-            "{}: --record names the recording being taken over; give another file",
+            "{}: -o names the recording being taken over; give another file",
             record.display()
         ));
     }

@@ -211,7 +211,7 @@ impl Child {
             .args(["--frames", "none"])
             .arg("--keys-file")
             .arg(&keys_file)
-            .arg("--record")
+            .arg("-o")
             .arg(&report)
             .env(crate::watchdog::BUDGET_VAR, HANG_TRY_SECONDS.to_string())
             .stdout(std::process::Stdio::null())

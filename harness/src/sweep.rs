@@ -980,7 +980,7 @@ pub fn catalog(results: &[SeedResult]) -> String {
     out
 }
 
-/// The report as JSON, the bytes `--json` writes and `merge` compares.
+/// The report as JSON, the bytes `--format json` writes and `merge` compares.
 pub fn to_json(report: &SweepReport) -> String {
     let mut text = serde_json::to_string_pretty(&ReportOut::of(report, &report.results))
         .expect("reports always serialize");
@@ -1018,7 +1018,7 @@ impl<'a, R: Serialize> ReportOut<'a, R> {
     }
 }
 
-/// A sweep's results on their way into its `--json` report. Each seed's
+/// A sweep's results on their way into its JSON report (`--format json`). Each seed's
 /// result is appended to a scratch file beside the report as it comes (in
 /// seed order), and the report is written from it at the end, atomically:
 /// a sweep of any number of seeds holds none of them in memory.
@@ -1109,7 +1109,7 @@ const REORDER_WINDOW: usize = 1024;
 
 /// Runs every seed of `spec` on `jobs` threads and gathers the report.
 /// `progress` is told after each seed, as it finishes; `each` is given
-/// every seed's result in seed order (what `--json` writes). The report
+/// every seed's result in seed order (what `--format json` writes). The report
 /// holds the summary of the seeds covered, its failures grouped by
 /// signature, and no results (they went to `each`): memory stays flat
 /// however many seeds are swept. With `fail_fast`, the sweep stops at the

@@ -1,5 +1,5 @@
 //! Broken recordings: every file in tests/bad-recordings/ is a real recording
-//! (made with `deja play --record`) with one thing broken, named for what it
+//! (made with `deja play -o`) with one thing broken, named for what it
 //! breaks. Reading each must be refused, without a panic, with an error that
 //! starts `path:line:column:` at the broken place and says what is wrong.
 
@@ -253,7 +253,7 @@ fn scratch(name: &str) -> PathBuf {
     support::scratch("bad-recordings", name)
 }
 
-/// A real recording's text: seed 7, `llll>oooo`, as `deja play --record`
+/// A real recording's text: seed 7, `llll>oooo`, as `deja play -o`
 /// writes it.
 fn real_recording() -> String {
     let mut runner = harness::runner::Runner::new(game_core::GameConfig::new(7)).expect("starts");

@@ -1,4 +1,4 @@
-//! `deja replay FILE --cast OUT`: the movie is asciicast v2, one frame per
+//! `deja replay FILE --cast -o OUT`: the movie is asciicast v2, one frame per
 //! key, and its frames are the game's.
 
 mod support;
@@ -55,6 +55,7 @@ fn a_cast_is_asciicast_v2_with_one_frame_per_key_ending_on_the_last_frame() {
             "replay",
             file.to_str().unwrap(),
             "--cast",
+            "-o",
             movie.to_str().unwrap(),
         ])
         .args(["--speed", "4"])
@@ -103,6 +104,7 @@ fn a_cast_is_asciicast_v2_with_one_frame_per_key_ending_on_the_last_frame() {
             "replay",
             file.to_str().unwrap(),
             "--cast",
+            "-o",
             again.to_str().unwrap(),
         ])
         .args(["--speed", "4"])
@@ -116,7 +118,7 @@ fn watch_and_cast_take_one_recording_and_watch_needs_a_terminal() {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../recordings/win.ron");
     let name = file.to_str().unwrap();
     let two = deja()
-        .args(["replay", name, name, "--cast", "x.cast"])
+        .args(["replay", name, name, "--cast", "-o", "x.cast"])
         .output()
         .unwrap();
     assert_eq!(two.status.code(), Some(1));

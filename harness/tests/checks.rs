@@ -120,7 +120,7 @@ fn a_hang_becomes_a_recording_that_reproduces_and_shrinks() {
             "l;ll<Enter>",
             "--canary",
             "stalling-look",
-            "--record",
+            "-o",
             report_arg,
         ])
         .output()

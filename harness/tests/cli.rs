@@ -27,7 +27,7 @@ fn record(dir: &Path, name: &str, seed: u64, keys: &str) -> PathBuf {
             keys,
             "--frames",
             "none",
-            "--record",
+            "-o",
             name,
             "--note",
             "a test run",
@@ -227,7 +227,7 @@ fn a_failure_in_play_becomes_a_bug_report_that_replay_reproduces() {
     assert_exit(&out, 4);
     assert_prints(&out, "reproduced at step 3: invariant screen.escapable");
 
-    // A panic, caught so the report is still written, to --record.
+    // A panic, caught so the report is still written, to -o.
     let out = run(
         &[
             "play",
@@ -237,7 +237,7 @@ fn a_failure_in_play_becomes_a_bug_report_that_replay_reproduces() {
             "llaall",
             "--canary",
             "panicking-potion",
-            "--record",
+            "-o",
             "panic.ron",
         ],
         &dir,
@@ -268,7 +268,7 @@ fn a_stuck_turn_becomes_a_bug_report() {
             "uncharged-refusal",
             "--frames",
             "none",
-            "--record",
+            "-o",
             "stuck.ron",
         ],
         &dir,
@@ -518,4 +518,56 @@ fn every_closed_set_is_listed_with_a_line_of_help() {
             "{line:?} not in from-fuzz --help"
         );
     }
+}
+
+/// One output flag everywhere: `-o FILE`, and `-` is standard output.
+#[test]
+fn dash_is_standard_output_for_every_output_flag() {
+    let dir = scratch("dash-output");
+    // A sweep's JSON report on standard output, its summary on standard
+    // error so the JSON stays whole.
+    let out = run(
+        &[
+            "sweep", "--seeds", "1..3", "--bot", "none", "--format", "json", "-o", "-",
+        ],
+        &dir,
+    );
+    assert_exit(&out, 0);
+    let report: serde_json::Value =
+        serde_json::from_str(&text(&out.stdout)).expect("JSON on stdout");
+    assert_eq!(report["summary"]["seeds"], 2);
+    assert!(
+        text(&out.stderr).contains("swept 2 seeds"),
+        "{}",
+        text(&out.stderr)
+    );
+    let default = run(
+        &[
+            "sweep", "--seeds", "1..3", "--bot", "none", "--format", "json",
+        ],
+        &dir,
+    );
+    assert_eq!(default.stdout, out.stdout, "standard output is the default");
+    assert!(!dir.join("-").exists(), "no file named -");
+    // The text summary has no file: -o wants --format json.
+    let out = run(
+        &["sweep", "--seeds", "1..3", "--bot", "none", "-o", "r.json"],
+        &dir,
+    );
+    assert_exit(&out, 1);
+    support::assert_says(&out, "add --format json");
+    // A scripted run's recording on standard output reads back.
+    let out = run(
+        &[
+            "play", "--seed", "4", "--keys", "llo", "--frames", "none", "-o", "-",
+        ],
+        &dir,
+    );
+    // Its standard output is the recording's RON, data the user asked for.
+    support::assert_exit_printing_data(&out, 0);
+    let played = recording::from_text(&text(&out.stdout)).expect("a recording on stdout");
+    assert_eq!(played.keys.len(), 3);
+    let out = run(&["play", "--seed", "4", "--keys", "llo", "-o", "-"], &dir);
+    assert_exit(&out, 1);
+    support::assert_says(&out, "add --frames none");
 }

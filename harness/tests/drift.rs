@@ -184,7 +184,7 @@ fn replay_summary_groups_a_corpus_by_verdict() {
             "ll?",
             "--canary",
             "sticky-help",
-            "--record",
+            "-o",
             "corpus/help-bug.ron",
         ],
         &dir,

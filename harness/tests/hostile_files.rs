@@ -51,7 +51,7 @@ fn every_command_refuses_a_fifo_or_a_directory_without_blocking() {
     let o = out.to_str().unwrap();
     let table: Vec<Vec<&str>> = vec![
         vec!["replay", f],
-        vec!["replay", f, "--cast", "x.cast"],
+        vec!["replay", f, "--cast", "-o", "x.cast"],
         vec!["show", f, "--at", "0"],
         vec!["bless", f],
         vec!["shrink", f, "-o", o],
@@ -115,9 +115,13 @@ fn every_output_path_is_checked_before_the_work_starts() {
     // within the timeout shows the check comes first.
     let long = ["sweep", "--seeds", "1..100001"];
     let cases: Vec<(Vec<&str>, &Path, &str)> = vec![
-        ([&long[..], &["--json", d]].concat(), &dir, "is a directory"),
         (
-            [&long[..], &["--json", m]].concat(),
+            [&long[..], &["--format", "json", "-o", d]].concat(),
+            &dir,
+            "is a directory",
+        ),
+        (
+            [&long[..], &["--format", "json", "-o", m]].concat(),
             &missing,
             "does not exist",
         ),
@@ -139,11 +143,11 @@ fn every_output_path_is_checked_before_the_work_starts() {
             "is a directory",
         ),
         (
-            vec!["play", "--keys", "l", "--record", m],
+            vec!["play", "--keys", "l", "-o", m],
             &missing,
             "does not exist",
         ),
-        (vec!["replay", r, "--cast", d], &dir, "is a directory"),
+        (vec!["replay", r, "--cast", "-o", d], &dir, "is a directory"),
         (
             vec!["probe", "--save-failures", f],
             &file,

@@ -129,7 +129,7 @@ fn recording_commands(file: &str, dir: &Path, exits: &'static [i32]) -> Vec<Case
         case(&["shrink", file, "-o", &shrunk, "--max-tries", "30"], exits),
         case(
             &[
-                "play", "--from", file, "--at", "1", "--keys", "l", "--record", &from,
+                "play", "--from", file, "--at", "1", "--keys", "l", "-o", &from,
             ],
             exits,
         ),
@@ -278,9 +278,7 @@ fn every_command_over_bad_arguments() {
             ERROR,
         ),
         case(
-            &[
-                "play", "--from", "win.ron", "--keys", "l", "--record", "win.ron",
-            ],
+            &["play", "--from", "win.ron", "--keys", "l", "-o", "win.ron"],
             ERROR,
         ),
         case(&["show", "win.ron", "--at", "99999999999999999999"], USAGE),
@@ -288,7 +286,9 @@ fn every_command_over_bad_arguments() {
         case(&["show", "win.ron", "--size", "80"], USAGE),
         case(&["replay", "win.ron", "--to-step", "100000"], ERROR),
         case(
-            &["replay", "win.ron", "--speed", "0", "--cast", "x.cast"],
+            &[
+                "replay", "win.ron", "--speed", "0", "--cast", "-o", "x.cast",
+            ],
             USAGE,
         ),
         case(&["map", "--depth", "7"], USAGE),
@@ -378,7 +378,9 @@ fn content_commands_over_the_broken_content() {
 fn report(dir: &Path, name: &str, args: &[&str]) -> serde_json::Value {
     let out = deja()
         .current_dir(dir)
-        .args(["sweep", "--bot", "none", "--jobs", "1", "--json", name])
+        .args([
+            "sweep", "--bot", "none", "--jobs", "1", "--format", "json", "-o", name,
+        ])
         .args(args)
         .output()
         .unwrap();

@@ -1,7 +1,7 @@
 //! A kill at any write leaves every file deja writes whole: the old file or
 //! the new one, never a part. strace kills the process at its Nth write
 //! (`-e inject=write:signal=KILL:when=N`), for the first twenty writes of
-//! bless, play --record and a sweep writing bug reports and a JSON report.
+//! bless, play -o and a sweep writing bug reports and a JSON report.
 //! Needs strace (`.ci/run` installs it).
 
 mod support;
@@ -67,7 +67,7 @@ fn strace_can_kill_at_a_write() {
     // command that writes.
     let dir = support::scratch("killed-writes", "probe");
     assert!(
-        killed_at_write(1, &["play", "--keys", "l", "--record", "x.ron"], &dir),
+        killed_at_write(1, &["play", "--keys", "l", "-o", "x.ron"], &dir),
         "killed at its first write"
     );
     assert!(
@@ -95,11 +95,9 @@ fn bless_play_and_sweep_killed_at_any_write_leave_whole_files() {
     }
     assert!(killed > 0, "bless was never killed");
 
-    // play --record over an earlier recording.
+    // play -o over an earlier recording.
     let played = dir.join("play.ron");
-    let play = [
-        "play", "--seed", "3", "--keys", "llllo", "--record", "play.ron",
-    ];
+    let play = ["play", "--seed", "3", "--keys", "llllo", "-o", "play.ron"];
     std::fs::copy(corpus("win.ron"), &played).unwrap();
     let mut killed = 0;
     for n in kill_points(writes_of(&play, &dir)) {
@@ -125,7 +123,9 @@ fn bless_play_and_sweep_killed_at_any_write_leave_whole_files() {
         "blind-spot",
         "--save-failures",
         "failures",
-        "--json",
+        "--format",
+        "json",
+        "-o",
         "report.json",
     ];
     let failures = dir.join("failures");

@@ -179,7 +179,7 @@ fn taking_over_a_recording_keeps_its_keys_to_the_step_and_names_where_it_came_fr
         "3",
         "--keys",
         "llljjo",
-        "--record",
+        "-o",
         source.to_str().unwrap(),
     ]);
     let source_text = std::fs::read_to_string(&source).unwrap();
@@ -191,7 +191,7 @@ fn taking_over_a_recording_keeps_its_keys_to_the_step_and_names_where_it_came_fr
         "3",
         "--keys",
         "hh",
-        "--record",
+        "-o",
         taken.to_str().unwrap(),
     ]);
     let text = std::fs::read_to_string(&taken).unwrap();
@@ -213,7 +213,7 @@ fn taking_over_a_recording_keeps_its_keys_to_the_step_and_names_where_it_came_fr
         "3",
         "--keys",
         "lllhh",
-        "--record",
+        "-o",
         direct.to_str().unwrap(),
     ]);
     let hashes = |t: &str| t[t.find("hashes").unwrap()..t.find("outcome").unwrap()].to_string();
@@ -269,7 +269,7 @@ fn taking_over_a_recording_keeps_its_keys_to_the_step_and_names_where_it_came_fr
             source.to_str().unwrap(),
             "--keys",
             "h",
-            "--record",
+            "-o",
             source.to_str().unwrap(),
         ])
         .output()

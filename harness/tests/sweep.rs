@@ -17,7 +17,7 @@ const SMALL: [&str; 6] = ["--seeds", "1..9", "--bot", "explorer", "--turns", "40
 #[test]
 fn a_small_sweep_passes_and_measures_the_game() {
     let dir = scratch("small");
-    let mut args = vec!["sweep", "--json", "report.json"];
+    let mut args = vec!["sweep", "--format", "json", "-o", "report.json"];
     args.extend(SMALL);
     let out = deja(&args, &dir);
     assert_exit(&out, 0);
@@ -47,7 +47,7 @@ fn a_small_sweep_passes_and_measures_the_game() {
 fn the_report_is_the_same_whatever_the_jobs() {
     let dir = scratch("jobs");
     for (jobs, file) in [("1", "one.json"), ("2", "two.json"), ("3", "three.json")] {
-        let mut args = vec!["sweep", "--jobs", jobs, "--json", file];
+        let mut args = vec!["sweep", "--jobs", jobs, "--format", "json", "-o", file];
         args.extend(SMALL);
         assert_exit(&deja(&args, &dir), 0);
     }
@@ -59,13 +59,13 @@ fn the_report_is_the_same_whatever_the_jobs() {
 #[test]
 fn merged_shards_equal_the_whole_sweep_byte_for_byte() {
     let dir = scratch("shards");
-    let mut whole = vec!["sweep", "--json", "whole.json"];
+    let mut whole = vec!["sweep", "--format", "json", "-o", "whole.json"];
     whole.extend(SMALL);
     assert_exit(&deja(&whole, &dir), 0);
     let mut files = Vec::new();
     for shard in ["1/3", "2/3", "3/3"] {
         let file = format!("shard{}.json", &shard[..1]);
-        let mut args = vec!["sweep", "--shard", shard, "--json", &file];
+        let mut args = vec!["sweep", "--shard", shard, "--format", "json", "-o", &file];
         args.extend(SMALL);
         assert_exit(&deja(&args, &dir), 0);
         files.push(file);
@@ -158,7 +158,9 @@ fn planted_defects_are_grouped_saved_shrunk_and_reproduced() {
             "--save-failures",
             "failures",
             "--shrink",
-            "--json",
+            "--format",
+            "json",
+            "-o",
             "r.json",
         ],
         &dir,
@@ -264,7 +266,7 @@ fn an_interrupted_sweep_of_a_hundred_billion_seeds_stays_small_says_what_it_cove
             "--jobs",
             "2",
         ])
-        .args(["--json", "report.json"])
+        .args(["--format", "json", "-o", "report.json"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -348,7 +350,9 @@ fn a_sweep_writing_json_stays_small_whatever_the_seeds() {
             "none",
             "--jobs",
             "2",
-            "--json",
+            "--format",
+            "json",
+            "-o",
             "r.json",
         ];
         let (code, kb) = peak_kb_of(&args, &dir);
@@ -380,7 +384,9 @@ fn the_last_seeds_of_all_can_be_swept() {
             "18446744073709551613..=18446744073709551615",
             "--bot",
             "none",
-            "--json",
+            "--format",
+            "json",
+            "-o",
             "last.json",
         ],
         &dir,

@@ -321,7 +321,7 @@ fn sigkill_mid_game_leaves_a_recording_that_reaches_the_last_frame_seen() {
     let tmux = Tmux::start(
         "kill",
         &format!(
-            "{SILENT_SHELL}{DEJA} play --seed 5 --record {}; sleep 600",
+            "{SILENT_SHELL}{DEJA} play --seed 5 -o {}; sleep 600",
             quoted(&file)
         ),
     );
@@ -351,7 +351,7 @@ fn twenty_kills_at_random_moments_lose_at_most_the_last_key() {
         let tmux = Tmux::start(
             &format!("loop{round}"),
             &format!(
-                "{SILENT_SHELL}{DEJA} play --seed {round} --record {}; sleep 600",
+                "{SILENT_SHELL}{DEJA} play --seed {round} -o {}; sleep 600",
                 quoted(&file)
             ),
         );
@@ -381,7 +381,7 @@ fn a_panic_during_play_gives_the_terminal_back_and_writes_a_report_that_reproduc
     let tmux = Tmux::start(
         "panic",
         &format!(
-            "{DEJA} play --seed 3 --record {} --canary panicking-potion; echo exit=$? > {}; stty -a > {}; sleep 600",
+            "{DEJA} play --seed 3 -o {} --canary panicking-potion; echo exit=$? > {}; stty -a > {}; sleep 600",
             quoted(&file),
             quoted(&done),
             quoted(&stty)
@@ -494,7 +494,7 @@ fn the_viewer_jumps_to_a_failure_and_takes_control_before_it() {
             "--canary",
             "panicking-potion",
         ])
-        .args(["--record", report.to_str().unwrap()])
+        .args(["-o", report.to_str().unwrap()])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(4));
@@ -502,7 +502,7 @@ fn the_viewer_jumps_to_a_failure_and_takes_control_before_it() {
     let tmux = Tmux::start(
         "watch-failure",
         &format!(
-            "{DEJA} replay {} --watch --record {}; sleep 600",
+            "{DEJA} replay {} --watch -o {}; sleep 600",
             quoted(&report),
             quoted(&taken)
         ),
@@ -538,7 +538,7 @@ fn ctrl_c_and_sigterm_leave_with_the_terminal_given_back_and_every_key_kept() {
         let tmux = Tmux::start(
             name,
             &format!(
-                "{DEJA} play --seed 9 --record {}; echo exit=$? > {}; stty -a > {}; sleep 600",
+                "{DEJA} play --seed 9 -o {}; echo exit=$? > {}; stty -a > {}; sleep 600",
                 quoted(&file),
                 quoted(&done),
                 quoted(&stty)
@@ -607,7 +607,7 @@ fn a_hang_during_play_gives_the_terminal_back_and_writes_a_report_that_reproduce
     let tmux = Tmux::start(
         "hang",
         &format!(
-            "DEJA_HANG_SECONDS=1 {DEJA} play --seed 3 --record {} --canary stalling-look; echo exit=$? > {}; stty -a > {}; sleep 600",
+            "DEJA_HANG_SECONDS=1 {DEJA} play --seed 3 -o {} --canary stalling-look; echo exit=$? > {}; stty -a > {}; sleep 600",
             quoted(&file),
             quoted(&done),
             quoted(&stty)
@@ -639,7 +639,7 @@ fn a_resized_terminal_redraws_at_its_size_and_the_run_is_unchanged() {
     let file = dir.join("run.ron");
     let tmux = Tmux::start(
         "resize",
-        &format!("{DEJA} play --seed 3 --record {}; sleep 600", quoted(&file)),
+        &format!("{DEJA} play --seed 3 -o {}; sleep 600", quoted(&file)),
     );
     tmux.wait_for("seed 3 · step 0");
     tmux.type_text("ll");
@@ -684,7 +684,7 @@ fn a_resized_terminal_redraws_at_its_size_and_the_run_is_unchanged() {
             "3",
             "--keys",
             "llj",
-            "--record",
+            "-o",
             scripted.to_str().unwrap(),
         ])
         .assert()
@@ -706,7 +706,7 @@ fn a_whole_winning_run_typed_at_the_terminal_is_the_corpus_recording() {
     let tmux = Tmux::start(
         "whole-run",
         &format!(
-            "{DEJA} play --seed {} --record {}; echo exit=$? > {}; sleep 600",
+            "{DEJA} play --seed {} -o {}; echo exit=$? > {}; sleep 600",
             win.seed,
             quoted(&file),
             quoted(&done)
@@ -777,7 +777,7 @@ fn a_closed_terminal_ends_deja_even_when_sighup_is_ignored() {
             let recording = Path::new(env!("CARGO_MANIFEST_DIR")).join("../recordings/win.ron");
             let args = command.replace("RECORDING", &quoted(&recording));
             let record = if command.starts_with("play") {
-                format!(" --record {}", quoted(&file))
+                format!(" -o {}", quoted(&file))
             } else {
                 String::new()
             };

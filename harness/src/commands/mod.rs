@@ -51,7 +51,7 @@ pub fn load_content(args: &ContentArgs) -> Result<Arc<Content>, String> {
     }
 }
 
-/// Where a bug report goes when no `--record` path was given: the current
+/// Where a bug report goes when no `-o` path was given: the current
 /// directory, named by seed and step so reports from different runs do not
 /// overwrite each other.
 pub fn default_report_path(seed: u64, step: u64) -> PathBuf {

@@ -34,10 +34,21 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
                 .into(),
         );
     }
-    if let (Some(record), Some(from)) = (&args.record, &args.from) {
+    if let (Some(record), Some(from)) = (&args.output, &args.from) {
         crate::session::check_not_source(record, from)?;
     }
-    if let Some(record) = &args.record {
+    if args.output.as_deref().is_some_and(crate::files::is_stdout) {
+        if keys.is_none() {
+            return Err("-o -: the terminal is the game's; give a file for the recording".into());
+        }
+        if args.frames != crate::frames::Frames::None {
+            return Err(
+                "-o - puts the recording on standard output, where the frames go; add --frames none"
+                    .into(),
+            );
+        }
+    }
+    if let Some(record) = &args.output {
         crate::files::check_output_file(record)?;
     }
     let content = super::load_content(&args.content)?;
@@ -73,7 +84,7 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
         Some(keys) => play_script(&args, runner, origin, &keys),
         None => {
             let seed = runner.game().state().seed.0;
-            let path = match &args.record {
+            let path = match &args.output {
                 Some(path) => path.clone(),
                 None => crate::session::default_record_path(seed)?,
             };
@@ -133,7 +144,7 @@ fn play_script(
     keys: &[game_core::Key],
 ) -> Result<u8, String> {
     let seed = runner.game().state().seed.0;
-    let report_to = args.record.clone();
+    let report_to = args.output.clone();
     crate::watchdog::on_hang(Box::new(move |hang| {
         let step = hang.recording.failure.as_ref().map_or(0, |f| f.step);
         let path = report_to
@@ -172,7 +183,7 @@ fn play_script(
     recording.origin = origin;
     match runner.failure() {
         None => {
-            if let Some(path) = &args.record {
+            if let Some(path) = &args.output {
                 crate::recording::write(path, &recording)?;
                 eprintln!(
                     "recorded {} keys to {}",
@@ -190,7 +201,7 @@ fn play_script(
                 .map_or_else(|| "the start".to_string(), |k| format!("key {k}"));
             eprintln!("failure at step {} ({key}): {}", failure.step, failure.kind);
             let path = args
-                .record
+                .output
                 .clone()
                 .unwrap_or_else(|| super::default_report_path(seed, failure.step));
             super::write_bug_report(&path, &recording)?;

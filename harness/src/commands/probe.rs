@@ -112,7 +112,11 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
             &mut |_| {},
         )?;
         let mut problems = report.summary.failures;
-        super::sweep::print_groups(&format!("{name}: "), &report.summary.groups)?;
+        super::sweep::print_groups(
+            &format!("{name}: "),
+            &report.summary.groups,
+            &super::sweep::Text::STDOUT,
+        )?;
         for problem in sweep::commands_that_never_work(&report.summary) {
             super::out(format!("FAILURE {name} commands: {problem}"))?;
             problems += 1;

@@ -15,20 +15,31 @@ use crate::replay::{self, Report, Verdict};
 
 pub fn run(args: ReplayArgs) -> Result<u8, String> {
     let content = super::load_content(&args.content)?;
-    if args.watch || args.cast.is_some() {
+    if args.watch || args.cast {
         let [file] = args.files.as_slice() else {
             return Err(format!(
                 "--watch and --cast take one recording; {} were given",
                 args.files.len()
             ));
         };
-        for path in [&args.cast, &args.record].into_iter().flatten() {
+        if let Some(path) = &args.output {
+            if args.watch && crate::files::is_stdout(path) {
+                return Err(
+                    "-o -: the terminal is the viewer's; give a file for a run taken over".into(),
+                );
+            }
             crate::files::check_output_file(path)?;
         }
-        return match &args.cast {
-            Some(out) => super::watch::cast(file, out, &args, content),
-            None => super::watch::watch(file, &args, content),
+        return match (&args.output, args.cast) {
+            (Some(out), true) => super::watch::cast(file, out, &args, content),
+            _ => super::watch::watch(file, &args, content),
         };
+    }
+    if args.output.is_some() {
+        return Err(
+            "-o is where --cast writes its movie or --watch records a run taken over; give one of them"
+                .into(),
+        );
     }
     let (files, had_directory) = expand_directories(&args.files)?;
     if args.summary || had_directory {

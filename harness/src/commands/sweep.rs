@@ -5,7 +5,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::cli::{MergeArgs, SweepArgs};
+use crate::cli::{Format, MergeArgs, SweepArgs};
 use crate::exit;
 use crate::sweep::{self, DepthRange, Saving, SeedRange, Shard, SweepReport, SweepSpec};
 
@@ -44,7 +44,21 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     if let Some(dir) = &args.save_failures {
         crate::files::check_output_dir(dir)?;
     }
-    for path in [&args.json, &args.bless_baseline].into_iter().flatten() {
+    // The JSON report goes to -o, standard output by default; the summary
+    // for people goes to standard output, or to standard error when the
+    // report is there.
+    let json_to =
+        (args.format == Format::Json).then(|| args.output.clone().unwrap_or_else(|| "-".into()));
+    if args.format == Format::Text && args.output.is_some() {
+        return Err(
+            "-o takes the JSON report; add --format json (the text summary goes to standard output)"
+                .into(),
+        );
+    }
+    let text = Text {
+        to_stderr: json_to.as_deref().is_some_and(crate::files::is_stdout),
+    };
+    for path in [&json_to, &args.bless_baseline].into_iter().flatten() {
         crate::files::check_output_file(path)?;
     }
     hang_reports_into(args.save_failures.clone());
@@ -67,8 +81,7 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     };
     // Made before the sweep, so a directory that cannot take the report
     // fails before any seed is spent.
-    let mut results_file = args
-        .json
+    let mut results_file = json_to
         .as_deref()
         .map(sweep::ResultsFile::beside)
         .transpose()?;
@@ -89,16 +102,16 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     let elapsed = started.elapsed();
     // The summary first: a report that cannot be written at the end (the
     // disk filled, the directory went) must not hide what the sweep found.
-    print_summary(&report, elapsed)?;
+    print_summary(&report, elapsed, &text)?;
     if let Some(cut) = &report.incomplete {
-        super::out(format!(
+        text.say(format!(
             "INTERRUPTED: covered {} of {} seeds; the figures above are of those seeds",
             cut.covered, cut.of
         ))?;
     }
     let mut found = report.summary.failures;
     for problem in sweep::commands_that_never_work(&report.summary) {
-        super::out(format!("FAILURE commands: {problem}"))?;
+        text.say(format!("FAILURE commands: {problem}"))?;
         found += 1;
     }
     if let Some(file) = results_file
@@ -112,8 +125,8 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
         });
     }
     if report.incomplete.is_some() {
-        if let Some(path) = &args.json {
-            super::out(format!(
+        if let Some(path) = json_to.as_deref().filter(|p| !crate::files::is_stdout(p)) {
+            text.say(format!(
                 "wrote {}, marked incomplete (merge refuses it)",
                 path.display()
             ))?;
@@ -125,6 +138,7 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
             &report.summary.groups,
             &content,
             args.content.content.as_deref(),
+            &text,
         )?;
     }
     if let (Some(path), Some(mut baselines)) = (&args.bless_baseline, baselines.clone()) {
@@ -136,13 +150,13 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
         }
         baselines.bless(&report);
         crate::files::write_atomic(path, baselines.to_text().as_bytes())?;
-        super::out(format!(
+        text.say(format!(
             "blessed the {} sweep's figures into {}",
             sweep::bot_name(report.spec.bot),
             path.display()
         ))?;
     } else if let (Some(path), Some(baselines)) = (&args.baseline, &baselines) {
-        found += compare_with_baseline(&report, baselines, path)?;
+        found += compare_with_baseline(&report, baselines, path, &text)?;
     }
     Ok(if found > 0 { exit::FAILURE } else { exit::OK })
 }
@@ -153,6 +167,7 @@ pub fn compare_with_baseline(
     report: &SweepReport,
     baselines: &crate::baseline::Baselines,
     path: &std::path::Path,
+    text: &Text,
 ) -> Result<u64, String> {
     let bot = sweep::bot_name(report.spec.bot);
     let Some(entry) = baselines.entry(&report.spec) else {
@@ -168,9 +183,9 @@ pub fn compare_with_baseline(
     };
     let deviations = crate::baseline::deviations(entry, &report.summary.figures);
     for deviation in &deviations {
-        super::out(format!("FAILURE baseline: {bot}: {deviation}"))?;
+        text.say(format!("FAILURE baseline: {bot}: {deviation}"))?;
     }
-    super::out(format!(
+    text.say(format!(
         "baseline {}: {} of {} figures within their bands",
         path.display(),
         report
@@ -200,10 +215,10 @@ pub fn hang_reports_into(dir: Option<std::path::PathBuf>) {
 
 /// The end-of-sweep summary: what was checked, what the game looked like,
 /// and every failure with the command that reproduces it.
-fn print_summary(report: &SweepReport, elapsed: Duration) -> Result<(), String> {
+fn print_summary(report: &SweepReport, elapsed: Duration, text: &Text) -> Result<(), String> {
     let s = &report.summary;
     let seconds = elapsed.as_secs_f64().max(1e-9);
-    super::out(format!(
+    text.say(format!(
         "swept {} seeds: {} floors ({:.0}/s), {} failures, in {:.1}s",
         s.seeds,
         s.floors,
@@ -217,7 +232,7 @@ fn print_summary(report: &SweepReport, elapsed: Duration) -> Result<(), String> 
             .iter()
             .map(|(g, n)| format!("{g} {n}"))
             .collect();
-        super::out(format!(
+        text.say(format!(
             "  depth {depth}: {} floors ({}); mean walkable {}, reachable {}, rooms {}, stairs {} steps; {} monsters, {} items",
             d.floors,
             generators.join(", "),
@@ -230,7 +245,7 @@ fn print_summary(report: &SweepReport, elapsed: Duration) -> Result<(), String> 
         ))?;
     }
     if let Some(bot) = &s.bot {
-        super::out(format!(
+        text.say(format!(
             "bot {}: {} runs, {} won ({:.1}%), {} keys, {} turns ({:.0} turns/s)",
             sweep::bot_name(report.spec.bot),
             bot.runs,
@@ -245,18 +260,18 @@ fn print_summary(report: &SweepReport, elapsed: Duration) -> Result<(), String> 
             .iter()
             .map(|(d, n)| format!("{d}: {n}"))
             .collect();
-        super::out(format!("  deepest floor reached: {}", deepest.join(", ")))?;
+        text.say(format!("  deepest floor reached: {}", deepest.join(", ")))?;
         let mut deaths: Vec<(&String, &u64)> = bot.deaths.iter().collect();
         deaths.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         for (cause, n) in deaths.iter().take(8) {
-            super::out(format!("  {n} {cause}"))?;
+            text.say(format!("  {n} {cause}"))?;
         }
-        super::out("  commands (pressed, worked):")?;
+        text.say("  commands (pressed, worked):")?;
         for line in sweep::command_table(bot) {
-            super::out(format!("    {line}"))?;
+            text.say(format!("    {line}"))?;
         }
     }
-    print_groups("", &report.summary.groups)?;
+    print_groups("", &report.summary.groups, text)?;
     Ok(())
 }
 
@@ -266,6 +281,7 @@ fn shrink_groups(
     groups: &[sweep::FailureGroup],
     content: &std::sync::Arc<game_core::content::Content>,
     content_dir: Option<&std::path::Path>,
+    text: &Text,
 ) -> Result<(), String> {
     use crate::shrink::count_keys;
     for group in groups.iter().take(GROUPS_PRINTED) {
@@ -286,7 +302,7 @@ fn shrink_groups(
             .map_or_else(|| "failure".into(), |s| s.to_string_lossy());
         let out = path.with_file_name(format!("{stem}-shrunk.ron"));
         crate::recording::write(&out, &shrunk.recording)?;
-        super::out(format!(
+        text.say(format!(
             "shrunk {}: {} -> {}: deja replay {}",
             group.signature,
             count_keys(shrunk.keys_before),
@@ -303,10 +319,10 @@ const GROUPS_PRINTED: usize = 30;
 /// Prints each group of failures: its signature, count and first seed, the
 /// smallest case and the command that reproduces it. `name` says which
 /// sweep (the probe runs several).
-pub fn print_groups(name: &str, groups: &[sweep::FailureGroup]) -> Result<(), String> {
+pub fn print_groups(name: &str, groups: &[sweep::FailureGroup], text: &Text) -> Result<(), String> {
     for group in groups.iter().take(GROUPS_PRINTED) {
         let f = &group.smallest;
-        super::out(format!(
+        text.say(format!(
             "FAILURE {name}{}: {} {}, first at seed {}\n  smallest: seed {} depth {} step {}: {}\n  reproduce: {}",
             group.signature,
             group.count,
@@ -320,12 +336,32 @@ pub fn print_groups(name: &str, groups: &[sweep::FailureGroup]) -> Result<(), St
         ))?;
     }
     if groups.len() > GROUPS_PRINTED {
-        super::out(format!(
-            "FAILURE {name}and {} more kinds of failure (every group is in the --json report)",
+        text.say(format!(
+            "FAILURE {name}and {} more kinds of failure (every group is in the JSON report)",
             groups.len() - GROUPS_PRINTED
         ))?;
     }
     Ok(())
+}
+
+/// Where a sweep's words for people go: standard output, or standard
+/// error when the JSON report is on standard output.
+pub struct Text {
+    to_stderr: bool,
+}
+
+impl Text {
+    /// Words on standard output.
+    pub const STDOUT: Text = Text { to_stderr: false };
+
+    pub fn say(&self, line: impl std::fmt::Display) -> Result<(), String> {
+        if self.to_stderr {
+            eprintln!("{line}");
+            Ok(())
+        } else {
+            super::out(line)
+        }
+    }
 }
 
 /// Progress on standard error: a bar with rate and ETA on a terminal, plain

@@ -117,7 +117,7 @@ fn take_control(
             return Err(format!("{}: {message}", file.display()));
         }
     };
-    let path = match &args.record {
+    let path = match &args.output {
         Some(path) => path.clone(),
         None => session::default_record_path(timeline.recording.seed)?,
     };
