@@ -24,38 +24,113 @@ pub struct Cli {
 pub enum Command {
     /// Play in the terminal (recording every key), or headlessly from
     /// scripted keys printing frames.
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  deja play                                   play at the terminal, a fresh seed, recorded\n",
+        "  deja play --seed 42 -o mine.ron             seed 42, recorded to mine.ron\n",
+        "  deja play --from mine.ron --at 20           take control of a recording at step 20\n",
+        "  deja play --seed 7 --keys 'llll>'           scripted: four steps east, the stairs; the last frame\n",
+        "  deja play --seed 3 --keys-file run.keys -o run.ron --note 'what it shows'"
+    ))]
     Play(PlayArgs),
     /// Replay recordings and compare them with what was recorded.
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  deja replay run.ron                         exit 0 same, 3 drift, 4 failure reproduced\n",
+        "  deja replay recordings/                     every recording in a directory, verdicts grouped\n",
+        "  deja replay recordings/*.ron --format json  one JSON object per file\n",
+        "  deja replay run.ron --to-step 4 --frames every\n",
+        "  deja replay run.ron --watch                 step back and forth, take over with p\n",
+        "  deja replay bug.ron --cast -o bug.cast      an asciicast v2 movie of it"
+    ))]
     Replay(ReplayArgs),
     /// Re-run recordings with this build and rewrite their hashes, outcome
     /// and version, keeping seed, keys, note and expectations; refuse a file
     /// whose run would end differently or no longer shows its expect list.
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  deja bless recordings/*.ron                 after an intended rule change\n",
+        "  deja bless --accept-outcome fixed-bug.ron   rewrite a run that now ends differently"
+    ))]
     Bless(BlessArgs),
     /// Replay two recordings of one seed side by side and show, field by
     /// field, how their states differ at the first step where they do.
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  deja diff bug.ron small.ron                 a bug report against its shrunk form\n",
+        "  deja diff run.ron run.ron --content-b my-mod/   what a content change does to a run"
+    ))]
     Diff(DiffArgs),
     /// Show the frame (and with --state, the whole state) at a step of a
     /// recording.
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  deja show run.ron --at 4                    the frame after the fourth key\n",
+        "  deja show run.ron --at 0 --state            the start, and the whole state as RON"
+    ))]
     Show(ShowArgs),
     /// Print a generated floor and its stats.
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  deja map --seed 7 --depth 3 --reveal        the temple, with everything on it\n",
+        "  deja map --seed 7 --map-size 40x20"
+    ))]
     Map(MapArgs),
     /// Measure replay speed (steps per second, hashing every step).
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  deja bench                                  replay speed, recording cost, viewer step back\n",
+        "  deja bench --keys 100000 --runs 3"
+    ))]
     Bench(BenchArgs),
     /// Check every floor of a range of seeds, and play them with a bot,
     /// checking every invariant after every key.
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  deja sweep                                  seeds 1..201, every floor, the explorer bot\n",
+        "  deja sweep --seeds 1..5001 --bot none       floors only: generate and check\n",
+        "  deja sweep --seeds 1..2001 --bot random --save-failures failures/ --shrink\n",
+        "  deja sweep --seeds 1..2001 --shard 2/4 --format json -o shard2.json\n",
+        "  deja sweep --seeds 1..2001 --baseline baselines/sweep.ron"
+    ))]
     Sweep(SweepArgs),
     /// Merge the JSON reports of sweep shards into the report of the whole.
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  deja merge shard1.json shard2.json shard3.json shard4.json -o sweep.json"
+    ))]
     Merge(MergeArgs),
     /// Turn an intents or keys fuzz artifact into a recording that reproduces
     /// its failure.
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  deja from-fuzz intents fuzz/artifacts/intents/crash-1a2b -o failure.ron\n",
+        "  deja from-fuzz keys crash-3c4d -o failure.ron --canary sticky-help"
+    ))]
     FromFuzz(FromFuzzArgs),
     /// Shrink a failing recording while it still fails the same way.
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  deja shrink failure.ron -o small.ron        the fewest keys that still fail the same way\n",
+        "  deja shrink hang.ron -o small.ron --max-tries 500"
+    ))]
     Shrink(ShrinkArgs),
     /// Run every committed fuzz input through its target's body.
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  deja corpus                                 fuzz/corpus, every target\n",
+        "  deja corpus fuzz/corpus"
+    ))]
     Corpus(CorpusArgs),
     /// The harness's own dynamic checks, as one measure: sweeps with every
     /// bot against their baselines, and the fuzz corpus. Exit 4 when any
     /// finds something.
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  deja probe                                  exit 0 when the harness finds nothing\n",
+        "  deja probe --first-seed 40001               the same checks on other seeds\n",
+        "  deja probe --bless                          after an intended change to balance"
+    ))]
     Probe(ProbeArgs),
 }
 
