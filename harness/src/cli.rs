@@ -18,6 +18,10 @@ use crate::frames::Frames;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Say less: no progress, no notes on what was written, and only the
+    /// verdicts that are not "same" (results and errors are still said).
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
 }
 
 #[derive(Subcommand)]
@@ -618,6 +622,7 @@ pub fn version_text() -> String {
 }
 
 pub fn run(cli: Cli) -> u8 {
+    crate::commands::set_quiet(cli.quiet);
     let result = match cli.command {
         Command::Play(args) => crate::commands::play::run(args),
         Command::Replay(args) => crate::commands::replay::run(args),

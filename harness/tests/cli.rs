@@ -633,3 +633,36 @@ fn every_subcommand_shows_examples_that_parse() {
         }
     }
 }
+
+#[test]
+fn quiet_says_only_what_is_not_fine() {
+    let dir = scratch("quiet");
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../recordings/win.ron");
+    let out = run(&["replay", "--quiet", corpus.to_str().unwrap()], &dir);
+    assert_exit(&out, 0);
+    assert!(
+        out.stdout.is_empty() && out.stderr.is_empty(),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = run(&["sweep", "-q", "--seeds", "1..40", "--bot", "none"], &dir);
+    assert_exit(&out, 0);
+    assert!(out.stderr.is_empty(), "no progress: {}", text(&out.stderr));
+    assert_prints(&out, "swept 39 seeds");
+    let out = run(
+        &[
+            "play", "-q", "--keys", "ll", "--frames", "none", "-o", "r.ron",
+        ],
+        &dir,
+    );
+    assert_exit(&out, 0);
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    // Without it, the same commands say more.
+    let out = run(
+        &["play", "--keys", "ll", "--frames", "none", "-o", "r.ron"],
+        &dir,
+    );
+    support::assert_says(&out, "recorded 2 keys to r.ron");
+    let out = run(&["sweep", "--seeds", "1..40", "--bot", "none"], &dir);
+    support::assert_says(&out, "sweep: 39/39 seeds");
+}

@@ -216,7 +216,11 @@ fn print_table(rows: &[Row]) -> Result<(), String> {
         width(&|r| r.new.chars().count()),
         width(&|r| drift(r).len()),
     );
-    for row in std::iter::once(&header).chain(rows) {
+    // --quiet leaves out the files bless did not touch.
+    let shown = rows
+        .iter()
+        .filter(|row| !(super::quiet() && row.result == "unchanged"));
+    for row in std::iter::once(&header).chain(shown) {
         super::out(format!(
             "{:<wf$}  {:<wo$}  {:<wn$}  {:<wd$}  {}",
             row.file,

@@ -33,23 +33,23 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
         FuzzTarget::Intents => {
             let input = IntentsInput::arbitrary_take_rest(unstructured)
                 .map_err(|e| format!("{}: not an intents input: {e}", args.artifact.display()))?;
-            eprintln!(
+            super::note(format!(
                 "input: seed {}, {} intents",
                 input.seed,
                 input.intents.len()
-            );
+            ));
             fuzz::play_intents_recorded(&input, canaries)
         }
         FuzzTarget::Keys => {
             let input = KeysInput::arbitrary_take_rest(unstructured)
                 .map_err(|e| format!("{}: not a keys input: {e}", args.artifact.display()))?;
             let keys = fuzz::lenient_keys(&input.keys);
-            eprintln!(
+            super::note(format!(
                 "input: seed {}, {} keys: {}",
                 input.seed,
                 keys.len(),
                 Key::format_all(&keys)
-            );
+            ));
             fuzz::play_keys_recorded(&input, canaries)
         }
         other => {

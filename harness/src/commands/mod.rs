@@ -22,6 +22,26 @@ use game_core::content::Content;
 use crate::cli::ContentArgs;
 use crate::recording::{self, Recording};
 
+static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `--quiet`: set once, before a command runs.
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether `--quiet` was given.
+pub fn quiet() -> bool {
+    QUIET.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// A note on standard error (what was written, what was read), which
+/// `--quiet` leaves out.
+pub fn note(text: impl std::fmt::Display) {
+    if !quiet() {
+        eprintln!("{text}");
+    }
+}
+
 /// Writes a line to standard output. A closed pipe (`deja map | head`) is
 /// [`OUTPUT_CLOSED`], never a panic.
 pub fn out(text: impl std::fmt::Display) -> Result<(), String> {

@@ -185,11 +185,11 @@ fn play_script(
         None => {
             if let Some(path) = &args.output {
                 crate::recording::write(path, &recording)?;
-                eprintln!(
+                super::note(format!(
                     "recorded {} keys to {}",
                     recording.keys.len(),
                     path.display()
-                );
+                ));
             }
             Ok(exit::OK)
         }

@@ -271,6 +271,7 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
         report.steps, report.turns, report.outcome
     );
     match &report.verdict {
+        Verdict::Same if super::quiet() => {}
         Verdict::Same => {
             writeln!(out, "{name}: same: {summary}").map_err(super::output_error)?;
         }

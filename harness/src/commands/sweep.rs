@@ -377,7 +377,7 @@ struct Progress {
 
 impl Progress {
     fn new(total: u64) -> Progress {
-        let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = (std::io::stderr().is_terminal() && !super::quiet()).then(|| {
             let bar = indicatif::ProgressBar::new(total);
             bar.set_style(
                 indicatif::ProgressStyle::with_template(
@@ -408,6 +408,9 @@ impl Progress {
             if failures > 0 {
                 bar.set_message(format!("{failures} failures"));
             }
+            return;
+        }
+        if super::quiet() {
             return;
         }
         let tenth = (done * 10 / self.total.max(1)).min(10);
