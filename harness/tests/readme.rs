@@ -1,0 +1,135 @@
+//! The README's examples work in the order written. Every `deja` line of
+//! its `sh` blocks runs, top to bottom, in one scratch directory (with a
+//! copy of the corpus, the content as `my-mod/` and a key script, as a
+//! reader would have them), and must exit as its comment says (`# exit N`)
+//! or 0. The few that cannot run here are skipped by name, each with why.
+
+mod support;
+
+use std::path::Path;
+
+/// Lines skipped, by a part of their text, and why.
+const SKIPPED: &[(&str, &str)] = &[
+    (
+        "deja play   ",
+        "needs a terminal: tests/terminal.rs plays it in tmux",
+    ),
+    ("deja play --seed 42 -o mine.ron", "needs a terminal"),
+    ("mine.ron", "uses the run made at the terminal"),
+    ("--watch", "needs a terminal"),
+    ("crash-...", "a placeholder for an artifact's name"),
+    ("failure.ron", "made from that artifact"),
+    ("deja probe", "takes minutes; ci/probe.sh runs it"),
+    ("deja bench", "a benchmark, measured apart"),
+    (
+        "--seeds 1..2001",
+        "a 2,000-seed sweep; ci/sweep.sh runs one",
+    ),
+    ("deja merge shard1.json", "needs the four shards of CI"),
+];
+
+/// The `deja` lines of the README's `sh` blocks, in order.
+fn examples() -> Vec<String> {
+    let readme = include_str!("../../README.md");
+    let mut lines = Vec::new();
+    let mut in_sh = false;
+    for line in readme.lines() {
+        if line.starts_with("```") {
+            in_sh = line == "```sh";
+            continue;
+        }
+        if in_sh && line.starts_with("deja ") {
+            lines.push(line.to_string());
+        }
+    }
+    lines
+}
+
+/// The command and the exit code its comment names (0 when it names none).
+fn command_and_exit(line: &str) -> (String, i32) {
+    // A comment starts at a `#` after spaces, outside quotes.
+    let mut quoted = false;
+    let mut cut = line.len();
+    for (i, c) in line.char_indices() {
+        match c {
+            '\'' => quoted = !quoted,
+            '#' if !quoted && line[..i].ends_with(' ') => {
+                cut = i;
+                break;
+            }
+            _ => {}
+        }
+    }
+    let comment = line[cut..].trim_start_matches('#').trim();
+    let exit = comment
+        .strip_prefix("exit ")
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    (line[..cut].trim_end().to_string(), exit)
+}
+
+#[test]
+fn the_readme_examples_run_in_the_order_written() {
+    let dir = support::scratch("readme", "examples");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    // What a reader has at hand: the corpus (a copy: bless rewrites it),
+    // the fuzz corpus, a content directory and a key script.
+    for (from, to) in [
+        ("recordings", "recordings"),
+        ("game-core/content", "my-mod"),
+    ] {
+        std::fs::create_dir_all(dir.join(to)).unwrap();
+        for entry in std::fs::read_dir(root.join(from)).unwrap() {
+            let path = entry.unwrap().path();
+            std::fs::copy(&path, dir.join(to).join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    std::os::unix::fs::symlink(root.join("fuzz"), dir.join("fuzz")).unwrap();
+    std::fs::write(dir.join("script.keys"), "llll>\noooo\n").unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_deja")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+
+    let mut ran = 0;
+    let mut wrong = Vec::new();
+    for line in examples() {
+        if let Some((_, why)) = SKIPPED.iter().find(|(part, _)| line.contains(part)) {
+            eprintln!("skipped ({why}): {line}");
+            continue;
+        }
+        let (command, exit) = command_and_exit(&line);
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(&command)
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .output()
+            .expect("sh runs");
+        ran += 1;
+        if out.status.code() != Some(exit) {
+            wrong.push(format!(
+                "{command}: exit {:?}, the README says {exit}\n{}",
+                out.status.code(),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    assert!(ran >= 15, "only {ran} examples ran");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn comments_give_the_exit_code() {
+    assert_eq!(
+        command_and_exit("deja replay run.ron   # exit 3: drift"),
+        ("deja replay run.ron".to_string(), 3)
+    );
+    assert_eq!(
+        command_and_exit("deja play --keys 'a #b'  # plays"),
+        ("deja play --keys 'a #b'".to_string(), 0)
+    );
+}
