@@ -22,6 +22,10 @@ pub struct Cli {
     /// verdicts that are not "same" (results and errors are still said).
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// Colours (at the terminal, in --watch and --cast movies): `auto`
+    /// colours unless the NO_COLOR environment variable is set.
+    #[arg(long, value_enum, default_value = "auto", global = true)]
+    pub color: crate::terminal::ColorChoice,
 }
 
 #[derive(Subcommand)]
@@ -290,9 +294,6 @@ pub struct PlayArgs {
     /// The recording's note: what it shows.
     #[arg(long, default_value = "")]
     pub note: String,
-    /// Colours at the terminal (`auto`: unless NO_COLOR is set).
-    #[arg(long, value_enum, default_value = "auto")]
-    pub color: crate::terminal::ColorChoice,
     /// Switch on a planted defect (testing the harness; needs a build with
     /// the `canary` feature). Repeatable.
     #[arg(long, value_name = "NAME", value_parser = parse_canary(), conflicts_with = "from")]
@@ -344,9 +345,6 @@ pub struct ReplayArgs {
     /// Keys per second for --cast, and where --watch starts.
     #[arg(long, default_value_t = crate::viewer::DEFAULT_SPEED, value_name = "KEYS", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub speed: u32,
-    /// Colours in --watch and --cast (`auto`: unless NO_COLOR is set).
-    #[arg(long, value_enum, default_value = "auto")]
-    pub color: crate::terminal::ColorChoice,
     /// With --cast, where the movie goes (`-`: standard output); with
     /// --watch, where a run taken over (`p`) is recorded (default: a new
     /// file in the platform's state directory).
@@ -623,6 +621,7 @@ pub fn version_text() -> String {
 
 pub fn run(cli: Cli) -> u8 {
     crate::commands::set_quiet(cli.quiet);
+    crate::commands::set_colors(cli.color.enabled());
     let result = match cli.command {
         Command::Play(args) => crate::commands::play::run(args),
         Command::Replay(args) => crate::commands::replay::run(args),

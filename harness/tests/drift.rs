@@ -266,3 +266,24 @@ fn a_reworded_description_moves_no_recording() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn diff_of_a_recording_before_and_after_bless_names_the_recorded_step() {
+    let dir = scratch("drift", "diff-bless");
+    let content = content_with(&dir, |m| {
+        let at = m.find("name: \"cave spider\"").unwrap();
+        let hp = at + m[at..].find("max_hp: ").unwrap();
+        let end = hp + m[hp..].find(',').unwrap();
+        format!("{}max_hp: 9{}", &m[..hp], &m[end..])
+    });
+    let before = std::fs::read_to_string(corpus("throw-at-monster.ron")).unwrap();
+    std::fs::write(dir.join("before.ron"), &before).unwrap();
+    std::fs::write(dir.join("after.ron"), &before).unwrap();
+    let blessed = support::run(&["bless", "--content", &content, "after.ron"], &dir);
+    assert_exit(&blessed, 0);
+    // This build plays both alike (the same keys); what differs is what
+    // each recorded.
+    let out = support::run(&["diff", "before.ron", "after.ron"], &dir);
+    assert_exit(&out, 3);
+    assert_prints(&out, "the hashes they recorded first differ at step 0");
+}

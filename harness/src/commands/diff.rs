@@ -44,6 +44,18 @@ pub fn run(args: DiffArgs) -> Result<u8, String> {
     let found = first_difference(&a, &b, content_a, content_b)?;
     let out = |line: String| super::out(line);
     match found {
+        Found::Same { steps } if recorded_difference(&a, &b).is_some() => {
+            let (step, parts) = recorded_difference(&a, &b).expect("just found");
+            let parts = if parts.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} differ, as recorded)", replay::and_list(&parts))
+            };
+            out(format!(
+                "{name_a} and {name_b}: this build plays them the same at every step from 0 to {steps}, but the hashes they recorded first differ at step {step}{parts}: they were recorded by other rules or content (one blessed, the other not?); replay each to see which still holds"
+            ))?;
+            Ok(exit::DRIFT)
+        }
         Found::Same { steps } => {
             let longer = match a.keys.len().cmp(&b.keys.len()) {
                 std::cmp::Ordering::Equal => String::new(),
@@ -104,6 +116,31 @@ pub fn run(args: DiffArgs) -> Result<u8, String> {
             Ok(exit::DRIFT)
         }
     }
+}
+
+/// For two recordings of the same keys: the first step whose recorded
+/// hash differs, and which recorded parts differ there (none known when
+/// either file has no part digests).
+fn recorded_difference(a: &Recording, b: &Recording) -> Option<(u64, Vec<String>)> {
+    let common = a.keys.len().min(b.keys.len());
+    if a.keys[..common] != b.keys[..common] {
+        return None;
+    }
+    let step = a
+        .step_hashes
+        .iter()
+        .zip(&b.step_hashes)
+        .position(|(x, y)| x != y)?;
+    let parts = match (a.part_digests.get(step), b.part_digests.get(step)) {
+        (Some(pa), Some(pb)) => game_core::game::digest::STATE_PARTS
+            .iter()
+            .zip(pa.iter().zip(pb))
+            .filter(|(_, (x, y))| x != y)
+            .map(|(name, _)| name.to_string())
+            .collect(),
+        _ => Vec::new(),
+    };
+    Some((step as u64, parts))
 }
 
 enum Found {

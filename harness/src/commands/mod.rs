@@ -24,6 +24,18 @@ use crate::recording::{self, Recording};
 
 static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+static COLORS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `--color` and `NO_COLOR`, decided once, before a command runs.
+pub fn set_colors(on: bool) {
+    COLORS.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether what deja draws is coloured.
+pub fn colors() -> bool {
+    COLORS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// `--quiet`: set once, before a command runs.
 pub fn set_quiet(quiet: bool) {
     QUIET.store(quiet, std::sync::atomic::Ordering::Relaxed);

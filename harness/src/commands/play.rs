@@ -93,7 +93,7 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
                 note: args.note.clone(),
                 origin,
             };
-            let screen = crate::terminal::Screen::open(args.color.enabled())?;
+            let screen = crate::terminal::Screen::open(super::colors())?;
             crate::session::play(screen, runner, &autosave)
         }
     }

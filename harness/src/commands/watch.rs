@@ -32,7 +32,7 @@ pub fn watch(file: &Path, args: &ReplayArgs, content: Arc<Content>) -> Result<u8
     super::replay::report_hangs_against(&recording, file.display().to_string());
     let timeline = Timeline::build(recording, content.clone())?;
     let marks = &timeline.marks;
-    let mut screen = Screen::open(args.color.enabled())?;
+    let mut screen = Screen::open(super::colors())?;
     let signals = session::stop_on_signals(false);
     let mut viewer = Viewer::new(args.speed);
     let mut shown: (u64, Game) = (0, timeline.game_at(0));
@@ -222,7 +222,7 @@ pub fn cast(
         "env": {"TERM": "xterm-256color"},
     });
     let mut text = format!("{header}\n");
-    let colors = args.color.enabled();
+    let colors = super::colors();
     let mut game = timeline.game_at(0);
     for step in 0..=last {
         if step > 0 {
