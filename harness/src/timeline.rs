@@ -108,6 +108,9 @@ impl Timeline {
         let mut verdict = replay::check_step(&recording, &runner, 0, None);
         let mut event = verdict.as_ref().map(|v| (0, short(v)));
         let mut last = 0;
+        // What the recording says it shows, watched as replay watches it.
+        let expectations = recording.expect.clone();
+        let mut watch = crate::expect::Watch::new(&expectations, runner.game());
         let hang_at = match &recording.failure {
             Some(f) if matches!(f.kind, FailureKind::Hang { .. }) => Some(f.step),
             _ => None,
@@ -144,7 +147,8 @@ impl Timeline {
                         }
                         break;
                     }
-                    Ok(_) => {
+                    Ok(outcome) => {
+                        watch.after_key(runner.game(), &outcome);
                         steps.push(info(runner.game(), runner.last_effect()));
                         last = step;
                         if step % spacing == 0 {
@@ -159,6 +163,16 @@ impl Timeline {
                         }
                     }
                 }
+            }
+        }
+        if verdict.is_none() && last == recording.keys.len() as u64 {
+            let unmet = watch.unmet(&runner.outcome());
+            if !unmet.is_empty() {
+                let found = Verdict::Unmet {
+                    unmet: unmet.iter().map(ToString::to_string).collect(),
+                };
+                event = Some((last, short(&found)));
+                verdict = Some(found);
             }
         }
         let verdict = verdict.unwrap_or(Verdict::Same);
@@ -316,5 +330,28 @@ mod tests {
         assert!(timeline.marks.verdict_at(4).starts_with("drift at 4"));
         // The replay goes on past the drift: the whole run can be watched.
         assert_eq!(timeline.marks.last, 7);
+    }
+
+    #[test]
+    fn an_unmet_expectation_is_the_viewers_verdict_at_the_end() {
+        use crate::expect::Expectation;
+        let mut recording = recorded(5, "llllooo");
+        recording.expect = vec![Expectation::Running];
+        let met = Timeline::build(recording.clone(), Content::shared_embedded()).expect("builds");
+        assert_eq!(met.verdict, Verdict::Same);
+        recording.expect = vec![Expectation::Won];
+        let timeline = Timeline::build(recording, Content::shared_embedded()).expect("builds");
+        assert!(
+            matches!(timeline.verdict, Verdict::Unmet { .. }),
+            "{:?}",
+            timeline.verdict
+        );
+        assert_eq!(timeline.marks.verdict_at(6), "same so far");
+        assert!(
+            timeline
+                .marks
+                .verdict_at(7)
+                .starts_with("not what it says it shows")
+        );
     }
 }
