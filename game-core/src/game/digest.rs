@@ -5,10 +5,10 @@
 //!
 //! The whole hash is the one `Game::state_hash` gives: postcard encodes a
 //! struct as its fields' encodings one after another in declaration order,
-//! so encoding the fields of [`GameState`] one by one, in that order, and
-//! feeding every byte to one XXH3 gives the same 64 bits. Each field's bytes
-//! also go to its part's hasher; a part's digest is the low byte of its
-//! XXH3. docs/state-hash.md draws the line between the parts.
+//! so encoding the fields of [`GameState`] one by one, in that order, into
+//! one buffer and hashing it gives the same 64 bits. Each part is hashed
+//! from its fields' slices of that buffer; a part's digest is the low byte
+//! of its XXH3. docs/state-hash.md draws the line between the parts.
 
 use serde::Serialize;
 use xxhash_rust::xxh3::Xxh3;
@@ -79,10 +79,12 @@ impl Game {
             turns_taken,
             kills,
         } = &self.state;
+        // One buffer holds every field's encoding in order: the whole hash
+        // is one pass over it, and each part is hashed from its fields'
+        // slices.
         let mut feed = Feed {
-            whole: Xxh3::new(),
-            parts: std::array::from_fn(|_| Xxh3::new()),
-            buffer: Vec::with_capacity(4096),
+            bytes: Vec::with_capacity(8192),
+            ranges: Vec::with_capacity(16),
         };
         // What the run was started with never changes during play: only
         // the whole hash holds it.
@@ -102,28 +104,33 @@ impl Game {
         feed.field(next_monster_id, Some(MONSTERS));
         feed.field(turns_taken, Some(PLAYER));
         feed.field(kills, Some(PLAYER));
+        let mut parts = [0u8; STATE_PARTS.len()];
+        for (part, digest) in parts.iter_mut().enumerate() {
+            let mut hasher = Xxh3::new();
+            for (range, _) in feed.ranges.iter().filter(|(_, p)| *p == Some(part)) {
+                hasher.update(&feed.bytes[range.clone()]);
+            }
+            *digest = hasher.digest() as u8;
+        }
         StateDigest {
-            hash: feed.whole.digest(),
-            parts: feed.parts.map(|part| part.digest() as u8),
+            hash: xxhash_rust::xxh3::xxh3_64(&feed.bytes),
+            parts,
         }
     }
 }
 
 struct Feed {
-    whole: Xxh3,
-    parts: [Xxh3; STATE_PARTS.len()],
-    buffer: Vec<u8>,
+    bytes: Vec<u8>,
+    /// Each field's bytes and its part.
+    ranges: Vec<(std::ops::Range<usize>, Option<usize>)>,
 }
 
 impl Feed {
     fn field<T: Serialize>(&mut self, value: &T, part: Option<usize>) {
-        self.buffer.clear();
-        self.buffer = postcard::to_extend(value, std::mem::take(&mut self.buffer))
+        let start = self.bytes.len();
+        self.bytes = postcard::to_extend(value, std::mem::take(&mut self.bytes))
             .expect("the game state has no type postcard cannot encode");
-        self.whole.update(&self.buffer);
-        if let Some(part) = part {
-            self.parts[part].update(&self.buffer);
-        }
+        self.ranges.push((start..self.bytes.len(), part));
     }
 }
 
