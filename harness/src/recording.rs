@@ -307,11 +307,6 @@ fn first_floor() -> u32 {
     1
 }
 
-/// The format version of text that has already been read whole.
-fn header_format(text: &str) -> u32 {
-    ron::from_str::<Header>(text).map_or(FORMAT_VERSION, |h| h.format)
-}
-
 /// Only the version, read first and leniently, so a file from a newer deja
 /// is refused for its version rather than for the fields it added.
 #[derive(Deserialize)]
@@ -550,7 +545,46 @@ fn ends_unclosed(text: &str) -> bool {
 
 /// The checks serde cannot make: key notation, hash encoding, counts and
 /// consistency. Errors point at the offending field.
+/// Lines of unpadded base64 holding `N` bytes a step, decoded: each line on
+/// its own, refused (at its `LINE:COL`) when it is not base64 or not whole
+/// steps, and the total capped at a step per key. `what` names the data
+/// and its size for the messages.
+fn decode_steps<const N: usize>(
+    text: &str,
+    field: &str,
+    lines: &[String],
+    (what, size): (&str, &str),
+) -> Result<Vec<[u8; N]>, String> {
+    let mut steps = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let where_ = || {
+            let (line_no, col) = locate_list_item(text, field, i).unwrap_or((1, 1));
+            format!("{line_no}:{col}")
+        };
+        let bytes = BASE64
+            .decode(line)
+            .map_err(|e| format!("{}: {what} are not base64: {e}", where_()))?;
+        if bytes.len() % N != 0 {
+            return Err(format!(
+                "{}: {what} are {size}; this line holds {}",
+                where_(),
+                bytes.len()
+            ));
+        }
+        steps.extend(
+            bytes
+                .chunks_exact(N)
+                .map(|b| <[u8; N]>::try_from(b).expect("chunks of N")),
+        );
+        if steps.len() > MAX_KEYS + 1 {
+            return Err(format!("{}: more {what} than keys", where_()));
+        }
+    }
+    Ok(steps)
+}
+
 fn check(text: &str, file: File) -> Result<Recording, String> {
+    let format = file.format;
     let at = |field: &str| {
         let (line, col) = locate_field(text, field).unwrap_or((1, 1));
         format!("{line}:{col}")
@@ -611,56 +645,21 @@ fn check(text: &str, file: File) -> Result<Recording, String> {
             return Err(format!("{}: more than {MAX_KEYS} keys", at("keys")));
         }
     }
-    let mut step_hashes = Vec::new();
-    for (i, line) in file.hashes.per_step.iter().enumerate() {
-        let where_ = || {
-            let (line_no, col) = locate_list_item(text, "per_step", i).unwrap_or((1, 1));
-            format!("{line_no}:{col}")
-        };
-        let bytes = BASE64
-            .decode(line)
-            .map_err(|e| format!("{}: per-step hashes are not base64: {e}", where_()))?;
-        if bytes.len() % 4 != 0 {
-            return Err(format!(
-                "{}: per-step hashes are 4 bytes each; this line holds {}",
-                where_(),
-                bytes.len()
-            ));
-        }
-        step_hashes.extend(
-            bytes
-                .chunks_exact(4)
-                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-        );
-        if step_hashes.len() > MAX_KEYS + 1 {
-            return Err(format!("{}: more per-step hashes than keys", where_()));
-        }
-    }
-    let mut part_digests = Vec::new();
-    for (i, line) in file.hashes.parts.iter().enumerate() {
-        let where_ = || {
-            let (line_no, col) = locate_list_item(text, "parts", i).unwrap_or((1, 1));
-            format!("{line_no}:{col}")
-        };
-        let bytes = BASE64
-            .decode(line)
-            .map_err(|e| format!("{}: part digests are not base64: {e}", where_()))?;
-        if bytes.len() % PART_BYTES != 0 {
-            return Err(format!(
-                "{}: part digests are {PART_BYTES} bytes a step; this line holds {}",
-                where_(),
-                bytes.len()
-            ));
-        }
-        part_digests.extend(bytes.chunks_exact(PART_BYTES).map(|b| {
-            let mut parts = [0; PART_BYTES];
-            parts.copy_from_slice(b);
-            parts
-        }));
-        if part_digests.len() > MAX_KEYS + 1 {
-            return Err(format!("{}: more part digests than keys", where_()));
-        }
-    }
+    let step_hashes = decode_steps::<4>(
+        text,
+        "per_step",
+        &file.hashes.per_step,
+        ("per-step hashes", "4 bytes each"),
+    )?
+    .into_iter()
+    .map(u32::from_le_bytes)
+    .collect();
+    let part_digests = decode_steps::<PART_BYTES>(
+        text,
+        "parts",
+        &file.hashes.parts,
+        ("part digests", "7 bytes a step"),
+    )?;
     let mut checkpoints = Vec::new();
     for (i, c) in file.hashes.checkpoints.iter().enumerate() {
         // Each checkpoint holds one string, its hash.
@@ -718,7 +717,7 @@ fn check(text: &str, file: File) -> Result<Recording, String> {
         origin: file.origin,
         expect: file.expect,
     };
-    if !recording.expect.is_empty() && header_format(text) < 2 {
+    if !recording.expect.is_empty() && format < 2 {
         return Err(format!(
             "{}: `expect` is part of format 2; write `format: 2`",
             at("expect")

@@ -333,30 +333,28 @@ pub fn check_step(
     }
     let digest = runner.last_digest()?;
     let actual = digest.hash;
-    let turn = runner.game().state().clock.turn();
-    // Which parts moved, when the recording kept their digests.
-    let (parts_differ, parts_same) = match recording.part_digests.get(step as usize) {
-        Some(recorded) => {
-            let differ = digest.differing_parts(recorded);
-            let same = game_core::game::digest::STATE_PARTS
-                .iter()
-                .filter(|part| !differ.contains(part))
-                .map(|part| part.to_string())
-                .collect();
-            (differ.into_iter().map(String::from).collect(), same)
-        }
-        None => (Vec::new(), Vec::new()),
-    };
+    // Only a drift is described: the steps that match (nearly all) cost a
+    // comparison, nothing more.
     let drift = |what: &str, expected: String, actual: String| {
+        // Which parts moved, when the recording kept their digests.
+        let (parts_differ, parts_same) = match recording.part_digests.get(step as usize) {
+            Some(recorded) => {
+                let (differ, same) =
+                    game_core::game::digest::compare_parts(&digest.parts, recorded);
+                let owned = |names: Vec<&str>| names.into_iter().map(String::from).collect();
+                (owned(differ), owned(same))
+            }
+            None => (Vec::new(), Vec::new()),
+        };
         Some(Verdict::Drift(Drift {
             step,
             key: key.map(|k| k.to_string()),
-            turn,
+            turn: runner.game().state().clock.turn(),
             what: what.into(),
             expected,
             actual,
-            parts_differ: parts_differ.clone(),
-            parts_same: parts_same.clone(),
+            parts_differ,
+            parts_same,
         }))
     };
     if let Some(&expected) = recording.step_hashes.get(step as usize)

@@ -7,13 +7,9 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use support::{assert_exit, assert_prints, assert_says, run, scratch, text};
-
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../recordings")
-}
+use support::{assert_exit, assert_prints, assert_says, corpus, run, scratch, text};
 
 /// The embedded content with one more monster at home on depth 1.
 fn content_with_a_new_monster(dir: &Path) -> String {
@@ -46,7 +42,7 @@ fn bless_refuses_what_would_change_a_recordings_point_and_blesses_the_rest() {
     let dir = scratch("bless", "new-monster");
     let content = content_with_a_new_monster(&dir);
     let mut files = Vec::new();
-    for entry in std::fs::read_dir(corpus_dir()).unwrap() {
+    for entry in std::fs::read_dir(corpus("")).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_str().unwrap().to_string();
         std::fs::copy(&path, dir.join(&name)).unwrap();
@@ -146,7 +142,7 @@ fn bless_refuses_what_would_change_a_recordings_point_and_blesses_the_rest() {
 #[test]
 fn replay_fails_a_recording_whose_expectations_do_not_hold() {
     let dir = scratch("bless", "tampered-expect");
-    let text = std::fs::read_to_string(corpus_dir().join("death-by-poison.ron")).unwrap();
+    let text = std::fs::read_to_string(corpus("death-by-poison.ron")).unwrap();
     let tampered = text.replace("Died(\"poison\")", "Died(\"fire\")");
     assert_ne!(tampered, text);
     std::fs::write(dir.join("tampered.ron"), tampered).unwrap();

@@ -6,16 +6,7 @@ mod support;
 
 use std::path::Path;
 
-use support::{assert_exit, assert_prints, scratch, text};
-
-fn corpus(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../recordings")
-        .join(name)
-        .to_str()
-        .unwrap()
-        .to_string()
-}
+use support::{assert_exit, assert_prints, corpus, scratch, text};
 
 /// The embedded content with `edit` applied to monsters.ron.
 fn content_with(dir: &Path, edit: impl Fn(&str) -> String) -> String {
@@ -156,9 +147,7 @@ fn replay_summary_groups_a_corpus_by_verdict() {
     let dir = scratch("drift", "summary");
     let corpus_dir = dir.join("corpus");
     std::fs::create_dir_all(&corpus_dir).unwrap();
-    for entry in
-        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../recordings")).unwrap()
-    {
+    for entry in std::fs::read_dir(corpus("")).unwrap() {
         let path = entry.unwrap().path();
         std::fs::copy(&path, corpus_dir.join(path.file_name().unwrap())).unwrap();
     }

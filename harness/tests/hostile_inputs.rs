@@ -8,10 +8,10 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
-use support::{debug_looking, deja, text};
+use support::{corpus, debug_looking, deja, text};
 
 const ERROR: &[i32] = &[1];
 const USAGE: &[i32] = &[2];
@@ -92,12 +92,6 @@ fn the_detector_finds_debug_dumps_and_passes_prose() {
     ] {
         assert_eq!(debug_looking(prose), None, "{prose}");
     }
-}
-
-fn corpus(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../recordings")
-        .join(name)
 }
 
 /// `name` in `dir`, made from a corpus recording with `edit` applied (which

@@ -10,6 +10,7 @@ use std::path::Path;
 use std::process::Command;
 
 use harness::recording;
+use support::corpus;
 
 const DEJA: &str = env!("CARGO_BIN_EXE_deja");
 
@@ -53,12 +54,6 @@ fn kill_points(total: u32) -> Vec<u32> {
     let mut points: Vec<u32> = (1..=20).map(|i| (i * total).div_ceil(20).max(1)).collect();
     points.dedup();
     points
-}
-
-fn corpus(name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../recordings")
-        .join(name)
 }
 
 #[test]

@@ -6,15 +6,7 @@ mod support;
 
 use std::path::Path;
 
-use support::{assert_exit, assert_says, run, scratch, text};
-
-fn corpus(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../recordings")
-        .join(name)
-        .display()
-        .to_string()
-}
+use support::{assert_exit, assert_says, corpus, run, scratch, text};
 
 #[test]
 fn replay_refuses_a_to_step_past_the_end_naming_the_file() {

@@ -35,24 +35,26 @@ const CLOCK: usize = 4;
 const RNG: usize = 5;
 const SCREENS_AND_MESSAGES: usize = 6;
 
-/// The state hash and a one-byte digest of each of [`STATE_PARTS`].
+/// A one-byte digest of each of [`STATE_PARTS`], in that order.
+pub type PartDigests = [u8; STATE_PARTS.len()];
+
+/// The state hash and its parts' digests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StateDigest {
     /// The same as [`Game::state_hash`].
     pub hash: u64,
-    pub parts: [u8; STATE_PARTS.len()],
+    pub parts: PartDigests,
 }
 
-impl StateDigest {
-    /// The names of the parts whose digests differ from `other`'s.
-    pub fn differing_parts(&self, other: &[u8; STATE_PARTS.len()]) -> Vec<&'static str> {
-        STATE_PARTS
-            .iter()
-            .zip(self.parts.iter().zip(other))
-            .filter(|(_, (a, b))| a != b)
-            .map(|(name, _)| *name)
-            .collect()
-    }
+/// The names of the parts whose digests differ between `a` and `b`, and of
+/// those that match, each in [`STATE_PARTS`] order.
+pub fn compare_parts(a: &PartDigests, b: &PartDigests) -> (Vec<&'static str>, Vec<&'static str>) {
+    let (differ, same): (Vec<_>, Vec<_>) = STATE_PARTS
+        .iter()
+        .zip(a.iter().zip(b))
+        .partition(|(_, (x, y))| x != y);
+    let names = |parts: Vec<(&&'static str, _)>| parts.into_iter().map(|(name, _)| *name).collect();
+    (names(differ), names(same))
 }
 
 impl Game {
@@ -149,7 +151,7 @@ mod tests {
             game.press(key).expect("no stuck loop");
             let after = game.state_digest();
             assert_eq!(after.hash, game.state_hash());
-            for part in after.differing_parts(&before.parts) {
+            for part in compare_parts(&after.parts, &before.parts).0 {
                 seen[STATE_PARTS.iter().position(|p| *p == part).unwrap()] = true;
             }
             before = after;
@@ -168,10 +170,15 @@ mod tests {
         let base = game.state_digest();
         let mut hurt = game.clone();
         hurt.state.player.hp -= 1;
-        assert_eq!(hurt.state_digest().differing_parts(&base.parts), ["player"]);
+        assert_eq!(
+            compare_parts(&hurt.state_digest().parts, &base.parts).0,
+            ["player"]
+        );
         let mut drawn = game.clone();
         drawn.state.rng.below(100);
-        assert_eq!(drawn.state_digest().differing_parts(&base.parts), ["rng"]);
+        let (differ, same) = compare_parts(&drawn.state_digest().parts, &base.parts);
+        assert_eq!(differ, ["rng"]);
+        assert_eq!(same.len(), STATE_PARTS.len() - 1);
         assert_ne!(drawn.state_digest().hash, base.hash);
     }
 }

@@ -20,8 +20,8 @@ struct Row {
     file: String,
     old: String,
     new: String,
-    /// The first step whose state hash changed, if any did.
-    drift: Option<u64>,
+    /// The first step whose state hash changed ("step N"), or "-".
+    drift: String,
     /// "blessed", "unchanged", or why it was refused.
     result: String,
     code: u8,
@@ -39,7 +39,7 @@ pub fn run(args: BlessArgs) -> Result<u8, String> {
                     file: file.display().to_string(),
                     old: "unreadable".into(),
                     new: "-".into(),
-                    drift: None,
+                    drift: "-".into(),
                     result: "not read (see the error above)".into(),
                     code: exit::ERROR,
                 }
@@ -60,7 +60,7 @@ fn bless_one(
     accept_outcome: bool,
 ) -> Result<Row, String> {
     let name = file.display().to_string();
-    let refused = |new: &str, drift: Option<u64>, why: String, code: u8| Row {
+    let refused = |new: &str, drift: String, why: String, code: u8| Row {
         file: name.clone(),
         old: old.outcome.to_string(),
         new: new.to_string(),
@@ -72,7 +72,7 @@ fn bless_one(
         Ok(runner) => runner,
         Err(message) => {
             eprintln!("error: {name}: {message}");
-            return Ok(refused("-", None, "cannot start".into(), exit::ERROR));
+            return Ok(refused("-", "-".into(), "cannot start".into(), exit::ERROR));
         }
     };
     let mut watch = crate::expect::Watch::new(&old.expect, runner.game());
@@ -85,7 +85,7 @@ fn bless_one(
     let mut new = runner.recording(old.note.clone());
     new.origin = old.origin.clone();
     new.expect = old.expect.clone();
-    let drift = first_drift(old, &new);
+    let drift = first_drift(old, &new).map_or_else(|| "-".into(), |step| format!("step {step}"));
     let new_end = end_of(&new);
     if let Some(failure) = &new.failure {
         let expected = old
@@ -194,40 +194,34 @@ fn print_table(rows: &[Row]) -> Result<(), String> {
         file: "file".into(),
         old: "old outcome".into(),
         new: "new outcome".into(),
-        drift: None,
+        drift: "first drift".into(),
         result: "result".into(),
         code: 0,
     };
-    let drift = |row: &Row| match (row.drift, std::ptr::eq(row, &header)) {
-        (_, true) => "first drift".to_string(),
-        (Some(step), false) => format!("step {step}"),
-        (None, false) => "-".to_string(),
-    };
-    let width = |f: &dyn Fn(&Row) -> usize| {
-        rows.iter()
-            .chain(std::iter::once(&header))
-            .map(f)
+    // --quiet leaves out the files bless did not touch.
+    let shown: Vec<&Row> = std::iter::once(&header)
+        .chain(
+            rows.iter()
+                .filter(|row| !(super::quiet() && row.result == "unchanged")),
+        )
+        .collect();
+    let width = |cell: fn(&Row) -> &str| {
+        shown
+            .iter()
+            .map(|row| cell(row).chars().count())
             .max()
             .unwrap_or(0)
     };
     let (wf, wo, wn, wd) = (
-        width(&|r| r.file.chars().count()),
-        width(&|r| r.old.chars().count()),
-        width(&|r| r.new.chars().count()),
-        width(&|r| drift(r).len()),
+        width(|r| &r.file),
+        width(|r| &r.old),
+        width(|r| &r.new),
+        width(|r| &r.drift),
     );
-    // --quiet leaves out the files bless did not touch.
-    let shown = rows
-        .iter()
-        .filter(|row| !(super::quiet() && row.result == "unchanged"));
-    for row in std::iter::once(&header).chain(shown) {
+    for row in shown {
         super::out(format!(
             "{:<wf$}  {:<wo$}  {:<wn$}  {:<wd$}  {}",
-            row.file,
-            row.old,
-            row.new,
-            drift(row),
-            row.result
+            row.file, row.old, row.new, row.drift, row.result
         ))?;
     }
     Ok(())

@@ -9,6 +9,8 @@ use std::sync::Arc;
 use game_core::content::Content;
 use serde_json::Value;
 
+use game_core::game::digest::compare_parts;
+
 use crate::cli::DiffArgs;
 use crate::exit;
 use crate::recording::Recording;
@@ -44,8 +46,7 @@ pub fn run(args: DiffArgs) -> Result<u8, String> {
     let found = first_difference(&a, &b, content_a, content_b)?;
     let out = |line: String| super::out(line);
     match found {
-        Found::Same { steps } if recorded_difference(&a, &b).is_some() => {
-            let (step, parts) = recorded_difference(&a, &b).expect("just found");
+        Found::RecordedOnly { steps, step, parts } => {
             let parts = if parts.is_empty() {
                 String::new()
             } else {
@@ -132,12 +133,7 @@ fn recorded_difference(a: &Recording, b: &Recording) -> Option<(u64, Vec<String>
         .zip(&b.step_hashes)
         .position(|(x, y)| x != y)?;
     let parts = match (a.part_digests.get(step), b.part_digests.get(step)) {
-        (Some(pa), Some(pb)) => game_core::game::digest::STATE_PARTS
-            .iter()
-            .zip(pa.iter().zip(pb))
-            .filter(|(_, (x, y))| x != y)
-            .map(|(name, _)| name.to_string())
-            .collect(),
+        (Some(pa), Some(pb)) => names(compare_parts(pa, pb).0),
         _ => Vec::new(),
     };
     Some((step as u64, parts))
@@ -146,6 +142,14 @@ fn recorded_difference(a: &Recording, b: &Recording) -> Option<(u64, Vec<String>
 enum Found {
     /// The same state at every step both have.
     Same { steps: u64 },
+    /// The same state at every step in this build, but the recordings (of
+    /// the same keys) recorded other hashes from `step` on: made by other
+    /// rules or content.
+    RecordedOnly {
+        steps: u64,
+        step: u64,
+        parts: Vec<String>,
+    },
     /// Run `which` (0 for A, 1 for B) failed at `step` before any state
     /// differed.
     Failed {
@@ -181,14 +185,14 @@ fn first_difference(
                 });
             }
         }
-        let [da, db] = [&runners[0], &runners[1]].map(|r| r.game().state_digest());
+        // The runners hash every step already.
+        let [da, db] = [&runners[0], &runners[1]].map(|r| {
+            r.last_digest()
+                .expect("a runner that has not failed hashes every step")
+        });
         if da.hash != db.hash {
             let key = |r: &Recording| (step > 0).then(|| r.keys[(step - 1) as usize].to_string());
-            let mut parts: Vec<String> = da
-                .differing_parts(&db.parts)
-                .into_iter()
-                .map(String::from)
-                .collect();
+            let mut parts = names(compare_parts(&da.parts, &db.parts).0);
             if parts.is_empty() {
                 parts.push("what the runs started with (seed, content, canaries)".into());
             }
@@ -200,7 +204,14 @@ fn first_difference(
             });
         }
         if step == common {
-            return Ok(Found::Same { steps: step });
+            return Ok(match recorded_difference(a, b) {
+                Some((at, parts)) => Found::RecordedOnly {
+                    steps: step,
+                    step: at,
+                    parts,
+                },
+                None => Found::Same { steps: step },
+            });
         }
         step += 1;
         let keys = [a.keys[(step - 1) as usize], b.keys[(step - 1) as usize]];
@@ -209,6 +220,10 @@ fn first_difference(
             let _ = runner.press(key);
         }
     }
+}
+
+fn names(parts: Vec<&str>) -> Vec<String> {
+    parts.into_iter().map(String::from).collect()
 }
 
 /// Every leaf of the two states that differs, as `path: a -> b`.

@@ -84,6 +84,10 @@ pub fn run(args: ReplayArgs) -> Result<u8, String> {
     Ok(worst)
 }
 
+/// The most recordings one directory may give (each is read and replayed
+/// on its own; the summary keeps their names).
+const MAX_DIRECTORY_RECORDINGS: usize = 100_000;
+
 /// The files given, with each directory replaced by the recordings
 /// (`*.ron`) in it, sorted; and whether there was a directory.
 fn expand_directories(given: &[PathBuf]) -> Result<(Vec<PathBuf>, bool), String> {
@@ -99,7 +103,14 @@ fn expand_directories(given: &[PathBuf]) -> Result<(Vec<PathBuf>, bool), String>
             .map_err(|e| format!("{}: {e}", path.display()))?
             .filter_map(|entry| entry.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|e| e == "ron") && !p.is_dir())
+            .take(MAX_DIRECTORY_RECORDINGS + 1)
             .collect();
+        if found.len() > MAX_DIRECTORY_RECORDINGS {
+            return Err(format!(
+                "{}: more than {MAX_DIRECTORY_RECORDINGS} recordings; give a smaller directory, or the files",
+                path.display()
+            ));
+        }
         if found.is_empty() {
             return Err(format!(
                 "{}: is a directory with no recordings (*.ron) in it",

@@ -26,6 +26,16 @@ pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// The path of `name` in the regression corpus, `recordings/` (the
+/// directory itself for "").
+pub fn corpus(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../recordings")
+        .join(name)
+        .display()
+        .to_string()
+}
+
 /// A fresh scratch directory for one test, under the target dir.
 pub fn scratch(group: &str, name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
