@@ -18,41 +18,73 @@ pub const UNREACHABLE: u32 = u32::MAX;
 /// Steps from `start` to every tile, [`UNREACHABLE`] where no path exists.
 /// Indexed like the map's layers.
 pub fn bfs_distances(map: &Map, start: Pos) -> Vec<u32> {
-    // Rock is marked up front so the search never asks the step rule about
-    // it: a neighbour already marked (seen, or rock) is skipped with one load.
+    // This runs several times for every floor generated and checked, so it
+    // works on a copy of the map with a border of rock round it: every
+    // neighbour is then a fixed offset away and needs no bounds check. Rock
+    // is marked up front, so a neighbour already marked (seen, or rock) is
+    // skipped with one load. [`Map::can_step`] is the rule it follows, and a
+    // test holds the two to the same distances.
     const ROCK: u32 = UNREACHABLE - 1;
-    let mut dist: Vec<u32> = map
-        .tiles()
-        .iter()
-        .map(|t| if t.is_walkable() { UNREACHABLE } else { ROCK })
-        .collect();
-    if map.is_walkable(start) {
-        let mut queue = VecDeque::with_capacity(map.len() / 4);
-        dist[map.xy_idx(start)] = 0;
-        queue.push_back(start);
-        // Each tile is queued once, when it is first labelled.
-        let mut bound = crate::bound::Bound::visits_each_once("breadth-first search", map.len());
-        while let Some(here) = queue.pop_front() {
-            bound.tick();
-            let next_dist = dist[map.xy_idx(here)] + 1;
-            for dir in Dir::ALL {
-                let next = here.step(dir);
-                if !map.in_bounds(next) || dist[map.xy_idx(next)] != UNREACHABLE {
-                    continue;
-                }
-                if map.can_step(here, dir) {
-                    dist[map.xy_idx(next)] = next_dist;
-                    queue.push_back(next);
-                }
+    let (width, height) = (map.width() as usize, map.height() as usize);
+    let padded_width = width + 2;
+    let mut dist = vec![ROCK; padded_width * (height + 2)];
+    for (y, row) in map.tiles().chunks_exact(width.max(1)).enumerate() {
+        let padded_row = (y + 1) * padded_width + 1;
+        for (cell, tile) in dist[padded_row..padded_row + width].iter_mut().zip(row) {
+            if tile.is_walkable() {
+                *cell = UNREACHABLE;
             }
         }
     }
-    for d in &mut dist {
-        if *d == ROCK {
-            *d = UNREACHABLE;
+    if map.is_walkable(start) {
+        // Each direction's offset, and for a diagonal the offsets of the two
+        // tiles it passes between, in Dir::ALL order.
+        let w = padded_width as isize;
+        let steps: [(isize, Option<(isize, isize)>); 8] = Dir::ALL.map(|dir| {
+            let (dx, dy) = dir.delta();
+            let (dx, dy) = (dx as isize, dy as isize);
+            (dy * w + dx, dir.is_diagonal().then_some((dx, dy * w)))
+        });
+        // Every tile is queued once, when it is first labelled, so the
+        // queue is a list read from the front.
+        let mut queue: Vec<usize> = Vec::with_capacity(map.len() / 2);
+        let first = (start.y as usize + 1) * padded_width + start.x as usize + 1;
+        dist[first] = 0;
+        queue.push(first);
+        let mut head = 0;
+        let mut bound = crate::bound::Bound::visits_each_once("breadth-first search", map.len());
+        while let Some(&here) = queue.get(head) {
+            head += 1;
+            bound.tick();
+            let next_dist = dist[here] + 1;
+            for (offset, beside) in steps {
+                let next = here.wrapping_add_signed(offset);
+                if dist[next] != UNREACHABLE {
+                    continue; // labelled already, or rock
+                }
+                // A diagonal may not squeeze between two blocking tiles.
+                if let Some((across, along)) = beside
+                    && dist[here.wrapping_add_signed(across)] == ROCK
+                    && dist[here.wrapping_add_signed(along)] == ROCK
+                {
+                    continue;
+                }
+                dist[next] = next_dist;
+                queue.push(next);
+            }
         }
     }
-    dist
+    // Back to the map's own layout, rock unreachable.
+    let mut out = Vec::with_capacity(map.len());
+    for y in 0..height {
+        let padded_row = (y + 1) * padded_width + 1;
+        out.extend(
+            dist[padded_row..padded_row + width]
+                .iter()
+                .map(|&d| if d == ROCK { UNREACHABLE } else { d }),
+        );
+    }
+    out
 }
 
 /// The reachable tile farthest from `start` by steps; ties go to the first in
@@ -178,6 +210,62 @@ impl DijkstraMap {
     }
 }
 
+/// An entry of A*'s open set: estimated total, steps so far and tile index
+/// in one integer, ordered as `(total, Reverse(steps), tile)`. Maps are at
+/// most 256 tiles a side, so each field fits its 21 bits.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct OpenEntry(u64);
+
+impl OpenEntry {
+    const BITS: u32 = 21;
+    const MASK: u64 = (1 << Self::BITS) - 1;
+
+    fn new(total: u32, steps: u32, tile: usize) -> Self {
+        let (total, steps, tile) = (u64::from(total), u64::from(steps), tile as u64);
+        assert!(
+            total <= Self::MASK && steps <= Self::MASK && tile <= Self::MASK,
+            "A* on a map of at most 256 a side"
+        );
+        OpenEntry(total << (2 * Self::BITS) | (Self::MASK - steps) << Self::BITS | tile)
+    }
+
+    fn steps(self) -> u32 {
+        (Self::MASK - (self.0 >> Self::BITS & Self::MASK)) as u32
+    }
+
+    fn tile(self) -> usize {
+        (self.0 & Self::MASK) as usize
+    }
+}
+
+/// The legal steps out of every tile of a map, one bit per [`Dir`] (bit
+/// `dir.index()`), worked out once: a search that runs many times over the
+/// same ground (auto-explore's walk to the stairs) reads a byte a tile
+/// instead of asking the step rule eight times.
+#[derive(Clone, Debug)]
+pub struct Exits {
+    width: i32,
+    masks: Vec<u8>,
+}
+
+impl Exits {
+    pub fn of(map: &Map) -> Exits {
+        let masks = (0..map.len())
+            .map(|idx| exits_mask(map, map.idx_pos(idx)))
+            .collect();
+        Exits {
+            width: map.width(),
+            masks,
+        }
+    }
+}
+
+/// The legal steps out of `from` as a bit per direction.
+fn exits_mask(map: &Map, from: Pos) -> u8 {
+    map.exits(from)
+        .fold(0, |mask, (dir, _)| mask | 1 << dir.index())
+}
+
 /// A shortest route from `from` to `to` over legal steps, as the tiles after
 /// `from` up to and including `to`; `None` when there is none. Gives up after
 /// expanding `max_nodes` tiles, so a search can never run away.
@@ -185,31 +273,66 @@ pub fn astar(map: &Map, from: Pos, to: Pos, max_nodes: usize) -> Option<Vec<Pos>
     if !map.in_bounds(from) || !map.is_walkable(to) {
         return None;
     }
+    astar_by(map, from, to, max_nodes, |idx| {
+        exits_mask(map, map.idx_pos(idx))
+    })
+}
+
+/// [`astar`] over exits worked out beforehand with [`Exits::of`] on `map`:
+/// the same route.
+pub fn astar_on(
+    map: &Map,
+    exits: &Exits,
+    from: Pos,
+    to: Pos,
+    max_nodes: usize,
+) -> Option<Vec<Pos>> {
+    if !map.in_bounds(from) || !map.is_walkable(to) {
+        return None;
+    }
+    assert_eq!(
+        (exits.width, exits.masks.len()),
+        (map.width(), map.len()),
+        "exits of another map"
+    );
+    astar_by(map, from, to, max_nodes, |idx| exits.masks[idx])
+}
+
+/// A* with the legal steps out of a tile given as a bit per direction.
+fn astar_by(
+    map: &Map,
+    from: Pos,
+    to: Pos,
+    max_nodes: usize,
+    exits: impl Fn(usize) -> u8,
+) -> Option<Vec<Pos>> {
     if from == to {
         return Some(Vec::new());
     }
     let mut cost = vec![u32::MAX; map.len()];
-    let mut came_from = vec![usize::MAX; map.len()];
-    // Min-heap on (estimated total, steps so far reversed so deeper nodes win
-    // ties, tile index) — a total order, so the pop sequence is deterministic.
+    let mut came_from = vec![u32::MAX; map.len()];
+    // A min-heap on (estimated total, steps so far reversed so deeper nodes
+    // win ties, tile index), packed into one integer whose order is that
+    // order: a total order, so the pop sequence is deterministic.
     let mut open = BinaryHeap::new();
     let start = map.xy_idx(from);
     let goal = map.xy_idx(to);
     cost[start] = 0;
-    open.push(Reverse((from.chebyshev(to) as u32, Reverse(0u32), start)));
+    open.push(Reverse(OpenEntry::new(from.chebyshev(to) as u32, 0, start)));
     let mut expanded = 0;
     // A tile is pushed again only when a cheaper way to it is found, once per
     // neighbour at most.
     let mut bound = crate::bound::Bound::astar(map.len());
-    while let Some(Reverse((_, Reverse(g), idx))) = open.pop() {
+    while let Some(Reverse(entry)) = open.pop() {
         bound.tick();
+        let (g, idx) = (entry.steps(), entry.tile());
         if idx == goal {
             let mut route = vec![to];
             let mut at = goal;
             let mut walk_back = crate::bound::Bound::visits_each_once("A* route", map.len());
-            while came_from[at] != start {
+            while came_from[at] as usize != start {
                 walk_back.tick();
-                at = came_from[at];
+                at = came_from[at] as usize;
                 route.push(map.idx_pos(at));
             }
             route.reverse();
@@ -223,14 +346,19 @@ pub fn astar(map: &Map, from: Pos, to: Pos, max_nodes: usize) -> Option<Vec<Pos>
             return None;
         }
         let here = map.idx_pos(idx);
-        for (_, next) in map.exits(here) {
+        let mut mask = exits(idx);
+        // Neighbours in Dir::ALL order, as the tie-breaking rule requires.
+        while mask != 0 {
+            let dir = Dir::ALL[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
+            let next = here.step(dir);
             let n = map.xy_idx(next);
             let g_next = g + 1;
             if g_next < cost[n] {
                 cost[n] = g_next;
-                came_from[n] = idx;
+                came_from[n] = idx as u32;
                 let f = g_next + next.chebyshev(to) as u32;
-                open.push(Reverse((f, Reverse(g_next), n)));
+                open.push(Reverse(OpenEntry::new(f, g_next, n)));
             }
         }
     }
@@ -259,6 +387,62 @@ mod tests {
         let dist = bfs_distances(&map, Pos::new(1, 1));
         assert_eq!(dist[map.xy_idx(Pos::new(3, 3))], 2);
         assert_eq!(dist[map.xy_idx(Pos::new(0, 0))], UNREACHABLE);
+    }
+
+    /// The index-based search gives the distances a search over
+    /// [`Map::can_step`] gives, on generated floors and on random maps
+    /// (whose start may be walled in or on the edge).
+    #[test]
+    fn bfs_follows_the_step_rule() {
+        use crate::map::{DEFAULT_HEIGHT, DEFAULT_WIDTH, Tile};
+        use crate::mapgen::generate_floor;
+        use crate::rng::RunSeed;
+        fn by_the_rule(map: &Map, start: Pos) -> Vec<u32> {
+            let mut dist = vec![UNREACHABLE; map.len()];
+            if !map.is_walkable(start) {
+                return dist;
+            }
+            let mut queue = VecDeque::from([start]);
+            dist[map.xy_idx(start)] = 0;
+            while let Some(here) = queue.pop_front() {
+                for (_, next) in map.exits(here) {
+                    if dist[map.xy_idx(next)] == UNREACHABLE {
+                        dist[map.xy_idx(next)] = dist[map.xy_idx(here)] + 1;
+                        queue.push_back(next);
+                    }
+                }
+            }
+            dist
+        }
+        for seed in 1..=12 {
+            let floor = generate_floor(
+                RunSeed(seed),
+                (seed % 6) as u32 + 1,
+                DEFAULT_WIDTH,
+                DEFAULT_HEIGHT,
+            );
+            assert_eq!(
+                bfs_distances(&floor.map, floor.start),
+                by_the_rule(&floor.map, floor.start),
+                "seed {seed}"
+            );
+        }
+        for seed in 0..200u64 {
+            let mut rng = RunSeed(seed).stream("bfs-test", 0);
+            let (w, h) = (1 + rng.below(12) as i32, 1 + rng.below(9) as i32);
+            let mut map = Map::new(w, h);
+            for p in map.bounds().cells() {
+                if rng.below(3) > 0 {
+                    map.set(p, Tile::Floor);
+                }
+            }
+            let start = Pos::new(rng.below(w as u32) as i32, rng.below(h as u32) as i32);
+            assert_eq!(
+                bfs_distances(&map, start),
+                by_the_rule(&map, start),
+                "seed {seed}"
+            );
+        }
     }
 
     #[test]
@@ -290,6 +474,44 @@ mod tests {
             let dir = at.direction_to(next).expect("adjacent");
             assert!(map.can_step(at, dir));
             at = next;
+        }
+    }
+
+    /// The packed open-set entry orders as the tuple it stands for, so the
+    /// pop sequence (and every route) is the tuple heap's.
+    #[test]
+    fn open_entries_order_as_their_tuples() {
+        use proptest::prelude::*;
+        let side = 256 * 256;
+        let field = || (0u32..side + 512, 0u32..side, 0usize..side as usize);
+        proptest!(|(a in field(), b in field())| {
+            let key = |(f, g, i): (u32, u32, usize)| (f, Reverse(g), i);
+            let (ea, eb) = (OpenEntry::new(a.0, a.1, a.2), OpenEntry::new(b.0, b.1, b.2));
+            prop_assert_eq!(ea.cmp(&eb), key(a).cmp(&key(b)));
+            prop_assert_eq!((ea.steps(), ea.tile()), (a.1, a.2));
+        });
+    }
+
+    /// Routes over exits worked out beforehand are the routes over the map,
+    /// tile for tile, on generated floors.
+    #[test]
+    fn astar_on_worked_out_exits_takes_the_same_routes() {
+        use crate::map::{DEFAULT_HEIGHT, DEFAULT_WIDTH};
+        use crate::mapgen::generate_floor;
+        use crate::rng::RunSeed;
+        for seed in 1..=6 {
+            let floor = generate_floor(RunSeed(seed), seed as u32, DEFAULT_WIDTH, DEFAULT_HEIGHT);
+            let map = &floor.map;
+            let exits = Exits::of(map);
+            let cells: Vec<Pos> = map.walkable_cells().collect();
+            for (i, &from) in cells.iter().enumerate().step_by(37) {
+                let to = cells[(i * 7919) % cells.len()];
+                assert_eq!(
+                    astar_on(map, &exits, from, to, map.len()),
+                    astar(map, from, to, map.len()),
+                    "seed {seed}: {from} to {to}"
+                );
+            }
         }
     }
 

@@ -10,7 +10,7 @@
 use std::collections::VecDeque;
 
 use crate::geom::{Dir, Pos};
-use crate::map::{Map, Tile};
+use crate::map::{BitGrid, Map, Tile};
 use crate::paths;
 use crate::rules::{BASE_ACTION_COST, StepResult};
 
@@ -123,8 +123,9 @@ impl Game {
             return Ok(());
         }
         let before = self.watch();
+        let mut plan = None;
         for step in 0..AUTO_EXPLORE_LIMIT {
-            let Some(dir) = self.explore_direction() else {
+            let Some(dir) = self.explore_direction(&mut plan) else {
                 let on_goal = self.state.player.pos == self.state.floor.goal;
                 if step == 0 {
                     self.say(if on_goal {
@@ -150,23 +151,98 @@ impl Game {
     /// The first step toward the nearest frontier over known ground, or once
     /// the floor is explored, toward the goal. `None` when there is nowhere to
     /// go (already on the goal, or nothing reachable).
-    fn explore_direction(&self) -> Option<Dir> {
+    ///
+    /// `plan` is what the previous step of this walk worked out; it is used
+    /// only where it gives the answer a fresh search would (see [`Plan`]).
+    fn explore_direction(&self, plan: &mut Option<Plan>) -> Option<Dir> {
         let map = &self.state.floor.map;
         let from = self.state.player.pos;
         if let Some(homesick) = self.planted_homesick() {
             return homesick;
         }
-        if let Some(dir) = first_step_to_frontier(map, from) {
-            return Some(dir);
-        }
-        let goal = self.state.floor.goal;
-        if from == goal || !map.is_revealed(goal) {
-            return None;
-        }
-        let known = known_ground(map);
-        let route = paths::astar(&known, from, goal, map.len())?;
-        route.first().and_then(|&next| from.direction_to(next))
+        let plan = match plan {
+            Some(plan) if plan.holds(map, from) => plan,
+            _ => plan.insert(Plan::search(map, from)),
+        };
+        let dir = match &mut plan.to_frontier {
+            Some(steps) => steps.pop()?,
+            None => {
+                let goal = self.state.floor.goal;
+                if from == goal || !map.is_revealed(goal) {
+                    return None;
+                }
+                let (known, exits) = plan.known.get_or_insert_with(|| {
+                    let known = known_ground(map);
+                    let exits = paths::Exits::of(&known);
+                    (known, exits)
+                });
+                let route = paths::astar_on(known, exits, from, goal, map.len())?;
+                route.first().and_then(|&next| from.direction_to(next))?
+            }
+        };
+        plan.stepped(map, from, dir);
+        Some(dir)
     }
+}
+
+/// What one `o` has worked out, kept from one step of the walk to the next
+/// while the answer it gives is provably the one a fresh search would give.
+///
+/// The search ([`route_to_frontier`]) finds the shortest route to the nearest
+/// frontier that comes first in [`Dir::ALL`] order at every step (the
+/// breadth-first order). Take its first step from `p` to `q`: if the known
+/// ground is the same at `q` and `p` does not border the unknown, the rest of
+/// the route is exactly what a search from `q` finds. No frontier is nearer
+/// to `q` than the route's end (it would be nearer to `p` too, by way of `q`,
+/// or be `p` itself), and among the routes that near, the first in order is
+/// the remainder of the first from `p`. Likewise "no frontier is reachable"
+/// still holds one step on. So one search serves every step across ground
+/// already seen; a step that reveals anything searches again. Local to one
+/// press of `o`: nothing of it reaches the state.
+struct Plan {
+    /// The revealed layer the plan was made on.
+    revealed: BitGrid,
+    /// Where the player must stand for the plan to hold.
+    at: Option<Pos>,
+    /// The rest of the route to the nearest frontier, last step first;
+    /// `None` when no frontier could be reached.
+    to_frontier: Option<Vec<Dir>>,
+    /// The known ground on `revealed` and its exits, for the walk to the
+    /// goal.
+    known: Option<(Map, paths::Exits)>,
+}
+
+impl Plan {
+    fn search(map: &Map, from: Pos) -> Plan {
+        Plan {
+            revealed: map.revealed.clone(),
+            at: Some(from),
+            to_frontier: route_to_frontier(map, from),
+            known: None,
+        }
+    }
+
+    fn holds(&self, map: &Map, from: Pos) -> bool {
+        self.at == Some(from)
+            && self
+                .to_frontier
+                .as_ref()
+                .is_none_or(|steps| !steps.is_empty())
+            && self.revealed == map.revealed
+    }
+
+    /// The walk is taking `dir` from `from`: where the plan holds next.
+    fn stepped(&mut self, map: &Map, from: Pos, dir: Dir) {
+        self.at = (!borders_unknown(map, from)).then(|| from.step(dir));
+    }
+}
+
+/// Whether `p` has an unrevealed neighbour on the map: a frontier tile.
+fn borders_unknown(map: &Map, p: Pos) -> bool {
+    Dir::ALL.into_iter().any(|d| {
+        let n = p.step(d);
+        map.in_bounds(n) && !map.is_revealed(n)
+    })
 }
 
 /// A copy of the map with every tile the player has not seen as rock, so
@@ -181,45 +257,135 @@ pub(super) fn known_ground(map: &Map) -> Map {
 }
 
 /// Breadth-first over revealed walkable tiles from `from` to the nearest one
-/// that borders an unrevealed tile; returns the first step of that route.
-/// The start itself does not count: standing at the edge of the unknown,
-/// the walk goes to the nearest other tile that does.
-fn first_step_to_frontier(map: &Map, from: Pos) -> Option<Dir> {
-    let mut visited = crate::map::BitGrid::new(map.len());
-    visited.insert(map.xy_idx(from));
-    // Each queued tile carries the first step of the route that reached it.
-    let mut queue: VecDeque<(Pos, Dir)> = VecDeque::new();
-    // One look at each neighbour both tells whether `here` borders the
-    // unknown (a frontier: the search ends) and queues the ones to go on to.
-    let mut visit = |queue: &mut VecDeque<(Pos, Dir)>, here: Pos, first: Option<Dir>| {
+/// that borders an unrevealed tile; returns the route there as its steps,
+/// last step first, or `None` when no such tile can be reached. The start
+/// itself does not count: standing at the edge of the unknown, the walk goes
+/// to the nearest other tile that does. Neighbours are taken in [`Dir::ALL`]
+/// order, so of the shortest routes the one found is the first in that
+/// order at every step.
+fn route_to_frontier(map: &Map, from: Pos) -> Option<Vec<Dir>> {
+    // How each visited tile was first reached; NOT_SEEN where it was not.
+    const NOT_SEEN: u8 = u8::MAX;
+    const START: u8 = u8::MAX - 1;
+    let mut came_by = vec![NOT_SEEN; map.len()];
+    came_by[map.xy_idx(from)] = START;
+    let mut queue: VecDeque<Pos> = VecDeque::new();
+    queue.push_back(from);
+    let mut bound = crate::bound::Bound::visits_each_once("frontier search", map.len());
+    while let Some(here) = queue.pop_front() {
+        bound.tick();
+        // One look at each neighbour both tells whether `here` borders the
+        // unknown (a frontier: the search ends) and queues the ones to go on to.
         for dir in Dir::ALL {
             let next = here.step(dir);
             if !map.in_bounds(next) {
                 continue;
             }
             if !map.is_revealed(next) {
-                // Unknown ground: a frontier, unless `here` is the start.
-                if let Some(first) = first {
-                    return Some(first);
+                if here == from {
+                    continue; // the start does not count
                 }
-                continue;
+                return Some(route_back(map, &came_by, here));
             }
             let idx = map.xy_idx(next);
-            if visited.get(idx) || !map.can_step(here, dir) {
+            if came_by[idx] != NOT_SEEN || !map.can_step(here, dir) {
                 continue;
             }
-            visited.insert(idx);
-            queue.push_back((next, first.unwrap_or(dir)));
-        }
-        None
-    };
-    visit(&mut queue, from, None);
-    let mut bound = crate::bound::Bound::visits_each_once("frontier search", map.len());
-    while let Some((here, first)) = queue.pop_front() {
-        bound.tick();
-        if let Some(found) = visit(&mut queue, here, Some(first)) {
-            return Some(found);
+            came_by[idx] = dir.index() as u8;
+            queue.push_back(next);
         }
     }
     None
+}
+
+/// The steps that reached `to` in a search that recorded how it first
+/// reached each tile, last step first.
+fn route_back(map: &Map, came_by: &[u8], to: Pos) -> Vec<Dir> {
+    let mut steps = Vec::new();
+    let mut at = to;
+    let mut bound = crate::bound::Bound::visits_each_once("frontier route", map.len());
+    while let Some(&dir) = Dir::ALL.get(usize::from(came_by[map.xy_idx(at)])) {
+        bound.tick();
+        steps.push(dir);
+        let (dx, dy) = dir.delta();
+        at = at.offset(-dx, -dy);
+    }
+    steps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::{DEFAULT_HEIGHT, DEFAULT_WIDTH};
+    use crate::mapgen::generate_floor;
+    use crate::rng::RunSeed;
+
+    /// The first step a fresh search takes from `from`.
+    fn fresh(map: &Map, from: Pos) -> Option<Dir> {
+        route_to_frontier(map, from).and_then(|steps| steps.last().copied())
+    }
+
+    /// Following a plan across ground that stays as it is gives, at every
+    /// step, the step a fresh search there gives: on generated floors with
+    /// a random part revealed, from every walkable revealed tile, until the
+    /// plan stops holding (a step from the edge of the unknown, or its
+    /// route's end), and then once more from a fresh plan.
+    #[test]
+    fn a_plan_steps_as_a_fresh_search_would() {
+        let mut followed = 0;
+        for seed in 1..=8u64 {
+            let mut floor = generate_floor(
+                RunSeed(seed),
+                (seed % 6) as u32 + 1,
+                DEFAULT_WIDTH,
+                DEFAULT_HEIGHT,
+            );
+            let map = &mut floor.map;
+            let mut rng = RunSeed(seed).stream("plan-test", 0);
+            // Revealed: a few discs of ground, as sight leaves it.
+            for _ in 0..6 {
+                let centre = Pos::new(
+                    rng.below(map.width() as u32) as i32,
+                    rng.below(map.height() as u32) as i32,
+                );
+                for p in map
+                    .bounds()
+                    .cells()
+                    .filter(|p| p.distance_squared(centre) <= 120)
+                {
+                    let idx = map.xy_idx(p);
+                    map.revealed.insert(idx);
+                }
+            }
+            let starts: Vec<Pos> = map
+                .walkable_cells()
+                .filter(|&p| map.is_revealed(p))
+                .collect();
+            for &start in starts.iter().step_by(5) {
+                let mut plan = Plan::search(map, start);
+                let mut at = start;
+                for _ in 0..map.len() {
+                    if !plan.holds(map, at) {
+                        plan = Plan::search(map, at);
+                    }
+                    let Some(dir) = plan.to_frontier.as_mut().and_then(Vec::pop) else {
+                        assert_eq!(fresh(map, at), None, "seed {seed}, from {start} at {at}");
+                        break;
+                    };
+                    assert_eq!(
+                        Some(dir),
+                        fresh(map, at),
+                        "seed {seed}, from {start} at {at}"
+                    );
+                    followed += 1;
+                    plan.stepped(map, at, dir);
+                    at = at.step(dir);
+                    if borders_unknown(map, at) && plan.at.is_none() {
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(followed > 1000, "only {followed} steps followed");
+    }
 }
