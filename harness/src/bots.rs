@@ -179,6 +179,8 @@ pub struct ExplorerBot {
     /// going nowhere and tries a random step instead.
     last_hash: u64,
     repeats: u32,
+    /// The buffer the state is encoded into for its hash, kept between keys.
+    hash_buffer: Vec<u8>,
     /// The item it is walking to. Once chosen it is kept until reached or
     /// gone: choosing afresh each step let two items trade places as the
     /// nearest one in view, and the bot walked back and forth between them
@@ -215,6 +217,7 @@ impl ExplorerBot {
             rng: RunSeed(seed).stream("bot-explorer", 0),
             last_hash: 0,
             repeats: 0,
+            hash_buffer: Vec::new(),
             item_target: None,
             chase: None,
             progress: ((0, 0, 0, 0), 0),
@@ -395,7 +398,7 @@ impl ExplorerBot {
 
 impl Bot for ExplorerBot {
     fn next_keys(&mut self, game: &Game) -> Vec<Key> {
-        let hash = game.state_hash();
+        let hash = game.state_hash_in(&mut self.hash_buffer);
         if hash == self.last_hash {
             self.repeats += 1;
         } else {

@@ -79,7 +79,17 @@ impl Game {
     /// A 64-bit hash of the whole state. Equal states hash equal on every
     /// platform and build; see docs/state-hash.md.
     pub fn state_hash(&self) -> u64 {
-        xxhash_rust::xxh3::xxh3_64(&self.state_bytes())
+        self.state_hash_in(&mut Vec::new())
+    }
+
+    /// [`Game::state_hash`], encoding into `buffer` (emptied first) rather
+    /// than a new one: a caller that hashes after every key keeps one buffer
+    /// and saves the allocation and its regrowth each time.
+    pub fn state_hash_in(&self, buffer: &mut Vec<u8>) -> u64 {
+        buffer.clear();
+        *buffer = postcard::to_extend(&self.state, std::mem::take(buffer))
+            .expect("the game state has no type postcard cannot encode");
+        xxhash_rust::xxh3::xxh3_64(buffer)
     }
 
     /// The canonical encoding the hash is taken over.
