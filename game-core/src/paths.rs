@@ -249,9 +249,19 @@ pub struct Exits {
 }
 
 impl Exits {
+    /// The exits of every walkable tile; rock has none here. A search only
+    /// ever stands on its start or on a tile a step reached, which is
+    /// walkable, and [`astar_on`] works its start's exits out afresh.
     pub fn of(map: &Map) -> Exits {
         let masks = (0..map.len())
-            .map(|idx| exits_mask(map, map.idx_pos(idx)))
+            .map(|idx| {
+                let p = map.idx_pos(idx);
+                if map.is_walkable(p) {
+                    exits_mask(map, p)
+                } else {
+                    0
+                }
+            })
             .collect();
         Exits {
             width: map.width(),
@@ -295,7 +305,14 @@ pub fn astar_on(
         (map.width(), map.len()),
         "exits of another map"
     );
-    astar_by(map, from, to, max_nodes, |idx| exits.masks[idx])
+    let start = map.xy_idx(from);
+    astar_by(map, from, to, max_nodes, |idx| {
+        if idx == start {
+            exits_mask(map, from)
+        } else {
+            exits.masks[idx]
+        }
+    })
 }
 
 /// A* with the legal steps out of a tile given as a bit per direction.
@@ -504,7 +521,17 @@ mod tests {
             let map = &floor.map;
             let exits = Exits::of(map);
             let cells: Vec<Pos> = map.walkable_cells().collect();
-            for (i, &from) in cells.iter().enumerate().step_by(37) {
+            // From walkable tiles, and from every rock tile next to one.
+            let rock_starts = map.bounds().cells().filter(|&p| {
+                !map.is_walkable(p) && Dir::ALL.iter().any(|&d| map.is_walkable(p.step(d)))
+            });
+            let starts: Vec<Pos> = cells
+                .iter()
+                .copied()
+                .step_by(37)
+                .chain(rock_starts.step_by(11))
+                .collect();
+            for (i, &from) in starts.iter().enumerate() {
                 let to = cells[(i * 7919) % cells.len()];
                 assert_eq!(
                     astar_on(map, &exits, from, to, map.len()),

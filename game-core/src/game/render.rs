@@ -605,29 +605,36 @@ fn cut_with_ellipsis(mut lines: Vec<String>, rows: usize, width: usize) -> Vec<S
 /// Word-wraps `text` to lines of at most `width` characters; a word longer
 /// than a line is cut.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    // Every message is wrapped for every frame drawn, so this counts
+    // characters as it goes and never copies a word.
     let width = width.max(1);
     let mut lines = Vec::new();
     let mut current = String::new();
-    for word in text.split_whitespace() {
-        let mut word: String = word.to_string();
+    let mut used = 0; // characters in `current`
+    for mut word in text.split_whitespace() {
         loop {
-            let used = current.chars().count();
-            let needed = word.chars().count() + usize::from(used > 0);
-            if used + needed <= width {
+            let length = word.chars().count();
+            if used + length + usize::from(used > 0) <= width {
                 if used > 0 {
                     current.push(' ');
+                    used += 1;
                 }
-                current.push_str(&word);
+                current.push_str(word);
+                used += length;
                 break;
             }
             if used > 0 {
                 lines.push(std::mem::take(&mut current));
+                used = 0;
                 continue;
             }
             // The word alone is wider than a line: cut it.
-            let head: String = word.chars().take(width).collect();
-            word = word.chars().skip(width).collect();
-            lines.push(head);
+            let cut = word
+                .char_indices()
+                .nth(width)
+                .map_or(word.len(), |(at, _)| at);
+            lines.push(word[..cut].to_string());
+            word = &word[cut..];
             if word.is_empty() {
                 break;
             }
@@ -651,6 +658,50 @@ mod tests {
         assert_eq!(camera(&map, 20, 10, Pos::new(79, 39)), Pos::new(60, 30));
         // A view wider than the map stays at the left edge.
         assert_eq!(camera(&map, 120, 50, Pos::new(79, 39)), Pos::new(0, 0));
+    }
+
+    /// The wrap as it was first written, word by word with copies: the
+    /// faster one must cut every text at the same places.
+    fn wrap_by_copies(text: &str, width: usize) -> Vec<String> {
+        let width = width.max(1);
+        let mut lines = Vec::new();
+        let mut current = String::new();
+        for word in text.split_whitespace() {
+            let mut word: String = word.to_string();
+            loop {
+                let used = current.chars().count();
+                let needed = word.chars().count() + usize::from(used > 0);
+                if used + needed <= width {
+                    if used > 0 {
+                        current.push(' ');
+                    }
+                    current.push_str(&word);
+                    break;
+                }
+                if used > 0 {
+                    lines.push(std::mem::take(&mut current));
+                    continue;
+                }
+                let head: String = word.chars().take(width).collect();
+                word = word.chars().skip(width).collect();
+                lines.push(head);
+                if word.is_empty() {
+                    break;
+                }
+            }
+        }
+        if !current.is_empty() {
+            lines.push(current);
+        }
+        lines
+    }
+
+    #[test]
+    fn wrapping_cuts_where_the_plain_wrap_does() {
+        use proptest::prelude::*;
+        proptest!(|(text in "[a-zé €\\t\\n]{0,80}", width in 0usize..30)| {
+            prop_assert_eq!(wrap(&text, width), wrap_by_copies(&text, width));
+        });
     }
 
     #[test]
