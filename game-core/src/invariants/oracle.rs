@@ -258,12 +258,20 @@ pub fn check_oracles(game: &Game) -> Vec<Violation> {
         .collect();
     let mut targets: Vec<Pos> = state.monsters.iter().map(|m| m.pos).take(1).collect();
     targets.push(state.floor.goal);
-    found.extend(check_paths(map, player, &targets));
-    // The chase map the monsters actually walk by, kept between turns.
+    let reference = distances(map, player);
+    check_paths_against(map, player, &targets, &reference, &mut found);
+    // The chase map the monsters actually walk by, kept between turns. It
+    // is usually the player's own, so the reference is usually at hand.
     if let Some(chase) = game.chase_map() {
         let from = chase.origin();
-        let reference = distances(map, from);
-        check_chase_map(map, chase, &reference, &mut found);
+        let elsewhere;
+        let reference = if from == player {
+            &reference
+        } else {
+            elsewhere = distances(map, from);
+            &elsewhere
+        };
+        check_chase_map(map, chase, reference, &mut found);
     }
     found
 }
@@ -299,12 +307,22 @@ pub fn check_view(map: &Map, origin: Pos, radius: i32, visible: &BitGrid) -> Opt
 /// against the reference search.
 pub fn check_paths(map: &Map, origin: Pos, targets: &[Pos]) -> Vec<Violation> {
     let mut found = Vec::new();
-    let reference = distances(map, origin);
-    check_distances(map, origin, &reference, &mut found);
-    for &to in targets {
-        check_route(map, origin, to, &reference, &mut found);
-    }
+    check_paths_against(map, origin, targets, &distances(map, origin), &mut found);
     found
+}
+
+/// [`check_paths`] with the reference distances from `origin` at hand.
+fn check_paths_against(
+    map: &Map,
+    origin: Pos,
+    targets: &[Pos],
+    reference: &[u32],
+    found: &mut Vec<Violation>,
+) {
+    check_distances(map, origin, reference, found);
+    for &to in targets {
+        check_route(map, origin, to, reference, found);
+    }
 }
 
 fn check_distances(map: &Map, from: Pos, reference: &[u32], found: &mut Vec<Violation>) {
