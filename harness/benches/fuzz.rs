@@ -4,44 +4,17 @@
 //! `intents` aim is 5,000 runs a second with 64-intent inputs
 //! (docs/fuzzing.md has the figures under libFuzzer too).
 //!
-//! Inputs are decoded from a fixed byte stream, so every run of the bench
-//! plays the same games. Machines here are shared and noisy: read medians.
+//! Inputs are decoded from a fixed byte stream (`harness::fuzz::bench`,
+//! which `deja bench` measures with too), so every run plays the same games.
+//! Machines here are shared and noisy: read medians.
 
 use arbitrary::{Arbitrary, Unstructured};
 use divan::{Bencher, black_box};
-use game_core::{Intent, RunSeed};
-use harness::fuzz::{self, IntentsInput, KeysInput, MapgenInput};
+use harness::fuzz::bench::{INPUTS, SEEDS, bytes, intents_inputs};
+use harness::fuzz::{self, KeysInput, MapgenInput};
 
 fn main() {
     divan::main();
-}
-
-/// How many different inputs a bench cycles through: enough seeds that the
-/// kept started games are a realistic mix of new and reused.
-const INPUTS: usize = 2000;
-/// Seeds the inputs use, as a fuzzer's inputs do (`seed` is a u16).
-const SEEDS: u64 = 200;
-
-/// Bytes from a fixed stream: the raw material of every input.
-fn bytes(index: usize, len: usize) -> Vec<u8> {
-    let mut rng = RunSeed(index as u64).stream("bench-fuzz", 0);
-    (0..len).map(|_| rng.below(256) as u8).collect()
-}
-
-fn intents_inputs(intents_each: usize) -> Vec<IntentsInput> {
-    (0..INPUTS)
-        .map(|i| {
-            let raw = bytes(i, 64 * intents_each);
-            let mut u = Unstructured::new(&raw);
-            let intents = (0..intents_each)
-                .map(|_| Intent::arbitrary(&mut u).expect("enough bytes for an intent"))
-                .collect();
-            IntentsInput {
-                seed: (i as u64 % SEEDS) as u16,
-                intents,
-            }
-        })
-        .collect()
 }
 
 /// The `intents` target's body on 64-intent inputs (the measure).
@@ -50,7 +23,12 @@ fn intents_inputs(intents_each: usize) -> Vec<IntentsInput> {
 /// state is what counts.
 #[divan::bench(args = [16, 64, 256], sample_count = 1000)]
 fn intents(bencher: Bencher, intents_each: usize) {
-    run_each(bencher, &intents_inputs(intents_each), true, fuzz::intents);
+    run_each(
+        bencher,
+        &intents_inputs(INPUTS, intents_each),
+        true,
+        fuzz::intents,
+    );
 }
 
 /// The `keys` target's body on 64 keys drawn from the dictionary's kind of

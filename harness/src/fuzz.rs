@@ -511,6 +511,50 @@ pub fn crash_message(target: &str, failure: &Failure) -> String {
     )
 }
 
+/// The inputs the fuzz bodies are measured with, natively: by `cargo bench
+/// -p harness --bench fuzz` and by `deja bench`, so both time the same games.
+/// Every input is decoded from a fixed byte stream: every run plays the same.
+pub mod bench {
+    use arbitrary::{Arbitrary, Unstructured};
+    use game_core::{Intent, RunSeed};
+
+    use super::IntentsInput;
+
+    /// How many different inputs a bench cycles through: enough seeds that
+    /// the kept started games are a realistic mix of new and reused.
+    pub const INPUTS: usize = 2000;
+    /// Seeds the inputs use, as a fuzzer's inputs do (`seed` is a u16).
+    pub const SEEDS: u64 = 200;
+    /// Intents in each `intents` input of the measure its aim is set for.
+    pub const INTENTS_EACH: usize = 64;
+
+    /// Bytes from a fixed stream: the raw material of every input.
+    pub fn bytes(index: usize, len: usize) -> Vec<u8> {
+        let mut rng = RunSeed(index as u64).stream("bench-fuzz", 0);
+        (0..len)
+            .map(|_| u8::try_from(rng.below(256)).expect("below 256"))
+            .collect()
+    }
+
+    /// `count` `intents` inputs of `intents_each` intents, their seeds
+    /// cycling through [`SEEDS`].
+    pub fn intents_inputs(count: usize, intents_each: usize) -> Vec<IntentsInput> {
+        (0..count)
+            .map(|i| {
+                let raw = bytes(i, 64 * intents_each);
+                let mut u = Unstructured::new(&raw);
+                let intents = (0..intents_each)
+                    .map(|_| Intent::arbitrary(&mut u).expect("enough bytes for an intent"))
+                    .collect();
+                IntentsInput {
+                    seed: u16::try_from(i as u64 % SEEDS).expect("SEEDS fits in a u16"),
+                    intents,
+                }
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

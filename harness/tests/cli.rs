@@ -426,11 +426,25 @@ fn map_prints_a_floor_and_its_stats() {
 #[test]
 fn bench_reports_steps_per_second() {
     let dir = scratch("bench");
-    let out = run(&["bench", "--keys", "300", "--runs", "1"], &dir);
+    let out = run(
+        &[
+            "bench",
+            "--only",
+            "replay,recording,viewer",
+            "--keys",
+            "300",
+            "--runs",
+            "1",
+        ],
+        &dir,
+    );
     assert_exit(&out, 0);
     assert_prints(&out, "steps/s");
-    assert_prints(&out, "recording a played run, per key");
-    assert_prints(&out, "viewer step back in a 100000-key recording: median");
+    assert_prints(&out, "autosave per key, 100,000-key run  ");
+    assert_prints(&out, "viewer step back, 100,000-key recording  ");
+    // Today's figures only: nothing that was not asked for.
+    let stdout = text(&out.stdout);
+    assert!(!stdout.contains("sweep"), "{stdout}");
 }
 
 #[test]
@@ -438,11 +452,22 @@ fn bench_counts_are_capped_and_the_last_seed_wraps_the_same_in_every_build() {
     let dir = scratch("bench-limits");
     let last = u64::MAX.to_string();
     let out = run(
-        &["bench", "--keys", "300", "--runs", "1", "--seed", &last],
+        &[
+            "bench",
+            "--only",
+            "replay,viewer",
+            "--keys",
+            "300",
+            "--runs",
+            "1",
+            "--seed",
+            &last,
+        ],
         &dir,
     );
     assert_exit(&out, 0);
     assert_prints(&out, "steps/s");
+    assert_prints(&out, "viewer step back, 100,000-key recording  ");
     for args in [
         vec!["bench", "--keys", last.as_str()],
         vec!["bench", "--keys", "0"],

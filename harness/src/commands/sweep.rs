@@ -11,25 +11,7 @@ use crate::sweep::{self, DepthRange, Saving, SeedRange, Shard, SweepReport, Swee
 
 pub fn run(args: SweepArgs) -> Result<u8, String> {
     let content = super::load_content(&args.content)?;
-    let spec = SweepSpec {
-        seeds: SeedRange {
-            start: args.seeds.0,
-            end: args.seeds.1,
-        },
-        depths: DepthRange {
-            first: args.depths.0,
-            last: args.depths.1,
-        },
-        bot: args.bot,
-        turns: args.turns,
-        map_width: i32::from(args.map_size.0),
-        map_height: i32::from(args.map_size.1),
-        canaries: args.canary.iter().map(|c| c.name().to_string()).collect(),
-        shard: args.shard.map(|(index, count)| Shard { index, count }),
-        progress_limit: args
-            .progress_limit
-            .unwrap_or_else(|| sweep::default_progress_limit(args.bot)),
-    };
+    let spec = spec(&args);
     if let Some(seconds) = args.hang_seconds {
         crate::watchdog::set_budget(seconds);
     }
@@ -159,6 +141,29 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
         found += compare_with_baseline(&report, baselines, path, &text)?;
     }
     Ok(if found > 0 { exit::FAILURE } else { exit::OK })
+}
+
+/// What `args` ask to sweep (`deja bench` builds its sweeps with this too).
+pub fn spec(args: &SweepArgs) -> SweepSpec {
+    SweepSpec {
+        seeds: SeedRange {
+            start: args.seeds.0,
+            end: args.seeds.1,
+        },
+        depths: DepthRange {
+            first: args.depths.0,
+            last: args.depths.1,
+        },
+        bot: args.bot,
+        turns: args.turns,
+        map_width: i32::from(args.map_size.0),
+        map_height: i32::from(args.map_size.1),
+        canaries: args.canary.iter().map(|c| c.name().to_string()).collect(),
+        shard: args.shard.map(|(index, count)| Shard { index, count }),
+        progress_limit: args
+            .progress_limit
+            .unwrap_or_else(|| sweep::default_progress_limit(args.bot)),
+    }
 }
 
 /// Prints how the sweep's figures stand against the baseline; returns how
