@@ -18,73 +18,134 @@ pub const UNREACHABLE: u32 = u32::MAX;
 /// Steps from `start` to every tile, [`UNREACHABLE`] where no path exists.
 /// Indexed like the map's layers.
 pub fn bfs_distances(map: &Map, start: Pos) -> Vec<u32> {
-    // This runs several times for every floor generated and checked, so it
-    // works on a copy of the map with a border of rock round it: every
-    // neighbour is then a fixed offset away and needs no bounds check. Rock
-    // is marked up front, so a neighbour already marked (seen, or rock) is
-    // skipped with one load. [`Map::can_step`] is the rule it follows, and a
-    // test holds the two to the same distances.
-    const ROCK: u32 = UNREACHABLE - 1;
-    let (width, height) = (map.width() as usize, map.height() as usize);
-    let padded_width = width + 2;
-    let mut dist = vec![ROCK; padded_width * (height + 2)];
-    for (y, row) in map.tiles().chunks_exact(width.max(1)).enumerate() {
-        let padded_row = (y + 1) * padded_width + 1;
-        for (cell, tile) in dist[padded_row..padded_row + width].iter_mut().zip(row) {
-            if tile.is_walkable() {
-                *cell = UNREACHABLE;
+    let mut grid = Flood::of(map);
+    if map.is_walkable(start) {
+        grid.fill_from(grid.index(start), 0, |steps| steps + 1);
+    }
+    grid.labels(UNREACHABLE)
+}
+
+/// Labels on a copy of a map with a border of rock round it, for the floods
+/// that run several times for every floor generated and checked (distances,
+/// connected areas): every neighbour is a fixed offset away and needs no
+/// bounds check, and a neighbour already labelled, or rock, is skipped with
+/// one load. [`Map::can_step`] is the rule the floods follow; a test holds
+/// the distances to a search over it.
+pub(crate) struct Flood {
+    width: usize,
+    height: usize,
+    /// Row-major with the border: [`Flood::ROCK`], [`Flood::UNLABELLED`] or
+    /// a label.
+    cells: Vec<u32>,
+    /// Each direction's offset and, for a diagonal, the offsets of the two
+    /// tiles it passes between, in [`Dir::ALL`] order.
+    steps: [(isize, Option<(isize, isize)>); 8],
+    /// Tiles to go on from, in the order they were labelled.
+    queue: Vec<usize>,
+}
+
+impl Flood {
+    const ROCK: u32 = u32::MAX - 1;
+    /// A walkable tile no flood has reached; never a label.
+    pub(crate) const UNLABELLED: u32 = u32::MAX;
+
+    pub(crate) fn of(map: &Map) -> Flood {
+        let (width, height) = (map.width() as usize, map.height() as usize);
+        let padded_width = width + 2;
+        let mut cells = vec![Self::ROCK; padded_width * (height + 2)];
+        for (y, row) in map.tiles().chunks_exact(width.max(1)).enumerate() {
+            let padded_row = (y + 1) * padded_width + 1;
+            for (cell, tile) in cells[padded_row..padded_row + width].iter_mut().zip(row) {
+                if tile.is_walkable() {
+                    *cell = Self::UNLABELLED;
+                }
             }
         }
-    }
-    if map.is_walkable(start) {
-        // Each direction's offset, and for a diagonal the offsets of the two
-        // tiles it passes between, in Dir::ALL order.
         let w = padded_width as isize;
-        let steps: [(isize, Option<(isize, isize)>); 8] = Dir::ALL.map(|dir| {
+        let steps = Dir::ALL.map(|dir| {
             let (dx, dy) = dir.delta();
             let (dx, dy) = (dx as isize, dy as isize);
             (dy * w + dx, dir.is_diagonal().then_some((dx, dy * w)))
         });
-        // Every tile is queued once, when it is first labelled, so the
-        // queue is a list read from the front.
-        let mut queue: Vec<usize> = Vec::with_capacity(map.len() / 2);
-        let first = (start.y as usize + 1) * padded_width + start.x as usize + 1;
-        dist[first] = 0;
-        queue.push(first);
+        Flood {
+            width,
+            height,
+            cells,
+            steps,
+            queue: Vec::with_capacity(map.len() / 2),
+        }
+    }
+
+    /// Where `p`, on the map, is in the padded cells.
+    pub(crate) fn index(&self, p: Pos) -> usize {
+        (p.y as usize + 1) * (self.width + 2) + p.x as usize + 1
+    }
+
+    pub(crate) fn label(&self, index: usize) -> u32 {
+        self.cells[index]
+    }
+
+    /// Labels the unlabelled walkable tile at `first` with `label`, then
+    /// breadth-first every unlabelled tile reachable from it, each with
+    /// `next(label of the tile it was reached from)`. Returns how many tiles
+    /// it labelled.
+    pub(crate) fn fill_from(
+        &mut self,
+        first: usize,
+        label: u32,
+        next: impl Fn(u32) -> u32,
+    ) -> usize {
+        debug_assert_eq!(self.cells[first], Self::UNLABELLED);
+        self.cells[first] = label;
+        self.queue.clear();
+        self.queue.push(first);
         let mut head = 0;
-        let mut bound = crate::bound::Bound::visits_each_once("breadth-first search", map.len());
-        while let Some(&here) = queue.get(head) {
+        let mut bound =
+            crate::bound::Bound::visits_each_once("flood fill", self.width * self.height);
+        while let Some(&here) = self.queue.get(head) {
             head += 1;
             bound.tick();
-            let next_dist = dist[here] + 1;
-            for (offset, beside) in steps {
-                let next = here.wrapping_add_signed(offset);
-                if dist[next] != UNREACHABLE {
+            let onward = next(self.cells[here]);
+            for (offset, beside) in self.steps {
+                let to = here.wrapping_add_signed(offset);
+                if self.cells[to] != Self::UNLABELLED {
                     continue; // labelled already, or rock
                 }
                 // A diagonal may not squeeze between two blocking tiles.
                 if let Some((across, along)) = beside
-                    && dist[here.wrapping_add_signed(across)] == ROCK
-                    && dist[here.wrapping_add_signed(along)] == ROCK
+                    && self.cells[here.wrapping_add_signed(across)] == Self::ROCK
+                    && self.cells[here.wrapping_add_signed(along)] == Self::ROCK
                 {
                     continue;
                 }
-                dist[next] = next_dist;
-                queue.push(next);
+                self.cells[to] = onward;
+                self.queue.push(to);
             }
         }
+        self.queue.len()
     }
-    // Back to the map's own layout, rock unreachable.
-    let mut out = Vec::with_capacity(map.len());
-    for y in 0..height {
-        let padded_row = (y + 1) * padded_width + 1;
-        out.extend(
-            dist[padded_row..padded_row + width]
-                .iter()
-                .map(|&d| if d == ROCK { UNREACHABLE } else { d }),
-        );
+
+    /// The labels in the map's own layout; rock and unlabelled tiles as
+    /// `unlabelled`.
+    pub(crate) fn labels(&self, unlabelled: u32) -> Vec<u32> {
+        let padded_width = self.width + 2;
+        let mut out = Vec::with_capacity(self.width * self.height);
+        for y in 0..self.height {
+            let padded_row = (y + 1) * padded_width + 1;
+            out.extend(
+                self.cells[padded_row..padded_row + self.width]
+                    .iter()
+                    .map(|&label| {
+                        if label >= Self::ROCK {
+                            unlabelled
+                        } else {
+                            label
+                        }
+                    }),
+            );
+        }
+        out
     }
-    out
 }
 
 /// The reachable tile farthest from `start` by steps; ties go to the first in

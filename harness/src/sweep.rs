@@ -552,10 +552,12 @@ fn check_floor(
             spec.map_height,
             config.canaries,
         );
-        let mut violations = invariants::check_floor(&built, depth == LAST_DEPTH);
+        // One search from the start serves the measure and the checks.
+        let distances = game_core::paths::bfs_distances(&built.map, built.start);
+        let mut violations = invariants::check_floor_given(&built, depth == LAST_DEPTH, &distances);
         let game = Game::new_on_floor(config, depth, &built).ok();
         violations.extend(game.as_ref().and_then(invariants::check_spawns));
-        (FloorStats::of(&built), violations, game)
+        (FloorStats::given(&built, &distances), violations, game)
     });
     match generated {
         Err(kind) => (empty_floor(depth), Some(kind)),

@@ -11,12 +11,28 @@ use super::{Violation, violation};
 /// The floor invariants of a freshly generated floor. `last_floor` says
 /// whether its goal must be the exit rather than stairs.
 pub fn check_floor(floor: &BuiltFloor, last_floor: bool) -> Vec<Violation> {
-    let mut found = check_floor_map(
+    check_floor_given(
+        floor,
+        last_floor,
+        &paths::bfs_distances(&floor.map, floor.start),
+    )
+}
+
+/// [`check_floor`] with the steps from the floor's start to every tile
+/// ([`paths::bfs_distances`]) at hand: a sweep measures the floor with
+/// the same distances ([`crate::mapgen::stats::FloorStats::given`]).
+pub fn check_floor_given(
+    floor: &BuiltFloor,
+    last_floor: bool,
+    distances: &[u32],
+) -> Vec<Violation> {
+    let mut found = map_violations(
         &floor.map,
         floor.start,
         floor.goal,
         floor.vault.as_ref(),
         last_floor,
+        distances,
     );
     if !floor
         .regions
@@ -65,6 +81,19 @@ pub fn check_floor_map(
     vault: Option<&Vault>,
     last_floor: bool,
 ) -> Vec<Violation> {
+    let distances = paths::bfs_distances(map, start);
+    map_violations(map, start, goal, vault, last_floor, &distances)
+}
+
+/// [`check_floor_map`] with the steps from `start` at hand.
+fn map_violations(
+    map: &Map,
+    start: Pos,
+    goal: Pos,
+    vault: Option<&Vault>,
+    last_floor: bool,
+    dist: &[u32],
+) -> Vec<Violation> {
     let mut found = Vec::new();
     if !map.is_walkable(start) {
         found.push(violation(
@@ -73,7 +102,6 @@ pub fn check_floor_map(
         ));
         return found;
     }
-    let dist = paths::bfs_distances(map, start);
     let unreachable: Vec<Pos> = map
         .walkable_cells()
         .filter(|&p| dist[map.xy_idx(p)] == UNREACHABLE)

@@ -13,9 +13,9 @@ use super::regions::chunk_regions;
 use super::rooms::carve_horizontal;
 use super::{BuiltFloor, Generator, GeneratorKind};
 use crate::canary::{Canaries, Canary};
-use crate::geom::{Dir, Pos};
+use crate::geom::Pos;
 use crate::map::{MIN_HEIGHT, MIN_WIDTH, Map, Tile};
-use crate::paths::farthest_tile;
+use crate::paths::{Flood, farthest_tile};
 use crate::rng::Stream;
 
 /// Chance, in percent, that an interior cell starts as floor.
@@ -231,53 +231,25 @@ struct Areas {
 
 /// The area of rock, which belongs to none.
 const NO_AREA: u32 = u32::MAX;
-/// A walkable tile not yet reached by the flood fill.
-const UNLABELLED: u32 = u32::MAX - 1;
 
 impl Areas {
     fn label(map: &Map) -> Areas {
-        let mut area_of: Vec<u32> = map
-            .tiles()
-            .iter()
-            .map(|tile| {
-                if tile.is_walkable() {
-                    UNLABELLED
-                } else {
-                    NO_AREA
-                }
-            })
-            .collect();
+        let mut flood = Flood::of(map);
         let mut sizes = Vec::new();
-        let mut pending = Vec::new();
-        // Every tile joins one area, once.
-        let mut bound = crate::bound::Bound::visits_each_once("cavern area labelling", map.len());
+        // Areas are numbered in the row-major order of their first tile; a
+        // flood labels the whole of one, each tile once.
         for seed in map.bounds().cells() {
-            if area_of[map.xy_idx(seed)] != UNLABELLED {
+            let at = flood.index(seed);
+            if flood.label(at) != Flood::UNLABELLED {
                 continue;
             }
             let area = u32::try_from(sizes.len()).expect("fewer areas than tiles");
-            area_of[map.xy_idx(seed)] = area;
-            pending.push(seed);
-            let mut size = 0;
-            while let Some(here) = pending.pop() {
-                bound.tick();
-                size += 1;
-                for dir in Dir::ALL {
-                    let next = here.step(dir);
-                    // Only an unlabelled walkable tile can join the area, so
-                    // the step rule is asked about those alone.
-                    if !map.in_bounds(next) || area_of[map.xy_idx(next)] != UNLABELLED {
-                        continue;
-                    }
-                    if map.can_step(here, dir) {
-                        area_of[map.xy_idx(next)] = area;
-                        pending.push(next);
-                    }
-                }
-            }
-            sizes.push(size);
+            sizes.push(flood.fill_from(at, area, |area| area));
         }
-        Areas { area_of, sizes }
+        Areas {
+            area_of: flood.labels(NO_AREA),
+            sizes,
+        }
     }
 
     /// The largest area and its size; the first one found wins a tie.

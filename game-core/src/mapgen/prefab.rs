@@ -236,10 +236,15 @@ impl Prefab {
     }
 }
 
-/// The Big Room drawing. A test parses every embedded prefab, so this cannot
-/// fail in a build whose tests pass.
-fn big_room() -> Prefab {
-    Prefab::parse(BIG_ROOM).expect("prefabs/big_room.txt parses (pinned by a test)")
+/// The Big Room drawing, parsed once: it is asked for its size whenever a
+/// generator is chosen, and a sweep chooses thousands a second. A test
+/// parses every embedded prefab, so this cannot fail in a build whose tests
+/// pass.
+fn big_room() -> &'static Prefab {
+    static DRAWING: std::sync::OnceLock<Prefab> = std::sync::OnceLock::new();
+    DRAWING.get_or_init(|| {
+        Prefab::parse(BIG_ROOM).expect("prefabs/big_room.txt parses (pinned by a test)")
+    })
 }
 
 /// A NetHack homage: the whole floor is one vast hall drawn in

@@ -19,8 +19,13 @@ pub struct FloorStats {
 
 impl FloorStats {
     pub fn of(floor: &BuiltFloor) -> FloorStats {
+        FloorStats::given(floor, &bfs_distances(&floor.map, floor.start))
+    }
+
+    /// [`FloorStats::of`] with the steps from the floor's start to every
+    /// tile ([`bfs_distances`]) at hand.
+    pub fn given(floor: &BuiltFloor, distances: &[u32]) -> FloorStats {
         let map = &floor.map;
-        let distances = bfs_distances(map, floor.start);
         let reachable = map
             .walkable_cells()
             .filter(|&p| distances[map.xy_idx(p)] != UNREACHABLE)
