@@ -130,7 +130,7 @@ struct Feed {
 impl Feed {
     fn field<T: Serialize>(&mut self, value: &T, part: Option<usize>) {
         let start = self.bytes.len();
-        self.bytes = postcard::to_extend(value, std::mem::take(&mut self.bytes))
+        postcard::serialize_with_flavor(value, super::persist::Appending(&mut self.bytes))
             .expect("the game state has no type postcard cannot encode");
         self.ranges.push((start..self.bytes.len(), part));
     }
