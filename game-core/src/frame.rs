@@ -140,6 +140,14 @@ impl Frame {
         }
     }
 
+    /// Row `y`'s cells, to write a run of cells known to lie inside the
+    /// frame without a bounds check each. Panics past the last row.
+    pub fn row_mut(&mut self, y: u16) -> &mut [Cell] {
+        assert!(y < self.height, "row {y} of a frame {} high", self.height);
+        let start = self.index(0, y);
+        &mut self.cells[start..start + usize::from(self.width)]
+    }
+
     /// Writes text from `(x, y)` rightwards, clipped at the frame's edge.
     /// Returns the column after the last character written.
     pub fn put_str(&mut self, x: i32, y: i32, text: &str, style: Style) -> i32 {

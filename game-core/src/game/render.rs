@@ -120,9 +120,11 @@ impl Game {
                 row_start + first_x as usize,
                 row_start + last_x.max(first_x) as usize,
             );
+            // The tiles from..to lie in columns 0..width of this row.
+            let row = frame.row_mut(sy as u16);
             for idx in map.revealed.iter_ones_in(from, to) {
                 let tile = tiles[idx];
-                let sx = (idx - row_start) as i32 - top_left.x;
+                let sx = idx - row_start - top_left.x as usize;
                 let style = if !map.visible.get(idx) {
                     Style::Remembered
                 } else {
@@ -134,7 +136,7 @@ impl Game {
                         Tile::Exit => Style::Exit,
                     }
                 };
-                frame.set(sx, sy, Cell::new(tile.glyph(), style));
+                row[sx] = Cell::new(tile.glyph(), style);
             }
         }
         let mut put = |p: Pos, glyph: char, style: Style| {
