@@ -82,7 +82,7 @@ case $mode in
             'replace Game::attack with \(\)'
             'replace compute with \(\)'
             'replace Game::tick_round with \(\)'
-            'replace first_step_to_frontier -> Option<Dir> with None'
+            'replace route_to_frontier -> Option<Vec<Dir>> with None'
             'replace Game::place_on_floor with \(\)'
             "delete match arm KeyCode::Char\\('k' \\| '8'\\) \\| KeyCode::Up in direction_of"
             'replace \+ with \* in healed'
