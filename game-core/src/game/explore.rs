@@ -161,14 +161,15 @@ impl Game {
             return homesick;
         }
         let plan = match plan {
-            Some(plan) if plan.holds(map, from) => plan,
+            Some(plan) if plan.made_on(map) && plan.stands_at(from) => plan,
             _ => plan.insert(Plan::search(map, from)),
         };
         let dir = match &mut plan.to_frontier {
             Some(steps) => steps.pop()?,
             None => {
+                // Standing on the goal, A* gives an empty route: no step.
                 let goal = self.state.floor.goal;
-                if from == goal || !map.is_revealed(goal) {
+                if !map.is_revealed(goal) {
                     return None;
                 }
                 let (known, exits) = plan.known.get_or_insert_with(|| {
@@ -222,13 +223,19 @@ impl Plan {
         }
     }
 
-    fn holds(&self, map: &Map, from: Pos) -> bool {
+    /// Whether the known ground is what the plan was made on.
+    fn made_on(&self, map: &Map) -> bool {
+        self.revealed == map.revealed
+    }
+
+    /// Whether the player stands where the plan goes on from, with a step
+    /// of it left.
+    fn stands_at(&self, from: Pos) -> bool {
         self.at == Some(from)
             && self
                 .to_frontier
                 .as_ref()
                 .is_none_or(|steps| !steps.is_empty())
-            && self.revealed == map.revealed
     }
 
     /// The walk is taking `dir` from `from`: where the plan holds next.
@@ -365,7 +372,7 @@ mod tests {
                 let mut plan = Plan::search(map, start);
                 let mut at = start;
                 for _ in 0..map.len() {
-                    if !plan.holds(map, at) {
+                    if !(plan.made_on(map) && plan.stands_at(at)) {
                         plan = Plan::search(map, at);
                     }
                     let Some(dir) = plan.to_frontier.as_mut().and_then(Vec::pop) else {
