@@ -467,31 +467,17 @@ mod tests {
         assert_eq!(dist[map.xy_idx(Pos::new(0, 0))], UNREACHABLE);
     }
 
-    /// The index-based search gives the distances a search over
-    /// [`Map::can_step`] gives, on generated floors and on random maps
+    /// The index-based search gives the distances the oracles' plain
+    /// search gives, on generated floors and on random maps
     /// (whose start may be walled in or on the edge).
     #[test]
     fn bfs_follows_the_step_rule() {
         use crate::map::{DEFAULT_HEIGHT, DEFAULT_WIDTH, Tile};
         use crate::mapgen::generate_floor;
         use crate::rng::RunSeed;
-        fn by_the_rule(map: &Map, start: Pos) -> Vec<u32> {
-            let mut dist = vec![UNREACHABLE; map.len()];
-            if !map.is_walkable(start) {
-                return dist;
-            }
-            let mut queue = VecDeque::from([start]);
-            dist[map.xy_idx(start)] = 0;
-            while let Some(here) = queue.pop_front() {
-                for (_, next) in map.exits(here) {
-                    if dist[map.xy_idx(next)] == UNREACHABLE {
-                        dist[map.xy_idx(next)] = dist[map.xy_idx(here)] + 1;
-                        queue.push_back(next);
-                    }
-                }
-            }
-            dist
-        }
+        // The oracles' plain reference search, which applies the rule cell by
+        // cell.
+        use crate::invariants::oracle::distances as by_the_rule;
         for seed in 1..=12 {
             let floor = generate_floor(
                 RunSeed(seed),

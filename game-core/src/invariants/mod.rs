@@ -14,7 +14,7 @@
 
 mod floor;
 mod keys;
-mod oracle;
+pub(crate) mod oracle;
 mod record;
 mod spawns;
 mod state;

@@ -458,6 +458,26 @@ fn sweep_spec(
     Ok((spec, super::load_content(&line.args.content)?))
 }
 
+/// A sweep timed: what it was, its seeds as text, and each run's report
+/// and wall time.
+struct TimedSweeps {
+    spec: crate::sweep::SweepSpec,
+    seeds: String,
+    runs: Vec<(crate::sweep::SweepReport, f64)>,
+}
+
+/// The sweep with `bot` over `seeds`, run `runs` times.
+fn timed_sweeps(bot: &str, seeds: (u64, u128), runs: u32) -> Result<TimedSweeps, String> {
+    let (spec, content) = sweep_spec(bot, seeds)?;
+    let seeds = seed_range_text(seeds);
+    super::note(format_args!(
+        "bench: sweep of seeds {seeds} with bot {bot}, {}",
+        runs_text(runs)
+    ));
+    let runs = time_sweeps(&spec, &content, runs)?;
+    Ok(TimedSweeps { spec, seeds, runs })
+}
+
 /// Runs the sweep `runs` times; each run's report and wall time.
 fn time_sweeps(
     spec: &crate::sweep::SweepSpec,
@@ -494,13 +514,11 @@ fn failures_said(failures: u64, command: &str) -> String {
 }
 
 fn explorer_row(args: &BenchArgs) -> Result<Row, String> {
-    let (spec, content) = sweep_spec("explorer", args.explorer_seeds)?;
-    let seeds = seed_range_text(args.explorer_seeds);
-    super::note(format_args!(
-        "bench: explorer sweep of seeds {seeds}, {}",
-        runs_text(args.sweep_runs)
-    ));
-    let timed = time_sweeps(&spec, &content, args.sweep_runs)?;
+    let TimedSweeps {
+        spec,
+        seeds,
+        runs: timed,
+    } = timed_sweeps("explorer", args.explorer_seeds, args.sweep_runs)?;
     let turns_of =
         |report: &crate::sweep::SweepReport| report.summary.bot.as_ref().map_or(0, |b| b.turns);
     let samples = timed
@@ -529,13 +547,9 @@ fn explorer_row(args: &BenchArgs) -> Result<Row, String> {
 }
 
 fn floors_row(args: &BenchArgs) -> Result<Row, String> {
-    let (spec, content) = sweep_spec("none", args.floor_seeds)?;
-    let seeds = seed_range_text(args.floor_seeds);
-    super::note(format_args!(
-        "bench: floors of seeds {seeds}, {}",
-        runs_text(args.sweep_runs)
-    ));
-    let timed = time_sweeps(&spec, &content, args.sweep_runs)?;
+    let TimedSweeps {
+        seeds, runs: timed, ..
+    } = timed_sweeps("none", args.floor_seeds, args.sweep_runs)?;
     let samples = timed
         .iter()
         .map(|(report, seconds)| report.summary.floors as f64 / seconds)
