@@ -1,4 +1,4 @@
-//! `cargo bench -p game-core --bench compare`: game-core's field of view,
+//! `cargo bench --manifest-path compare/Cargo.toml`: game-core's field of view,
 //! distance maps and A* against reference implementations from crates.io, on
 //! the same generated floors and the same cases:
 //!

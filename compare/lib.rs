@@ -1,0 +1,1 @@
+//! Nothing: the package is its bench, benches/compare.rs.
