@@ -12,7 +12,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Once};
 
 use game_core::game::digest::StateDigest;
-use game_core::game::events::Event;
+use game_core::game::events::{Event, Place};
 use game_core::invariants::{self, Command, TurnWatch, Violation};
 use game_core::mapgen::{self, LAST_DEPTH};
 use game_core::{Game, GameConfig, Key, Outcome};
@@ -53,9 +53,61 @@ pub struct RunTally {
     pub counts: Vec<(Command, u64, u64)>,
     pub items_used: u64,
     pub revealed: u64,
+    /// Every floor the run stood on, in the order it arrived: what the
+    /// balance report draws (`deja report`).
+    pub floors: Vec<FloorVisit>,
+    /// The monsters in view so far on the current floor, by id.
+    met_here: Vec<u32>,
+    /// The run's kills when it arrived on the current floor.
+    kills_on_arrival: u32,
+}
+
+/// One floor of a run: how the player arrived and what happened there.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FloorVisit {
+    pub depth: u32,
+    /// Hit points and their maximum on arriving.
+    pub hp: i32,
+    pub max_hp: i32,
+    /// The danger of each monster that came into view, one per monster, in
+    /// the order they were first seen.
+    pub met: Vec<u32>,
+    /// Items picked up, counting each one of a stack.
+    pub items_found: u64,
+    /// Potions drunk, scrolls read and missiles thrown.
+    pub items_used: u64,
+    pub kills: u32,
 }
 
 impl RunTally {
+    /// A new floor: the player as they arrive.
+    fn arrive(&mut self, game: &Game) {
+        let state = game.state();
+        self.floors.push(FloorVisit {
+            depth: state.depth,
+            hp: state.player.hp,
+            max_hp: state.player.max_hp,
+            ..FloorVisit::default()
+        });
+        self.met_here.clear();
+        self.kills_on_arrival = state.kills;
+    }
+
+    /// Counts the monsters in view that were not in view before on this
+    /// floor.
+    fn see(&mut self, game: &Game) {
+        let state = game.state();
+        let Some(here) = self.floors.last_mut() else {
+            return;
+        };
+        for monster in &state.monsters {
+            if state.floor.map.is_visible(monster.pos) && !self.met_here.contains(&monster.id.0) {
+                self.met_here.push(monster.id.0);
+                here.met.push(game.content().monster(monster.kind).danger);
+            }
+        }
+    }
+
     fn add(&mut self, command: Command, worked: bool) {
         let index = match self.counts.iter().position(|c| c.0 == command) {
             Some(i) => i,
@@ -189,10 +241,13 @@ impl Runner {
 
     /// Counts what each key did (`take_tally`), for a sweep's figures.
     pub fn tallying(mut self) -> Runner {
-        self.tally = Some(RunTally {
+        let mut tally = RunTally {
             revealed: self.revealed.0 as u64,
             ..RunTally::default()
-        });
+        };
+        tally.arrive(&self.game);
+        tally.see(&self.game);
+        self.tally = Some(tally);
         self
     }
 
@@ -326,19 +381,43 @@ impl Runner {
             if let Some((command, worked)) = self.last_effect {
                 tally.add(command, worked);
             }
-            tally.items_used += events
+            let used = events
                 .iter()
                 .filter(|e| {
                     matches!(
                         e,
                         Event::Thrown { .. }
                             | Event::Items {
-                                to: game_core::game::events::Place::Used,
+                                to: Place::Used,
                                 ..
                             }
                     )
                 })
                 .count() as u64;
+            tally.items_used += used;
+            let found: u64 = events
+                .iter()
+                .map(|e| match e {
+                    Event::Items {
+                        count,
+                        from: Place::Floor(_),
+                        to: Place::Pack(_),
+                        ..
+                    } => u64::from(*count),
+                    _ => 0,
+                })
+                .sum();
+            if let Some(here) = tally.floors.last_mut() {
+                // A key that takes the stairs counts what it did on the floor
+                // it left.
+                here.items_used += used;
+                here.items_found += found;
+                here.kills = state.kills.saturating_sub(tally.kills_on_arrival);
+            }
+            if events.iter().any(|e| matches!(e, Event::Descended { .. })) {
+                tally.arrive(&self.game);
+            }
+            tally.see(&self.game);
             let (before, floor) = self.revealed;
             tally.revealed += if state.depth == floor {
                 revealed.saturating_sub(before)

@@ -194,6 +194,10 @@ pub struct FloorResult {
     pub stairs_distance: Option<u32>,
     pub monsters: usize,
     pub items: usize,
+    /// The highest danger among the monsters it spawned (0 for none).
+    /// Absent from reports written before it was counted.
+    #[serde(default)]
+    pub deepest_danger: u32,
 }
 
 /// How a bot's run of a seed went.
@@ -210,6 +214,10 @@ pub struct BotResult {
     pub revealed: u64,
     /// By command: [pressed, worked].
     pub commands: BTreeMap<String, [u64; 2]>,
+    /// Every floor the run stood on, in order. Absent from reports written
+    /// before it was counted.
+    #[serde(default)]
+    pub floors: Vec<crate::runner::FloorVisit>,
 }
 
 /// A failure found in a sweep, and how to reproduce it.
@@ -348,7 +356,15 @@ pub struct DepthSummary {
     pub mean_stairs_distance: u64,
     pub monsters: u64,
     pub items: u64,
+    /// Floors that spawned a monster more than [`OUT_OF_DEPTH`] danger
+    /// levels above their depth.
+    #[serde(default)]
+    pub out_of_depth: u64,
 }
+
+/// How far above a floor's depth a monster's danger may be before the
+/// balance report calls it out of depth.
+pub const OUT_OF_DEPTH: u32 = 2;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BotSummary {
@@ -363,6 +379,43 @@ pub struct BotSummary {
     pub turns: u64,
     /// By command: [pressed, worked], over every run.
     pub commands: BTreeMap<String, [u64; 2]>,
+    /// What the runs met floor by floor: the balance report's figures.
+    #[serde(default)]
+    pub by_depth: BTreeMap<u32, DepthPlay>,
+}
+
+/// How the runs of a bot fared on the floors of one depth.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DepthPlay {
+    /// Runs that arrived on a floor of this depth alive.
+    pub entered: u64,
+    /// Runs that died here, and by what kind of monster (a poisoner counts
+    /// for the poison it left).
+    pub died: u64,
+    pub killers: BTreeMap<String, u64>,
+    /// Hit points on arriving, added up, and the runs by the percent of
+    /// their maximum they arrived with, in tenths (0 is 0-9%, 10 is 100%).
+    pub hp_on_arrival: u64,
+    pub hp_deciles: BTreeMap<u32, u64>,
+    /// Monsters that came into view, by their danger.
+    pub met: BTreeMap<u32, u64>,
+    pub items_found: u64,
+    pub items_used: u64,
+    pub kills: u64,
+}
+
+/// The kind of monster a death's cause names: "killed by an orc" and "died
+/// of poison from a cave spider" name "orc" and "cave spider".
+pub fn killer(cause: &str) -> String {
+    let who = cause
+        .strip_prefix("killed by ")
+        .or_else(|| cause.strip_prefix("died of poison from "))
+        .unwrap_or(cause);
+    ["a ", "an ", "the "]
+        .iter()
+        .find_map(|article| who.strip_prefix(article))
+        .unwrap_or(who)
+        .to_string()
 }
 
 /// Where a sweep saves the recordings of its failures, if anywhere.
@@ -434,6 +487,7 @@ pub fn sweep_seed(
                     items_used: 0,
                     revealed: 0,
                     commands: BTreeMap::new(),
+                    floors: Vec::new(),
                 };
             }
         };
@@ -501,6 +555,7 @@ pub fn sweep_seed(
                 .iter()
                 .map(|&(command, pressed, worked)| (command.name(), [pressed, worked]))
                 .collect(),
+            floors: tally.floors,
         }
     });
     SeedResult {
@@ -562,8 +617,15 @@ fn check_floor(
     match generated {
         Err(kind) => (empty_floor(depth), Some(kind)),
         Ok((stats, violations, game)) => {
-            let (monsters, items) = game.map_or((0, 0), |g| {
-                (g.state().monsters.len(), g.state().items.len())
+            let (monsters, items, deepest_danger) = game.map_or((0, 0, 0), |g| {
+                let state = g.state();
+                let deepest_danger = state
+                    .monsters
+                    .iter()
+                    .map(|m| g.content().monster(m.kind).danger)
+                    .max()
+                    .unwrap_or(0);
+                (state.monsters.len(), state.items.len(), deepest_danger)
             });
             let floor = FloorResult {
                 depth,
@@ -575,6 +637,7 @@ fn check_floor(
                 stairs_distance: stats.start_to_goal,
                 monsters,
                 items,
+                deepest_danger,
             };
             let failure = violations
                 .into_iter()
@@ -599,6 +662,7 @@ fn empty_floor(depth: u32) -> FloorResult {
         stairs_distance: None,
         monsters: 0,
         items: 0,
+        deepest_danger: 0,
     }
 }
 
@@ -767,6 +831,7 @@ impl Tally {
             *depth.generators.entry(floor.generator.clone()).or_default() += 1;
             depth.monsters += floor.monsters as u64;
             depth.items += floor.items as u64;
+            depth.out_of_depth += u64::from(floor.deepest_danger > floor.depth + OUT_OF_DEPTH);
             let sum = self.sums.entry(floor.depth).or_default();
             sum[0] += floor.walkable as u64;
             sum[1] += floor.reachable as u64;
@@ -790,6 +855,26 @@ impl Tally {
                     *bot.deaths.entry(cause.clone()).or_default() += 1
                 }
                 _ => {}
+            }
+            for visit in &run.floors {
+                let play = bot.by_depth.entry(visit.depth).or_default();
+                play.entered += 1;
+                let hp = u64::try_from(visit.hp.max(0)).unwrap_or(0);
+                play.hp_on_arrival += hp;
+                let max = u64::try_from(visit.max_hp.max(1)).unwrap_or(1);
+                let decile = u32::try_from((hp * 10 / max).min(10)).unwrap_or(10);
+                *play.hp_deciles.entry(decile).or_default() += 1;
+                for &danger in &visit.met {
+                    *play.met.entry(danger).or_default() += 1;
+                }
+                play.items_found += visit.items_found;
+                play.items_used += visit.items_used;
+                play.kills += u64::from(visit.kills);
+            }
+            if let RecordedOutcome::Died { cause, depth, .. } = &run.outcome {
+                let play = bot.by_depth.entry(*depth).or_default();
+                play.died += 1;
+                *play.killers.entry(killer(cause)).or_default() += 1;
             }
         }
     }

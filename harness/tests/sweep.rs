@@ -43,6 +43,98 @@ fn a_small_sweep_passes_and_measures_the_game() {
     assert_eq!(seeds, (1..9).collect::<Vec<_>>(), "ordered by seed");
 }
 
+/// The floor-by-floor record the balance report draws agrees with the run's
+/// own totals: a run stands on depth 1, 2, ... in turn, arrives on the first
+/// unhurt, and its floors' kills and items used add up to the run's; the
+/// summary's survival by depth counts the same runs.
+#[test]
+fn each_run_records_its_floors_in_agreement_with_its_totals() {
+    let dir = scratch("floors");
+    let args = [
+        "sweep",
+        "--seeds",
+        "1..41",
+        "--bot",
+        "explorer",
+        "--format",
+        "json",
+        "-o",
+        "report.json",
+    ];
+    assert_exit(&deja(&args, &dir), 0);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).expect("written"))
+            .expect("JSON");
+    let mut entered = std::collections::BTreeMap::<u64, u64>::new();
+    let mut died = std::collections::BTreeMap::<u64, u64>::new();
+    for result in report["results"].as_array().expect("results") {
+        let bot = &result["bot"];
+        let floors = bot["floors"].as_array().expect("floors");
+        let depths: Vec<u64> = floors
+            .iter()
+            .map(|f| f["depth"].as_u64().expect("depth"))
+            .collect();
+        let deepest = bot["deepest"].as_u64().expect("deepest");
+        assert_eq!(
+            depths,
+            (1..=deepest).collect::<Vec<_>>(),
+            "seed {}",
+            result["seed"]
+        );
+        assert_eq!(
+            floors[0]["hp"], floors[0]["max_hp"],
+            "seed {}",
+            result["seed"]
+        );
+        let sum =
+            |field: &str| -> u64 { floors.iter().map(|f| f[field].as_u64().expect(field)).sum() };
+        assert_eq!(
+            sum("kills"),
+            bot["kills"].as_u64().expect("kills"),
+            "seed {}",
+            result["seed"]
+        );
+        assert_eq!(
+            sum("items_used"),
+            bot["items_used"].as_u64().expect("used"),
+            "seed {}",
+            result["seed"]
+        );
+        for f in floors {
+            let hp = f["hp"].as_i64().expect("hp");
+            assert!(hp > 0 && hp <= f["max_hp"].as_i64().expect("max"), "{f}");
+            for danger in f["met"].as_array().expect("met") {
+                assert!((1..=20).contains(&danger.as_u64().expect("danger")), "{f}");
+            }
+        }
+        for &depth in &depths {
+            *entered.entry(depth).or_default() += 1;
+        }
+        if let Some(dead) = bot["outcome"].get("Died") {
+            *died
+                .entry(dead["depth"].as_u64().expect("depth"))
+                .or_default() += 1;
+        }
+    }
+    let by_depth = &report["summary"]["bot"]["by_depth"];
+    for (depth, runs) in &entered {
+        let play = &by_depth[depth.to_string()];
+        assert_eq!(play["entered"].as_u64(), Some(*runs), "depth {depth}");
+        assert_eq!(
+            play["died"].as_u64(),
+            Some(died.get(depth).copied().unwrap_or(0)),
+            "depth {depth}"
+        );
+        let killers: u64 = play["killers"]
+            .as_object()
+            .expect("killers")
+            .values()
+            .map(|n| n.as_u64().expect("count"))
+            .sum();
+        assert_eq!(play["died"].as_u64(), Some(killers), "depth {depth}");
+    }
+}
+
 #[test]
 fn the_report_is_the_same_whatever_the_jobs() {
     let dir = scratch("jobs");
