@@ -113,6 +113,15 @@ pub enum Command {
         "  deja merge shard1.json shard2.json shard3.json shard4.json -o sweep.json"
     ))]
     Merge(MergeArgs),
+    /// Draw the balance report of sweeps (one JSON report per bot): survival,
+    /// deaths by cause, danger met, hit points and items by depth, as charts
+    /// in one SVG or in an HTML page with a table of the key figures.
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  deja report explorer.json random.json -o balance.html   the page: charts and key figures\n",
+        "  deja report explorer.json -o balance.svg    the charts alone, one SVG"
+    ))]
+    Report(ReportArgs),
     /// Turn an intents or keys fuzz artifact into a recording that reproduces
     /// its failure.
     #[command(after_help = concat!(
@@ -609,6 +618,45 @@ pub struct MergeArgs {
     pub output: Option<PathBuf>,
 }
 
+#[derive(Args)]
+pub struct ReportArgs {
+    /// Sweep reports (from `sweep --format json -o FILE`), typically one per
+    /// bot.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Where the report goes: a name ending .html (a page with the charts
+    /// and a table of key figures) or .svg (the charts alone).
+    #[arg(short, long, value_name = "OUT", value_parser = parse_report_output)]
+    pub output: PathBuf,
+}
+
+/// What `deja report` writes, by the name of its output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportFormat {
+    Svg,
+    Html,
+}
+
+impl ReportFormat {
+    /// The format a file name's extension asks for, in any case.
+    pub fn of(path: &std::path::Path) -> Option<ReportFormat> {
+        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+        match extension.as_str() {
+            "svg" => Some(ReportFormat::Svg),
+            "html" | "htm" => Some(ReportFormat::Html),
+            _ => None,
+        }
+    }
+}
+
+fn parse_report_output(text: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(text);
+    match ReportFormat::of(&path) {
+        Some(_) => Ok(path),
+        None => Err(crate::commands::report::OUTPUT_NAMES.to_string()),
+    }
+}
+
 /// `START..END` (END excluded) or `START..=LAST`, LAST up to u64::MAX: the
 /// start and one past the last seed.
 fn parse_seed_range(text: &str) -> Result<(u64, u128), String> {
@@ -720,6 +768,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Bench(args) => crate::commands::bench::run(args),
         Command::Sweep(args) => crate::commands::sweep::run(args),
         Command::Merge(args) => crate::commands::sweep::merge(args),
+        Command::Report(args) => crate::commands::report::run(args),
         Command::FromFuzz(args) => crate::commands::from_fuzz::run(args),
         Command::Shrink(args) => crate::commands::shrink::run(args),
         Command::Corpus(args) => crate::commands::corpus::run(args),

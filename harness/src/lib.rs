@@ -18,6 +18,7 @@ pub mod fuzz;
 pub mod keys_input;
 pub mod recording;
 pub mod replay;
+pub mod report;
 pub mod runner;
 pub mod session;
 pub mod shrink;

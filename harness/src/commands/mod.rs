@@ -9,6 +9,7 @@ pub mod map;
 pub mod play;
 pub mod probe;
 pub mod replay;
+pub mod report;
 pub mod show;
 pub mod shrink;
 pub mod sweep;
