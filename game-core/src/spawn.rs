@@ -12,6 +12,13 @@
 //! deepest entries hold the fort rather than leaving an empty abyss. A gap in
 //! the middle of the table stays a quiet spawn: falling back there would bring
 //! the worst things up far too early.
+//!
+//! Monsters have a ceiling items do not: one more than [`OUT_OF_DEPTH`]
+//! levels above the floor's depth comes only from a nudged encounter, and
+//! there are no nudges before [`NUDGES_FROM`]. The first floors are where the
+//! game is learnt; a dire wolf on depth 1 killed more players there than
+//! everything that lives there (the balance report of issue 15). An item
+//! out of depth is a windfall, and stays.
 
 use crate::content::{Content, ItemId, MonsterId};
 use crate::rng::Stream;
@@ -23,13 +30,37 @@ pub const NUDGE_ONE_IN: u32 = 20;
 /// How much deeper a nudged encounter reaches.
 pub const NUDGE: i32 = 3;
 
+/// How far above the floor's depth an unnudged monster's danger may be.
+pub const OUT_OF_DEPTH: u32 = 2;
+/// The first depth whose monster encounters may be nudged.
+pub const NUDGES_FROM: u32 = 3;
+
+/// What an encounter aims at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub danger: i32,
+    /// Whether this encounter was nudged deeper.
+    pub nudged: bool,
+}
+
 /// The danger an encounter on floor `depth` aims at: `depth + 2d3 - 4`, a
 /// wobble of two either way, and one time in twenty three more.
-pub fn danger_target(depth: u32, rng: &mut Stream) -> i32 {
+pub fn danger_target(depth: u32, rng: &mut Stream) -> Target {
     let depth = i32::try_from(depth).unwrap_or(i32::MAX);
     let wobble = rng.roll(2, 3) - 4;
-    let nudge = if rng.one_in(NUDGE_ONE_IN) { NUDGE } else { 0 };
-    depth.saturating_add(wobble).saturating_add(nudge)
+    let nudged = rng.one_in(NUDGE_ONE_IN);
+    let nudge = if nudged { NUDGE } else { 0 };
+    Target {
+        danger: depth.saturating_add(wobble).saturating_add(nudge),
+        nudged,
+    }
+}
+
+/// Whether a monster of `danger` may come from an encounter aiming at
+/// `target` on floor `depth`: at most [`OUT_OF_DEPTH`] above the depth,
+/// unless nudged on a floor where nudges happen.
+pub fn monster_allowed(danger: u32, depth: u32, target: Target) -> bool {
+    danger <= depth.saturating_add(OUT_OF_DEPTH) || target.nudged && depth >= NUDGES_FROM
 }
 
 /// One row of a spawn table: a definition's danger and weight.
@@ -76,10 +107,22 @@ pub fn spawn_weights(table: &[SpawnRow], target: i32) -> Vec<u32> {
     }
 }
 
-/// Picks a row for floor `depth`, or `None` for a quiet spawn.
-fn choose(table: &[SpawnRow], depth: u32, rng: &mut Stream) -> Option<u16> {
+/// Picks a row for floor `depth`, or `None` for a quiet spawn; `allowed`
+/// may rule rows out for the target rolled.
+fn choose(
+    table: &[SpawnRow],
+    depth: u32,
+    rng: &mut Stream,
+    allowed: impl Fn(&SpawnRow, Target) -> bool,
+) -> Option<u16> {
     let target = danger_target(depth, rng);
-    let index = rng.weighted(&spawn_weights(table, target))?;
+    let mut weights = spawn_weights(table, target.danger);
+    for (weight, row) in weights.iter_mut().zip(table) {
+        if !allowed(row, target) {
+            *weight = 0;
+        }
+    }
+    let index = rng.weighted(&weights)?;
     // Content holds at most MAX_ENTRIES (500) definitions per list.
     u16::try_from(index).ok()
 }
@@ -95,7 +138,10 @@ pub fn choose_monster(content: &Content, depth: u32, rng: &mut Stream) -> Option
             weight: monster.weight,
         })
         .collect();
-    choose(&table, depth, rng).map(MonsterId)
+    choose(&table, depth, rng, |row, target| {
+        monster_allowed(row.danger, depth, target)
+    })
+    .map(MonsterId)
 }
 
 /// The item for one find on floor `depth`, or `None` when the table has
@@ -109,7 +155,7 @@ pub fn choose_item(content: &Content, depth: u32, rng: &mut Stream) -> Option<It
             weight: item.weight,
         })
         .collect();
-    choose(&table, depth, rng).map(ItemId)
+    choose(&table, depth, rng, |_, _| true).map(ItemId)
 }
 
 #[cfg(test)]
@@ -153,6 +199,38 @@ mod tests {
     }
 
     #[test]
+    fn shallow_floors_never_get_a_monster_out_of_depth() {
+        let table = rows(&[
+            (1, 10),
+            (2, 10),
+            (3, 10),
+            (4, 10),
+            (5, 10),
+            (6, 10),
+            (7, 10),
+        ]);
+        let mut rng = RunSeed(3).stream("test", 0);
+        for depth in 1..=7 {
+            let mut deepest = 0;
+            for _ in 0..5_000 {
+                let row = choose(&table, depth, &mut rng, |row, target| {
+                    monster_allowed(row.danger, depth, target)
+                });
+                deepest = deepest.max(row.map_or(0, |i| table[usize::from(i)].danger));
+            }
+            if depth < NUDGES_FROM {
+                assert_eq!(deepest, depth + OUT_OF_DEPTH, "depth {depth}");
+            } else {
+                // A nudge reaches past the ceiling (or to the table's end).
+                assert!(
+                    deepest > depth + OUT_OF_DEPTH || deepest == 7,
+                    "depth {depth}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn an_empty_table_spawns_nothing() {
         assert_eq!(spawn_weights(&[], 3), Vec::<u32>::new());
         assert_eq!(spawn_weights(&rows(&[(2, 0)]), 9), vec![0]);
@@ -163,7 +241,7 @@ mod tests {
         let mut rng = RunSeed(2).stream("test", 0);
         let mut seen = [0u32; 11];
         for _ in 0..20_000 {
-            let target = danger_target(5, &mut rng);
+            let target = danger_target(5, &mut rng).danger;
             assert!((3..=10).contains(&target), "{target}");
             seen[usize::try_from(target).expect("positive")] += 1;
         }
@@ -174,6 +252,6 @@ mod tests {
         // Expected about 20_000 * 1/20 * (1+2+3)/9 = 667 of the nudged land
         // above 7; allow a wide margin.
         assert!((450..900).contains(&nudged), "{seen:?}");
-        assert!(danger_target(u32::MAX, &mut rng) > i32::MAX - 3);
+        assert!(danger_target(u32::MAX, &mut rng).danger > i32::MAX - 3);
     }
 }

@@ -208,6 +208,13 @@ const CLOSE_IN_STEPS: usize = 12;
 /// Hit points at or below this fraction (percent) of the maximum send the
 /// explorer to its potions.
 const LOW_HP_PERCENT: i32 = 45;
+/// Hit points at or below this fraction (percent) of the maximum, with no
+/// potion to drink, send the explorer to the way down as soon as it knows
+/// it: the next floor's finds are a better hope than this floor's fights.
+const HURRY_HP_PERCENT: i32 = 60;
+/// This many monsters in view at once are more than the explorer takes on
+/// when it knows the way down.
+const OUTNUMBERED: usize = 3;
 /// Seeing the same state this many times in a row breaks a stalemate.
 const STALEMATE: u32 = 3;
 
@@ -258,6 +265,19 @@ impl ExplorerBot {
                 slot,
                 aim: Aim::Nearest,
             };
+        }
+        // Hurt with nothing to drink, outnumbered, or on the last floor
+        // where the way out ends the run: go for the way down once it is
+        // known, rather than explore and fight more of the floor.
+        let last_floor = state.depth >= game_core::mapgen::LAST_DEPTH;
+        let no_healing = find_item(game, |e| matches!(e, ItemEffect::Heal { .. })).is_none();
+        let hurt = state.player.hp * 100 <= state.player.max_hp * HURRY_HP_PERCENT;
+        let outnumbered = seen.len() >= OUTNUMBERED;
+        if (last_floor || outnumbered || hurt && no_healing)
+            && !state.player.statuses.is_confused()
+            && let Some(intent) = self.head_down(game)
+        {
+            return intent;
         }
         if let Some(m) = seen
             .iter()

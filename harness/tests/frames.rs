@@ -211,11 +211,10 @@ fn quit_prompt() {
 
 #[test]
 fn poisoned_and_confused_status_line() {
-    // On depth 6, `o` stops for a will-o'-wisp and a basilisk; fighting the
-    // basilisk (u) poisons the player, then the wisp comes alongside and
-    // (while the player swings at it, l) its touch confuses them as the
-    // poison still burns.
-    let (seed, depth, keys) = (775, 6, "ouuuul");
+    // On depth 6 a dart is thrown (t, b, Enter) at a basilisk; the player
+    // closes in and fights it (y, h), and as its venom burns a will-o'-wisp
+    // comes alongside and its touch confuses them.
+    let (seed, depth, keys) = (2476, 6, "otb<Enter>yhhhyh");
     let game = play(seed, depth, keys);
     let statuses = &game.state().player.statuses;
     assert!(
@@ -228,9 +227,9 @@ fn poisoned_and_confused_status_line() {
 
 #[test]
 fn tombstone_names_the_cause() {
-    // A fresh player on depth 6 meets a troll in a corridor, drinks the
-    // potion of healing (a, a) and dies fighting it.
-    let (seed, depth, keys) = (9, 6, "okkkaakkk");
+    // A fresh player on depth 6 meets a troll, drinks the potion of healing
+    // (a, a) and dies fighting it.
+    let (seed, depth, keys) = (32, 6, "oyyyyyaayyyy");
     let game = play(seed, depth, keys);
     assert_eq!(
         game.run_end(),

@@ -212,7 +212,7 @@ pub const CATALOGUE: &[Invariant] = &[
     Invariant {
         id: "spawn.rules",
         when: When::Floor,
-        asserts: "a new floor's monsters arrive whole, away from the start, and no more than the rules allow; items one each, off the start and the way down (checked on every floor a sweep or a run builds, and again on arriving by the stairs)",
+        asserts: "a new floor's monsters arrive whole, away from the start, no more than the rules allow and none out of depth on the first floors; items one each, off the start and the way down (checked on every floor a sweep or a run builds, and again on arriving by the stairs)",
     },
     Invariant {
         id: "key.contract",

@@ -10,7 +10,8 @@ use super::{Violation, violation};
 
 /// The first way the floor `game` has just arrived on breaks the spawn
 /// rules: monsters whole, unafflicted, away from the start and off the way
-/// down, no more than the depth allows; items one each, off the start and
+/// down, no more than the depth allows, none out of depth on the first
+/// floors; items one each, off the start and
 /// the way down, no more than the base; nothing sharing a tile.
 pub fn check_spawns(game: &Game) -> Option<Violation> {
     let state = game.state();
@@ -28,6 +29,18 @@ pub fn check_spawns(game: &Game) -> Option<Violation> {
             problems.push(format!(
                 "monster {} spawned at {}, within {START_CLEARANCE} of the start {} or on the way down",
                 m.id.0, m.pos, floor.start
+            ));
+        }
+        if depth < crate::spawn::NUDGES_FROM
+            && def.danger > depth.saturating_add(crate::spawn::OUT_OF_DEPTH)
+        {
+            problems.push(format!(
+                "monster {} is {} of danger {} on depth {depth}, more than {} above it before nudges happen (depth {})",
+                m.id.0,
+                def.name,
+                def.danger,
+                crate::spawn::OUT_OF_DEPTH,
+                crate::spawn::NUDGES_FROM
             ));
         }
         taken.push(m.pos);
