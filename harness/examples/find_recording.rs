@@ -20,16 +20,51 @@
 
 use std::path::PathBuf;
 
-use game_core::GameConfig;
-use harness::bots::{self, BotKind};
+use game_core::game::screens::key_for_direction;
+use game_core::{Game, GameConfig, Key};
+use harness::bots::{self, Bot, BotKind};
 use harness::expect::{Expectation, Watch};
 use harness::recording::Recording;
 use harness::runner::Runner;
 
+/// Who plays: one of the harness's bots, or the auto-explore policy below.
+#[derive(Clone, Copy)]
+enum Player {
+    Bot(BotKind),
+    AutoExplore,
+}
+
+/// The keys a person leaning on auto-explore presses: `o`, a bump at a
+/// monster next to them (the first in `Dir::ALL` order), and `.` to let a
+/// monster in view come to them (auto-explore will not walk on with one in
+/// sight). The auto-explore recording shows `o` doing the walking.
+struct AutoExplore;
+
+impl Bot for AutoExplore {
+    fn next_keys(&mut self, game: &Game) -> Vec<Key> {
+        let state = game.state();
+        let me = state.player.pos;
+        let map = &state.floor.map;
+        let next_to = state
+            .monsters
+            .iter()
+            .filter(|m| me.chebyshev(m.pos) == 1)
+            .filter_map(|m| me.direction_to(m.pos))
+            .min_by_key(|d| d.index());
+        if let Some(dir) = next_to {
+            return vec![key_for_direction(dir)];
+        }
+        if state.monsters.iter().any(|m| map.is_visible(m.pos)) {
+            return vec![Key::char('.')];
+        }
+        vec![Key::char('o')]
+    }
+}
+
 struct Args {
     expect: Vec<Expectation>,
     seeds: std::ops::Range<u64>,
-    bot: BotKind,
+    bot: Player,
     start_depth: u32,
     max_keys: u64,
     output: PathBuf,
@@ -37,7 +72,7 @@ struct Args {
 }
 
 fn usage() -> String {
-    "usage: find_recording --expect RON-LIST --seeds A..B [--bot explorer|random] \
+    "usage: find_recording --expect RON-LIST --seeds A..B [--bot explorer|random|auto-explore] \
      [--start-depth N] [--max-keys N] -o FILE [--note TEXT]"
         .into()
 }
@@ -46,7 +81,7 @@ fn parse_args() -> Result<Args, String> {
     let mut args = std::env::args().skip(1);
     let (mut expect, mut seeds, mut output) = (None, None, None);
     let (mut bot, mut start_depth, mut max_keys, mut note) =
-        (BotKind::Explorer, 1, 3000, String::new());
+        (Player::Bot(BotKind::Explorer), 1, 3000, String::new());
     while let Some(flag) = args.next() {
         let mut value = || {
             args.next()
@@ -73,9 +108,12 @@ fn parse_args() -> Result<Args, String> {
             }
             "--bot" => {
                 bot = match value()?.as_str() {
-                    "explorer" => BotKind::Explorer,
-                    "random" => BotKind::Random,
-                    other => return Err(format!("--bot {other:?}: explorer or random")),
+                    "explorer" => Player::Bot(BotKind::Explorer),
+                    "random" => Player::Bot(BotKind::Random),
+                    "auto-explore" => Player::AutoExplore,
+                    other => {
+                        return Err(format!("--bot {other:?}: explorer, random or auto-explore"));
+                    }
                 }
             }
             "--start-depth" => {
@@ -106,7 +144,10 @@ fn parse_args() -> Result<Args, String> {
 fn search(args: &Args, seed: u64) -> Option<(Recording, Vec<String>)> {
     let mut said = Vec::new();
     let mut runner = Runner::new_at_depth(GameConfig::new(seed), args.start_depth).ok()?;
-    let mut bot = bots::bot(args.bot, seed)?;
+    let mut bot: Box<dyn Bot> = match args.bot {
+        Player::Bot(kind) => bots::bot(kind, seed)?,
+        Player::AutoExplore => Box::new(AutoExplore),
+    };
     let mut watch = Watch::new(&args.expect, runner.game());
     while runner.step() < args.max_keys && !runner.game().is_over() {
         for key in bot.next_keys(runner.game()) {

@@ -106,7 +106,7 @@ fn bless_refuses_what_would_change_a_recordings_point_and_blesses_the_rest() {
     };
     assert!(line("win.ron").contains("REFUSED: expect no longer holds"));
     assert!(line(plain).contains("REFUSED: the outcome changes"));
-    assert!(line(plain).contains("won at turn 1540"));
+    assert!(line(plain).contains("won at turn 1621"));
     assert_says(
         &out,
         "win.ron: the run no longer shows what its expect list says",
@@ -114,7 +114,7 @@ fn bless_refuses_what_would_change_a_recordings_point_and_blesses_the_rest() {
     assert_says(&out, "expected the run is won");
     assert_says(
         &out,
-        &format!("{plain}: the run would end differently: won at turn 1540 -> running"),
+        &format!("{plain}: the run would end differently: won at turn 1621 -> running"),
     );
 
     // On purpose: the outcome is rewritten, and the file replays as it is now.
@@ -123,7 +123,7 @@ fn bless_refuses_what_would_change_a_recordings_point_and_blesses_the_rest() {
         &dir,
     );
     assert_exit(&out, 0);
-    assert_prints(&out, "outcome won at turn 1540 -> running on depth");
+    assert_prints(&out, "outcome won at turn 1621 -> running on depth");
     assert_exit(&run(&["replay", "--content", &content, plain], &dir), 0);
     // Expectations hold even then.
     let out = run(

@@ -74,14 +74,14 @@ fn a_changed_key_names_every_part_it_moved() {
     let original = std::fs::read_to_string(corpus("death-by-poison.ron")).unwrap();
     std::fs::write(
         dir.join("moved.ron"),
-        original.replacen("\"oyotb<Enter>lnn", "\"oyotb<Enter>hnn", 1),
+        original.replacen("\"ohhhhhaahoul", "\"ohhhhhaahouh", 1),
     )
     .unwrap();
     let out = support::run(&["replay", "moved.ron"], &dir);
     assert_exit(&out, 3);
     let first = text(&out.stdout).lines().next().unwrap().to_string();
     assert!(
-        first.starts_with("moved.ron: drift at step 7 (key h, "),
+        first.starts_with("moved.ron: drift at step 12 (key h, "),
         "{first}"
     );
     assert!(
@@ -112,7 +112,7 @@ fn diff_shows_the_fields_a_content_change_moves() {
     );
     let same = support::run(&["diff", &run, &run], &dir);
     assert_exit(&same, 0);
-    assert_prints(&same, "the same state at every step from 0 to 84");
+    assert_prints(&same, "the same state at every step from 0 to 63");
 }
 
 #[test]
@@ -122,19 +122,19 @@ fn diff_finds_where_two_runs_of_a_seed_part() {
     std::fs::write(dir.join("a.ron"), &original).unwrap();
     std::fs::write(
         dir.join("b.ron"),
-        original.replacen("\"oyotb<Enter>lnn", "\"oyotb<Enter>hnn", 1),
+        original.replacen("\"ohhhhhaahoul", "\"ohhhhhaahouh", 1),
     )
     .unwrap();
     let out = support::run(&["diff", "a.ron", "b.ron"], &dir);
     assert_exit(&out, 3);
     assert_prints(
         &out,
-        "a.ron and b.ron differ first at step 7 (a.ron pressed l, b.ron pressed h)",
+        "a.ron and b.ron differ first at step 12 (a.ron pressed l, b.ron pressed h)",
     );
     assert_prints(&out, "  player.pos.x: ");
     std::fs::write(
         dir.join("other.ron"),
-        original.replace("seed: 63,", "seed: 64,"),
+        support::with_the_next_seed(&original),
     )
     .unwrap();
     let out = support::run(&["diff", "a.ron", "other.ron"], &dir);
@@ -155,11 +155,11 @@ fn replay_summary_groups_a_corpus_by_verdict() {
     for (name, text) in [
         (
             "moved-a.ron",
-            poison.replacen("\"oyotb<Enter>lnn", "\"oyotb<Enter>hnn", 1),
+            poison.replacen("\"ohhhhhaahoul", "\"ohhhhhaahouh", 1),
         ),
         (
             "moved-b.ron",
-            poison.replacen("\"oyotb<Enter>lnn", "\"oyotb<Enter>hnn", 1),
+            poison.replacen("\"ohhhhhaahoul", "\"ohhhhhaahouh", 1),
         ),
         (
             "claims-fire.ron",
@@ -207,7 +207,7 @@ fn replay_summary_groups_a_corpus_by_verdict() {
     );
     assert!(
         line("drift (").starts_with(
-            "2  drift (player and map differ): corpus/moved-a.ron, corpus/moved-b.ron"
+            "2  drift (player, items and map differ): corpus/moved-a.ron, corpus/moved-b.ron"
         ),
         "{stdout}"
     );

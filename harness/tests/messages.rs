@@ -26,7 +26,7 @@ fn a_drift_at_the_start_shows_the_start_and_no_last_matching_frame() {
     let text_of = std::fs::read_to_string(corpus("win.ron")).unwrap();
     std::fs::write(
         dir.join("other-seed.ron"),
-        text_of.replace("seed: 194,", "seed: 195,"),
+        support::with_the_next_seed(&text_of),
     )
     .unwrap();
     let out = run(&["replay", "other-seed.ron"], &dir);

@@ -28,6 +28,19 @@ pub fn text(bytes: &[u8]) -> String {
 
 /// The path of `name` in the regression corpus, `recordings/` (the
 /// directory itself for "").
+/// A recording's text with its seed moved on by one: the same keys on
+/// another game, which drifts at step 0. Reads the seed rather than naming
+/// it, so remaking a corpus recording on another seed moves no test.
+pub fn with_the_next_seed(recording: &str) -> String {
+    let at = recording.find("\n    seed: ").expect("a seed line") + "\n    seed: ".len();
+    let end = at
+        + recording[at..]
+            .find(',')
+            .expect("the seed ends with a comma");
+    let seed: u64 = recording[at..end].parse().expect("a seed");
+    format!("{}{}{}", &recording[..at], seed + 1, &recording[end..])
+}
+
 pub fn corpus(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../recordings")
