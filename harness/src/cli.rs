@@ -482,6 +482,10 @@ pub struct BenchArgs {
     /// the table then goes to standard error).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Write the JSON record to FILE and the table to standard output: the
+    /// same as `--format json -o FILE`.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["format", "output"])]
+    pub json: Option<PathBuf>,
 }
 
 /// The figures `deja bench` measures, in the order of its table.

@@ -146,6 +146,37 @@ fn the_table_goes_to_standard_error_when_the_record_is_on_standard_output() {
 }
 
 #[test]
+fn json_file_writes_the_record_and_keeps_the_table_on_standard_output() {
+    let dir = support::scratch("bench", "json-file");
+    let out = run(
+        &[
+            "bench", "--only", "replay", "--keys", "100", "--runs", "1", "--json", "b.json",
+        ],
+        &dir,
+    );
+    assert_exit(&out, 0);
+    assert!(text(&out.stdout).contains("replay, a hash at every step  "));
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("b.json")).expect("b.json written"))
+            .expect("b.json is the JSON record");
+    assert_eq!(record["rows"][0]["unit"], "steps/s");
+    assert!(
+        record["rows"][0]["median"]
+            .as_f64()
+            .is_some_and(|m| m > 0.0)
+    );
+    // --json is --format json -o FILE; both at once is a contradiction.
+    let both = run(
+        &[
+            "bench", "--only", "replay", "--json", "c.json", "-o", "d.json",
+        ],
+        &dir,
+    );
+    assert_exit(&both, 2);
+    assert!(!dir.join("c.json").exists() && !dir.join("d.json").exists());
+}
+
+#[test]
 fn a_bad_figure_or_output_is_refused() {
     let dir = support::scratch("bench", "refused");
     let out = run(&["bench", "--only", "replay,warp"], &dir);

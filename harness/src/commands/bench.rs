@@ -150,8 +150,9 @@ struct Record<'a> {
 }
 
 pub fn run(args: BenchArgs) -> Result<u8, String> {
-    let json_to =
-        (args.format == Format::Json).then(|| args.output.clone().unwrap_or_else(|| "-".into()));
+    let json_to = args.json.clone().or_else(|| {
+        (args.format == Format::Json).then(|| args.output.clone().unwrap_or_else(|| "-".into()))
+    });
     if args.format == Format::Text && args.output.is_some() {
         return Err(
             "-o takes the JSON record; add --format json (the table goes to standard output)"
