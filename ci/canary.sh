@@ -81,7 +81,11 @@ deja="$work/deja"
 cp "$repo_root/target/release/deja" "$deja"
 
 fuzz_built=" "
-fuzz_target_dir="$fuzz_dir/target/canary-$DEJA_FUZZ_SANITIZER"
+# ci/fuzz.sh's build directory: the dependencies are built once for both,
+# and only the workspace's crates build again with the canary feature
+# (cargo keeps both builds; the target binaries are rebuilt by whichever
+# script runs, so do not run the two at once).
+fuzz_target_dir="$fuzz_dir/target/$DEJA_FUZZ_SANITIZER"
 fuzz_run_features=(--features canary)
 
 now() { printf '%s' "$EPOCHREALTIME"; }

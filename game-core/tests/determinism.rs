@@ -128,8 +128,10 @@ const PINNED_SCRIPT: &str =
 /// The state hash after the pinned script on seed 7. It changes when the
 /// state's encoding or the rules change (docs/state-hash.md): an intended
 /// change updates this number, and `deja bless` updates the recordings. An
-/// unintended change is a determinism bug. CI runs this test in debug and in
-/// release, so the two builds must agree.
+/// unintended change is a determinism bug. That debug and release builds
+/// agree is CI's replay of the corpus recordings in both (ci/test.sh says
+/// how); `cargo test --release -p game-core --test determinism` runs this
+/// one in release too.
 const PINNED_HASH: u64 = 0xd9b7_a9d8_7c36_64b5;
 
 #[test]

@@ -9,7 +9,11 @@
 //!
 //! Each run takes about 20 seconds in a release build, so the tests are
 //! ignored by a plain `cargo test`; run them with
-//! `cargo test --release -p harness --test probe -- --ignored` (.ci/run does).
+//! `cargo test --release -p harness --test probe -- --ignored`. With
+//! `DEJA_PROBE_BIN` set to a release `deja`, a debug build of these tests
+//! runs that binary instead of its own: .ci/run points it at the release
+//! build ci/replay.sh made, so the tests need no release build of their own
+//! (about two minutes of CI).
 
 mod support;
 
@@ -28,7 +32,14 @@ fn repo_root() -> PathBuf {
 fn probe_passes(args: &[&str]) {
     let mut all = vec!["probe"];
     all.extend_from_slice(args);
-    let out = run(&all, &repo_root());
+    let out = match std::env::var_os("DEJA_PROBE_BIN") {
+        Some(bin) => assert_cmd::Command::new(bin)
+            .current_dir(repo_root())
+            .args(&all)
+            .output()
+            .expect("DEJA_PROBE_BIN runs"),
+        None => run(&all, &repo_root()),
+    };
     assert_exit(&out, 0);
     let stdout = text(&out.stdout);
     assert!(stdout.contains("probe: nothing found"), "{stdout}");
