@@ -37,6 +37,13 @@ fuzz_choose_toolchain() {
             ;;
     esac
     fuzz_sanitizer=$wanted
+    case ${DEJA_FUZZ_TRACE_COMPARES:-parsers} in
+        parsers | none) ;;
+        *)
+            echo "DEJA_FUZZ_TRACE_COMPARES must be parsers or none, not '$DEJA_FUZZ_TRACE_COMPARES'" >&2
+            return 2
+            ;;
+    esac
     echo "fuzzing with sanitizer: $fuzz_sanitizer (${fuzz_cargo[*]})"
 }
 
@@ -48,7 +55,16 @@ fuzz_choose_toolchain() {
 # (recording, content) compare input against keywords and keep them. Each
 # kind builds into its own directory under the target dir, as cargo-fuzz
 # rebuilds whenever the flags change.
+#
+# DEJA_FUZZ_TRACE_COMPARES=none builds the parsers without the hooks too, so
+# every target shares one build: .ci/run's 20-second smoke would otherwise
+# pay a second full build for two targets.
+# (fuzz_choose_toolchain checks the value.)
 fuzz_kind() {
+    if [ "${DEJA_FUZZ_TRACE_COMPARES:-parsers}" = none ]; then
+        echo game
+        return
+    fi
     case $1 in
         recording | content) echo parser ;;
         *) echo game ;;

@@ -4,7 +4,9 @@
 # printing the command that turns the crash into a recording.
 #
 # AddressSanitizer on nightly when one is installed, else stable with
-# `-s none` (DEJA_FUZZ_SANITIZER=none|address chooses). Installs cargo-fuzz
+# `-s none` (DEJA_FUZZ_SANITIZER=none|address chooses). The parsers keep
+# libFuzzer's trace-compares hooks, in a build of their own, unless
+# DEJA_FUZZ_TRACE_COMPARES=none (one build for every target; .ci/run). Installs cargo-fuzz
 # when missing. New corpus inputs go to fuzz/target/corpus/TARGET, not into
 # the committed corpus: merge the ones that earn their place by hand
 # (docs/fuzzing.md).
