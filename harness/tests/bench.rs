@@ -129,50 +129,41 @@ fn a_quick_subset_prints_each_row_once_and_the_json_record_carries_the_same_rows
     }
 }
 
+/// Where the JSON record and the table go: `--format json` alone puts the
+/// record on standard output and the table on standard error; `--json FILE`
+/// (the same as `--format json -o FILE`) writes the record and keeps the
+/// table on standard output; both spellings at once are refused.
 #[test]
-fn the_table_goes_to_standard_error_when_the_record_is_on_standard_output() {
-    let dir = support::scratch("bench", "stdout");
-    let out = run(
-        &[
-            "bench", "--only", "replay", "--keys", "100", "--runs", "1", "--format", "json",
-        ],
-        &dir,
-    );
-    assert_exit(&out, 0);
-    let record: serde_json::Value =
-        serde_json::from_slice(&out.stdout).expect("standard output is the record alone");
-    assert_eq!(record["rows"][0]["unit"], "steps/s");
-    assert!(text(&out.stderr).contains("replay, a hash at every step  "));
-}
+fn the_record_goes_where_it_is_asked_and_the_table_where_it_is_read() {
+    let dir = support::scratch("bench", "record");
+    let quick_replay = |extra: &[&str]| {
+        let mut args = vec!["bench", "--only", "replay", "--keys", "100", "--runs", "1"];
+        args.extend_from_slice(extra);
+        run(&args, &dir)
+    };
+    let unit_of = |record: &[u8]| {
+        let record: serde_json::Value = serde_json::from_slice(record).expect("the JSON record");
+        record["rows"][0]["unit"].clone()
+    };
+    let table_row = "replay, a hash at every step  ";
 
-#[test]
-fn json_file_writes_the_record_and_keeps_the_table_on_standard_output() {
-    let dir = support::scratch("bench", "json-file");
-    let out = run(
-        &[
-            "bench", "--only", "replay", "--keys", "100", "--runs", "1", "--json", "b.json",
-        ],
-        &dir,
-    );
+    let out = quick_replay(&["--format", "json"]);
     assert_exit(&out, 0);
-    assert!(text(&out.stdout).contains("replay, a hash at every step  "));
-    let record: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join("b.json")).expect("b.json written"))
-            .expect("b.json is the JSON record");
-    assert_eq!(record["rows"][0]["unit"], "steps/s");
-    assert!(
-        record["rows"][0]["median"]
-            .as_f64()
-            .is_some_and(|m| m > 0.0)
+    assert_eq!(
+        unit_of(&out.stdout),
+        "steps/s",
+        "standard output is the record alone"
     );
-    // --json is --format json -o FILE; both at once is a contradiction.
-    let both = run(
-        &[
-            "bench", "--only", "replay", "--json", "c.json", "-o", "d.json",
-        ],
-        &dir,
-    );
-    assert_exit(&both, 2);
+    assert!(text(&out.stderr).contains(table_row));
+
+    let out = quick_replay(&["--json", "b.json"]);
+    assert_exit(&out, 0);
+    assert!(text(&out.stdout).contains(table_row));
+    let written = std::fs::read(dir.join("b.json")).expect("b.json written");
+    assert_eq!(unit_of(&written), "steps/s");
+
+    let out = quick_replay(&["--json", "c.json", "-o", "d.json"]);
+    assert_exit(&out, 2);
     assert!(!dir.join("c.json").exists() && !dir.join("d.json").exists());
 }
 

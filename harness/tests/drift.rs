@@ -74,7 +74,7 @@ fn a_changed_key_names_every_part_it_moved() {
     let original = std::fs::read_to_string(corpus("death-by-poison.ron")).unwrap();
     std::fs::write(
         dir.join("moved.ron"),
-        original.replacen("\"ohhhhhaahoul", "\"ohhhhhaahouh", 1),
+        support::with_key_at(&original, 12, "h").0,
     )
     .unwrap();
     let out = support::run(&["replay", "moved.ron"], &dir);
@@ -120,16 +120,15 @@ fn diff_finds_where_two_runs_of_a_seed_part() {
     let dir = scratch("drift", "diff-keys");
     let original = std::fs::read_to_string(corpus("death-by-poison.ron")).unwrap();
     std::fs::write(dir.join("a.ron"), &original).unwrap();
-    std::fs::write(
-        dir.join("b.ron"),
-        original.replacen("\"ohhhhhaahoul", "\"ohhhhhaahouh", 1),
-    )
-    .unwrap();
+    let (moved, pressed) = support::with_key_at(&original, 12, "h");
+    std::fs::write(dir.join("b.ron"), moved).unwrap();
     let out = support::run(&["diff", "a.ron", "b.ron"], &dir);
     assert_exit(&out, 3);
     assert_prints(
         &out,
-        "a.ron and b.ron differ first at step 12 (a.ron pressed l, b.ron pressed h)",
+        &format!(
+            "a.ron and b.ron differ first at step 12 (a.ron pressed {pressed}, b.ron pressed h)"
+        ),
     );
     assert_prints(&out, "  player.pos.x: ");
     std::fs::write(
@@ -153,14 +152,8 @@ fn replay_summary_groups_a_corpus_by_verdict() {
     }
     let poison = std::fs::read_to_string(corpus("death-by-poison.ron")).unwrap();
     for (name, text) in [
-        (
-            "moved-a.ron",
-            poison.replacen("\"ohhhhhaahoul", "\"ohhhhhaahouh", 1),
-        ),
-        (
-            "moved-b.ron",
-            poison.replacen("\"ohhhhhaahoul", "\"ohhhhhaahouh", 1),
-        ),
+        ("moved-a.ron", support::with_key_at(&poison, 12, "h").0),
+        ("moved-b.ron", support::with_key_at(&poison, 12, "h").0),
         (
             "claims-fire.ron",
             poison.replace("Died(\"poison\")", "Died(\"fire\")"),

@@ -158,7 +158,7 @@ fn every_recording_command_over_tampered_recordings() {
             support::with_the_next_seed(t)
         }),
         tampered(d, "death-by-poison.ron", "other-key.ron", |t| {
-            t.replacen("\"ohhhhhaahoul", "\"ohhhhhaahouh", 1)
+            support::with_key_at(t, 12, "h").0
         }),
         tampered(d, "death-by-poison.ron", "other-outcome.ron", |t| {
             t.replace(

@@ -41,6 +41,19 @@ pub fn with_the_next_seed(recording: &str) -> String {
     format!("{}{}{}", &recording[..at], seed + 1, &recording[end..])
 }
 
+/// A recording's text with the key at `step` (from 1) replaced by `key`
+/// (one key in key notation) and its hashes kept, so the run drifts there;
+/// with the key it replaced, in notation. Edits the parsed recording, so
+/// remaking a corpus recording moves no test that picks a step.
+pub fn with_key_at(recording: &str, step: usize, key: &str) -> (String, String) {
+    let mut parsed = harness::recording::from_text(recording).expect("a recording");
+    let [new] = game_core::Key::parse_all(key).expect("key notation")[..] else {
+        panic!("{key:?} is not one key");
+    };
+    let old = std::mem::replace(&mut parsed.keys[step - 1], new);
+    (harness::recording::to_text(&parsed), old.to_string())
+}
+
 pub fn corpus(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../recordings")
