@@ -69,7 +69,7 @@ canaries=(
     "deaf-menu|sweep --bot random|2000|FAILURE commands: item menu|-"
 )
 
-work="$repo_root/target/canary"
+work="$("$repo_root/ci/target-dir.sh")/canary"
 rm -rf "$work/runs"
 mkdir -p "$work/runs" "$work/recordings"
 
@@ -78,7 +78,7 @@ echo "building deja with the canary feature"
 # out so that a later plain build cannot replace it mid-run.
 cargo build --release --locked -q -p harness --features canary
 deja="$work/deja"
-cp "$repo_root/target/release/deja" "$deja"
+cp "$("$repo_root/ci/target-dir.sh")/release/deja" "$deja"
 
 fuzz_built=" "
 # ci/fuzz.sh's build directory: the dependencies are built once for both,

@@ -18,4 +18,5 @@ if [ $# -gt 0 ]; then
     exit 2
 fi
 cargo build --release --locked -q -p harness
-exec target/release/deja probe
+# The binary cargo just built, wherever CARGO_TARGET_DIR puts it.
+exec "$(ci/target-dir.sh)/release/deja" probe

@@ -265,6 +265,13 @@ pub struct ContentArgs {
     pub content: Option<PathBuf>,
 }
 
+impl ContentArgs {
+    /// The content files read, which no output may be written over.
+    pub fn files(&self) -> Vec<PathBuf> {
+        crate::content_dir::files(self.content.as_deref())
+    }
+}
+
 #[derive(Args)]
 #[command(group(clap::ArgGroup::new("script").args(["keys", "keys_file"])))]
 pub struct PlayArgs {

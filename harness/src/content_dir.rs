@@ -1,13 +1,20 @@
 //! Loading content from a directory (`--content DIR`): the harness reads the
 //! files, the core parses and validates them.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use game_core::content::{Content, Source};
 
 /// Largest content file read.
 pub const MAX_CONTENT_FILE_BYTES: u64 = 1024 * 1024;
+
+/// The files `--content DIR` reads, for a command to keep its outputs off.
+pub fn files(dir: Option<&Path>) -> Vec<PathBuf> {
+    dir.map_or_else(Vec::new, |dir| {
+        vec![dir.join("monsters.ron"), dir.join("items.ron")]
+    })
+}
 
 /// Reads `DIR/monsters.ron` and `DIR/items.ron`. Every problem (a missing or
 /// oversized file, and every content error the core finds) is in the message.

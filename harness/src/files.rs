@@ -1,7 +1,7 @@
 //! Reading text files from outside, bounded, with errors that name the file.
 
 use std::io::{Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Reads `path` as bytes, at most `limit` of them. The limit holds while
 /// reading too, so a file that grows after it was measured is still refused.
@@ -96,24 +96,30 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
     })
 }
 
-/// Checks, before any work starts, that `path` can be written as a file: it
-/// is not a directory, its directory exists, and a new file can be made
-/// there. A command that would fail to write its output at the end fails
-/// here instead, naming the path, with nothing spent.
-pub fn check_output_file(path: &Path) -> Result<(), String> {
+/// Checks, before any work starts, that `path` can be written, and that it
+/// is none of the command's `inputs`: a command that would fail to write
+/// its output at the end, or would write over what it read, fails here
+/// instead, naming the path, with nothing spent. A symlink is checked at
+/// its target; a device or a FIFO is written through and needs no new file
+/// beside it; anything else must be a file name (not a directory) in a
+/// directory where a new file can be made.
+pub fn check_output_file(path: &Path, inputs: &[&Path]) -> Result<(), String> {
     if is_stdout(path) {
         return Ok(());
     }
-    if path.is_dir() {
-        return Err(format!(
-            "{}: is a directory; give a file name",
-            path.display()
-        ));
+    check_not_an_input(path, inputs)?;
+    let target = resolve(path)?;
+    match std::fs::metadata(&target) {
+        Ok(meta) if meta.is_dir() => {
+            return Err(format!(
+                "{}: is a directory; give a file name",
+                path.display()
+            ));
+        }
+        Ok(meta) if !meta.is_file() => return writable_special(path, meta.file_type()),
+        _ => {}
     }
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let dir = directory_of(&target);
     if !dir.is_dir() {
         return Err(format!(
             "{}: the directory {} does not exist; create it or give another path",
@@ -123,6 +129,119 @@ pub fn check_output_file(path: &Path) -> Result<(), String> {
     }
     can_make_a_file_in(dir)
         .map_err(|e| format!("{}: cannot write in {}: {e}", path.display(), dir.display()))
+}
+
+/// Refuses an output that is one of the command's inputs, compared by what
+/// they are (device and inode), not by name, so `./x.ron`, `x.ron` and a
+/// link to it are the same file. A path that does not exist yet is no input.
+pub fn check_not_an_input(output: &Path, inputs: &[&Path]) -> Result<(), String> {
+    if is_stdout(output) {
+        return Ok(());
+    }
+    if let Some(input) = inputs.iter().find(|input| same_file(output, input)) {
+        let also = if input == &output {
+            String::new()
+        } else {
+            format!(" ({})", input.display())
+        };
+        return Err(format!(
+            "{}: is this command's input{also}; writing there would destroy what it reads: give another file",
+            output.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `a` and `b` are the same existing file, through any links.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => file_id(&a) == file_id(&b),
+        _ => false,
+    }
+}
+
+#[cfg(unix)]
+fn file_id(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(_: &std::fs::Metadata) -> Option<(u64, u64)> {
+    // No identity to compare by: never the same (the name check of a
+    // caller is all there is).
+    None
+}
+
+/// Most symlinks followed from one path, as the kernel's own limit (40 on
+/// Linux): a loop of links is refused, never followed forever.
+const MAX_LINKS: usize = 40;
+
+/// The path `path` writes to: each symlink replaced by its target until a
+/// path that is not a symlink (which may not exist yet: a dangling link
+/// writes its target, as a shell's `>` does). Replacing the link itself
+/// would leave its target stale and the link gone.
+pub fn resolve(path: &Path) -> Result<PathBuf, String> {
+    let mut at = path.to_path_buf();
+    for _ in 0..=MAX_LINKS {
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = std::fs::read_link(&at)
+                    .map_err(|e| format!("{}: reading the link: {e}", path.display()))?;
+                at = directory_of(&at).join(target);
+            }
+            _ => return Ok(at),
+        }
+    }
+    Err(format!(
+        "{}: more than {MAX_LINKS} symlinks in a row (a loop?); give a file",
+        path.display()
+    ))
+}
+
+/// Whether a device or a FIFO at `path` can take a write: one it cannot
+/// (a socket) is refused before the work starts.
+fn writable_special(path: &Path, kind: std::fs::FileType) -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_socket() {
+            return Err(format!(
+                "{}: is a socket, which cannot be written as a file; give a file",
+                path.display()
+            ));
+        }
+    }
+    let _ = kind;
+    Ok(())
+}
+
+/// Most names [`free_name`] tries before giving up.
+const MAX_NAME_TRIES: u32 = 1000;
+
+/// A name in `dir` that nothing has yet: `STEM.EXT`, else `STEM-2.EXT`,
+/// `STEM-3.EXT`, ..., so a new file never replaces an old one. Anything at
+/// a name takes it, a dangling symlink too.
+pub fn free_name(dir: &Path, stem: &str, extension: &str) -> Result<PathBuf, String> {
+    for n in 1..=MAX_NAME_TRIES {
+        let name = match n {
+            1 => format!("{stem}.{extension}"),
+            _ => format!("{stem}-{n}.{extension}"),
+        };
+        // A bare name stays bare: `deja replay NAME` is what is printed.
+        let path = if dir == Path::new(".") {
+            PathBuf::from(name)
+        } else {
+            dir.join(name)
+        };
+        if std::fs::symlink_metadata(&path).is_err() {
+            return Ok(path);
+        }
+    }
+    Err(format!(
+        "{}: {MAX_NAME_TRIES} files are named {stem}-N.{extension} already; move some away or give -o FILE",
+        dir.display()
+    ))
 }
 
 /// Checks, before any work starts, that files can be written into `dir`,
@@ -163,6 +282,13 @@ pub fn is_stdout(path: &Path) -> bool {
 /// A kill at any moment leaves either the old file or the whole new one,
 /// never a part: rename is atomic on POSIX file systems. `write` streams,
 /// so a file larger than memory (a sweep's report) is written the same way.
+///
+/// What is at the path is kept what it is. A symlink is followed and its
+/// target replaced (the link stays, now naming the new file). A device or
+/// a FIFO is written through, with no temporary file (there is no old
+/// version to keep whole, and renaming over it would turn the machine's
+/// `/dev/null` into a file when run as root); its write errors are errors,
+/// so a full device is reported, not taken for success.
 pub fn write_atomic_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
@@ -174,17 +300,32 @@ pub fn write_atomic_with(
             .and_then(|()| out.flush())
             .map_err(crate::commands::output_error);
     }
-    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
-    let name = path
-        .file_name()
-        .ok_or_else(|| format!("{}: not a file name", path.display()))?;
-    let dir = directory_of(path);
-    if path.is_dir() {
-        return Err(format!(
+    let target = resolve(path)?;
+    match std::fs::metadata(&target) {
+        Ok(meta) if meta.is_dir() => Err(format!(
             "{}: is a directory; give a file name",
             path.display()
-        ));
+        )),
+        Ok(meta) if !meta.is_file() => {
+            writable_special(path, meta.file_type())?;
+            write_through(path, &target, write)
+        }
+        _ => replace_atomically(path, &target, write),
     }
+}
+
+/// The temporary file, sync and rename of [`write_atomic_with`], onto
+/// `target` (a regular file or none yet); errors name `path`, as given.
+fn replace_atomically(
+    path: &Path,
+    target: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), String> {
+    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    let name = target
+        .file_name()
+        .ok_or_else(|| format!("{}: not a file name", path.display()))?;
+    let dir = directory_of(target);
     let temp = dir.join(temporary_name(name, "tmp"));
     let written = (|| {
         let mut out = std::io::BufWriter::new(std::fs::File::create(&temp)?);
@@ -192,7 +333,7 @@ pub fn write_atomic_with(
         let file = out.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         drop(file);
-        std::fs::rename(&temp, path)
+        std::fs::rename(&temp, target)
     })();
     if let Err(e) = written {
         let _ = std::fs::remove_file(&temp);
@@ -203,6 +344,58 @@ pub fn write_atomic_with(
     // has still happened.
     if let Ok(dir) = std::fs::File::open(dir) {
         let _ = dir.sync_all();
+    }
+    Ok(())
+}
+
+/// Writes straight into a device or a FIFO at `target`. A FIFO is opened
+/// without blocking, so one that nothing reads is an error now rather than
+/// a wait forever; the writes then block as a pipe's writer's should.
+fn write_through(
+    path: &Path,
+    target: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), String> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(target).map_err(|e| {
+        #[cfg(unix)]
+        if e.raw_os_error() == Some(libc::ENXIO) {
+            return format!(
+                "{}: is a FIFO that nothing reads; start its reader first, or give a file",
+                path.display()
+            );
+        }
+        format!("{}: {e}", path.display())
+    })?;
+    #[cfg(unix)]
+    blocking(&file).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    write(&mut out)
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Clears `O_NONBLOCK` on an open file, so writes wait for room in a pipe
+/// instead of failing with "would block".
+#[cfg(unix)]
+fn blocking(file: &std::fs::File) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let fd = file.as_raw_fd();
+    // SAFETY: `fd` is an open descriptor owned by `file` for the whole
+    // call; F_GETFL and F_SETFL read and set its status flags only.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: as above.
+    if unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } < 0 {
+        return Err(std::io::Error::last_os_error());
     }
     Ok(())
 }
@@ -232,13 +425,21 @@ fn temporary_name(target: &std::ffi::OsStr, suffix: &str) -> std::ffi::OsString 
 /// Unix, already unlinked, so a kill leaves nothing behind and the space is
 /// freed when it is dropped.
 pub fn scratch_beside(target: &Path) -> Result<std::fs::File, String> {
-    let path = if is_stdout(target) {
-        std::env::temp_dir().join(temporary_name("deja-stdout".as_ref(), "scratch"))
+    // Standard output, a device or a FIFO has no directory of its own to
+    // put a file beside (a scratch file in /dev would be litter there).
+    let resolved = if is_stdout(target) {
+        None
     } else {
-        let name = target
-            .file_name()
-            .ok_or_else(|| format!("{}: not a file name", target.display()))?;
-        directory_of(target).join(temporary_name(name, "scratch"))
+        Some(resolve(target)?).filter(|at| !matches!(std::fs::metadata(at), Ok(m) if !m.is_file()))
+    };
+    let path = match resolved {
+        None => std::env::temp_dir().join(temporary_name("deja-stdout".as_ref(), "scratch")),
+        Some(at) => {
+            let name = at
+                .file_name()
+                .ok_or_else(|| format!("{}: not a file name", target.display()))?;
+            directory_of(&at).join(temporary_name(name, "scratch"))
+        }
     };
     let file = std::fs::OpenOptions::new()
         .read(true)

@@ -16,7 +16,7 @@
 //! `deja bench` measures it.
 
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -60,20 +60,7 @@ pub fn default_record_path(seed: u64) -> Result<PathBuf, String> {
     std::fs::create_dir_all(&dir)
         .map_err(|e| format!("{}: {e}; give -o FILE to record elsewhere", dir.display()))?;
     let stamp = utc_stamp(std::time::SystemTime::now());
-    for n in 1..1000 {
-        let name = match n {
-            1 => format!("{stamp}-seed{seed}.ron"),
-            _ => format!("{stamp}-seed{seed}-{n}.ron"),
-        };
-        let path = dir.join(name);
-        if !path.exists() {
-            return Ok(path);
-        }
-    }
-    Err(format!(
-        "{}: too many recordings named {stamp}-seed{seed}; give -o FILE",
-        dir.display()
-    ))
+    crate::files::free_name(&dir, &format!("{stamp}-seed{seed}"), "ron")
 }
 
 /// `2026-12-01T14-03-59`: a file-name-safe UTC time stamp. Wall-clock time
@@ -248,22 +235,6 @@ pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Resu
     } else {
         exit::OK
     })
-}
-
-/// Refuses to overwrite a recording the player is taking over from: the
-/// new run goes to its own file.
-pub fn check_not_source(record: &Path, from: &Path) -> Result<(), String> {
-    let same = match (record.canonicalize(), from.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    if same {
-        return Err(format!(
-            "{}: -o names the recording being taken over; give another file",
-            record.display()
-        ));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -1,6 +1,10 @@
 //! Files from outside that are not files: every command that reads a file,
 //! given a FIFO with no writer (which blocks `open` forever) or a directory,
 //! refuses it at once with exit 1, naming the path, instead of hanging.
+//! And what is at an output path is kept what it is: a device or a FIFO is
+//! written through (and a full device is an error), a symlink's target is
+//! replaced and the link kept, no command writes over one of its inputs,
+//! and a bug report never takes the name of a file already there.
 
 mod support;
 
@@ -157,4 +161,404 @@ fn every_output_path_is_checked_before_the_work_starts() {
     for (args, path, what) in &cases {
         refuses(args, path, what);
     }
+}
+
+/// Makes a character device node at `path` with the numbers of one of
+/// Linux's memory devices (1,3 is null, 1,7 is full); false where this user
+/// may not (only root may: CI runs as root, so there these tests run).
+fn mknod_char(path: &Path, minor: u32) -> bool {
+    Command::new("mknod")
+        .arg(path)
+        .args(["c", "1", &minor.to_string()])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+fn is_char_device(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_char_device())
+}
+
+/// The commands that write a file to `-o`, with `OUT` where the path goes.
+fn writers(recording: &str) -> Vec<Vec<String>> {
+    let table: Vec<Vec<&str>> = vec![
+        vec!["play", "--seed", "7", "--keys", "llll", "-o", "OUT"],
+        vec![
+            "sweep", "--seeds", "1..3", "--bot", "none", "--format", "json", "-o", "OUT",
+        ],
+        vec!["replay", recording, "--cast", "-o", "OUT"],
+    ];
+    table
+        .into_iter()
+        .map(|args| args.into_iter().map(String::from).collect())
+        .collect()
+}
+
+fn with_output(args: &[String], out: &Path) -> Vec<String> {
+    args.iter()
+        .map(|a| {
+            if a == "OUT" {
+                out.display().to_string()
+            } else {
+                a.clone()
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn a_device_at_the_output_stays_a_device_and_a_full_one_is_an_error() {
+    let dir = support::scratch("hostile-files", "devices");
+    let null = dir.join("null");
+    let full = dir.join("full");
+    if !mknod_char(&null, 3) || !mknod_char(&full, 7) {
+        eprintln!("skipped: only root may make device nodes (CI runs this as root)");
+        return;
+    }
+    let recording = support::corpus("win.ron");
+    for args in writers(&recording) {
+        let out = deja()
+            .args(with_output(&args, &null))
+            .timeout(TIMEOUT)
+            .output()
+            .expect("deja runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?} onto a null device: {err}"
+        );
+        assert!(
+            is_char_device(&null),
+            "{args:?} replaced the device with a file"
+        );
+
+        let out = deja()
+            .args(with_output(&args, &full))
+            .timeout(TIMEOUT)
+            .output()
+            .expect("deja runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{args:?} onto a full device: {err}"
+        );
+        assert!(
+            err.contains(&full.display().to_string()) && err.contains("No space left"),
+            "{args:?} must name the full device and say why: {err}"
+        );
+        assert!(
+            is_char_device(&full),
+            "{args:?} replaced the device with a file"
+        );
+    }
+}
+
+#[test]
+fn a_fifo_at_the_output_is_written_through_or_refused_when_nothing_reads_it() {
+    use std::io::Read;
+    let dir = support::scratch("hostile-files", "fifo-out");
+    let fifo = dir.join("pipe");
+    mkfifo(&fifo);
+    let args = [
+        "play", "--seed", "7", "--keys", "llll", "--frames", "none", "-o",
+    ];
+    // Nothing reads: refused at once, never a wait.
+    let out = deja()
+        .args(args)
+        .arg(&fifo)
+        .timeout(TIMEOUT)
+        .output()
+        .expect("deja runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "timed out if None: {err}");
+    assert!(err.contains("nothing reads"), "{err}");
+    // A reader: the recording goes through the pipe, which stays a pipe.
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            std::fs::File::open(&fifo)
+                .unwrap()
+                .read_to_string(&mut text)
+                .unwrap();
+            text
+        })
+    };
+    // The reader is waiting in `open` once deja can open without blocking;
+    // try until it is (a bounded number of times).
+    let mut written = None;
+    for _ in 0..100 {
+        let out = deja()
+            .args(args)
+            .arg(&fifo)
+            .timeout(TIMEOUT)
+            .output()
+            .expect("deja runs");
+        if out.status.code() == Some(0) {
+            written = Some(out);
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(written.is_some(), "deja never wrote to the FIFO's reader");
+    let text = reader.join().unwrap();
+    let recording = harness::recording::from_text(&text).expect("a whole recording came through");
+    assert_eq!(recording.keys.len(), 4);
+    use std::os::unix::fs::FileTypeExt;
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+}
+
+#[test]
+fn a_symlink_at_the_output_keeps_its_link_and_its_target_gets_the_file() {
+    let dir = support::scratch("hostile-files", "symlinks");
+    let recording = support::corpus("win.ron");
+    for (i, args) in writers(&recording).into_iter().enumerate() {
+        // A link to a file already there, and a dangling one.
+        for dangling in [false, true] {
+            let target = dir.join(format!("target-{i}-{dangling}"));
+            let link = dir.join(format!("link-{i}-{dangling}"));
+            if !dangling {
+                std::fs::write(&target, "old").unwrap();
+            }
+            std::os::unix::fs::symlink(target.file_name().unwrap(), &link).unwrap();
+            let out = deja()
+                .current_dir(&dir)
+                .args(with_output(&args, Path::new(link.file_name().unwrap())))
+                .timeout(TIMEOUT)
+                .output()
+                .expect("deja runs");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{args:?} onto {}: {err}",
+                link.display()
+            );
+            assert!(
+                std::fs::symlink_metadata(&link)
+                    .unwrap()
+                    .file_type()
+                    .is_symlink(),
+                "{args:?} replaced the link {} with a file",
+                link.display()
+            );
+            let written = std::fs::read_to_string(&target).unwrap();
+            assert!(
+                written.len() > 3 && written != "old",
+                "{args:?}: the link's target {} does not hold the new file",
+                target.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn bless_of_a_symlink_blesses_its_target() {
+    let dir = support::scratch("hostile-files", "bless-link");
+    let text = std::fs::read_to_string(support::corpus("win.ron")).unwrap();
+    // One checkpoint hash tampered: the replay drifts at its step, and
+    // bless rewrites it.
+    let at = text.find("hash: \"").unwrap() + "hash: \"".len();
+    let digit = if &text[at..=at] == "0" { "1" } else { "0" };
+    let tampered = format!("{}{digit}{}", &text[..at], &text[at + 1..]);
+    let target = dir.join("target.ron");
+    let link = dir.join("link.ron");
+    std::fs::write(&target, &tampered).unwrap();
+    std::os::unix::fs::symlink("target.ron", &link).unwrap();
+    let out = deja()
+        .arg("bless")
+        .arg(&link)
+        .timeout(TIMEOUT)
+        .output()
+        .expect("deja runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        text,
+        "the target holds the blessed recording"
+    );
+}
+
+#[test]
+fn no_command_writes_over_its_own_input() {
+    let dir = support::scratch("hostile-files", "inputs");
+    let recording = dir.join("x.ron");
+    std::fs::copy(support::corpus("win.ron"), &recording).unwrap();
+    std::os::unix::fs::symlink("x.ron", dir.join("link.ron")).unwrap();
+    // Inputs whose contents do not matter: the refusal comes before they
+    // are read.
+    for name in ["f.html", "a.json", "art", "k.keys"] {
+        std::fs::write(dir.join(name), "keep me").unwrap();
+    }
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../baselines/sweep.ron"),
+        dir.join("b.ron"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("content")).unwrap();
+    for name in ["monsters.ron", "items.ron"] {
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../game-core/content")
+                .join(name),
+            dir.join("content").join(name),
+        )
+        .unwrap();
+    }
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["replay", "x.ron", "--cast", "-o", "x.ron"], "x.ron"),
+        (vec!["replay", "x.ron", "--cast", "-o", "./x.ron"], "x.ron"),
+        (vec!["replay", "x.ron", "--cast", "-o", "link.ron"], "x.ron"),
+        (
+            vec!["replay", "x.ron", "--watch", "-o", "link.ron"],
+            "x.ron",
+        ),
+        (vec!["report", "f.html", "-o", "f.html"], "f.html"),
+        (vec!["shrink", "x.ron", "-o", "x.ron"], "x.ron"),
+        (vec!["shrink", "x.ron", "-o", "./link.ron"], "x.ron"),
+        (vec!["merge", "a.json", "-o", "a.json"], "a.json"),
+        (vec!["from-fuzz", "intents", "art", "-o", "art"], "art"),
+        (
+            vec!["play", "--from", "x.ron", "--keys", "l", "-o", "link.ron"],
+            "x.ron",
+        ),
+        (
+            vec!["play", "--keys-file", "k.keys", "-o", "k.keys"],
+            "k.keys",
+        ),
+        (
+            vec![
+                "play",
+                "--keys",
+                "l",
+                "--content",
+                "content",
+                "-o",
+                "content/items.ron",
+            ],
+            "content/items.ron",
+        ),
+        (
+            vec![
+                "sweep",
+                "--seeds",
+                "1..2",
+                "--baseline",
+                "b.ron",
+                "--format",
+                "json",
+                "-o",
+                "b.ron",
+            ],
+            "b.ron",
+        ),
+        (
+            vec![
+                "sweep",
+                "--seeds",
+                "1..2",
+                "--bless-baseline",
+                "b.ron",
+                "--format",
+                "json",
+                "-o",
+                "./b.ron",
+            ],
+            "b.ron",
+        ),
+    ];
+    for (args, input) in &cases {
+        let before = std::fs::read(dir.join(input)).unwrap();
+        let out = deja()
+            .current_dir(&dir)
+            .args(args)
+            .timeout(TIMEOUT)
+            .output()
+            .expect("deja runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("is this command's input"),
+            "{args:?} must say why: {err}"
+        );
+        assert_eq!(
+            std::fs::read(dir.join(input)).unwrap(),
+            before,
+            "{args:?} changed its input {input}"
+        );
+    }
+}
+
+#[test]
+fn a_bug_report_never_takes_the_name_of_a_file_already_there() {
+    let dir = support::scratch("hostile-files", "report-names");
+    let taken = dir.join("deja-failure-seed3-step3.ron");
+    std::fs::write(&taken, "someone's file").unwrap();
+    // A dangling link takes its name too.
+    std::os::unix::fs::symlink("nowhere", dir.join("deja-failure-seed3-step3-2.ron")).unwrap();
+    let play = [
+        "play",
+        "--seed",
+        "3",
+        "--keys",
+        "ll?<Esc>",
+        "--canary",
+        "sticky-help",
+        "--frames",
+        "none",
+    ];
+    let out = deja()
+        .current_dir(&dir)
+        .args(play)
+        .timeout(TIMEOUT)
+        .output()
+        .expect("deja runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(
+        err.contains("deja replay deja-failure-seed3-step3-3.ron"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&taken).unwrap(), "someone's file");
+    // A replay that meets a failure other than the one recorded writes a
+    // new report; here the input itself has the name that report would
+    // take, and the one after it is free.
+    let input = dir.join("deja-failure-seed3-step3-3.ron");
+    let recorded = std::fs::read_to_string(&input).unwrap();
+    let edited = recorded.replace("id: \"screen.escapable\"", "id: \"map.connected\"");
+    assert_ne!(edited, recorded);
+    std::fs::write(&input, &edited).unwrap();
+    let out = deja()
+        .current_dir(&dir)
+        .args(["replay", "deja-failure-seed3-step3-3.ron"])
+        .timeout(TIMEOUT)
+        .output()
+        .expect("deja runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(
+        err.contains("deja replay deja-failure-seed3-step3-4.ron"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&input).unwrap(),
+        edited,
+        "the input was kept"
+    );
+    assert_eq!(std::fs::read_to_string(&taken).unwrap(), "someone's file");
 }

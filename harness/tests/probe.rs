@@ -103,3 +103,32 @@ fn the_probe_passes_after_adding_a_monster_at_depth_6() {
     });
     probe_passes(&["--content", dir.to_str().expect("a UTF-8 path")]);
 }
+
+/// The CI scripts run the deja cargo built, wherever the target directory
+/// is: `ci/target-dir.sh` follows CARGO_TARGET_DIR, and no script names
+/// `target/release/` itself (which failed with exit 127 under a
+/// CARGO_TARGET_DIR).
+#[test]
+fn the_ci_scripts_find_the_binary_under_any_target_directory() {
+    let elsewhere = scratch("probe", "target-dir").join("built here");
+    let out = assert_cmd::Command::new(repo_root().join("ci/target-dir.sh"))
+        .env("CARGO_TARGET_DIR", &elsewhere)
+        .output()
+        .expect("ci/target-dir.sh runs");
+    assert_exit(&out, 0);
+    assert_eq!(
+        text(&out.stdout).trim_end(),
+        elsewhere.display().to_string()
+    );
+    for script in ["ci/probe.sh", "ci/canary.sh", "ci/replay.sh", ".ci/run"] {
+        let source = std::fs::read_to_string(repo_root().join(script)).unwrap();
+        let runs_a_fixed_path = source
+            .lines()
+            .filter(|line| !line.trim_start().starts_with('#'))
+            .find(|line| line.contains("target/release/") || line.contains("target/debug/"));
+        assert!(
+            runs_a_fixed_path.is_none(),
+            "{script} names a fixed target directory: {runs_a_fixed_path:?}; ask ci/target-dir.sh"
+        );
+    }
+}

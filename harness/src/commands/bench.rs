@@ -160,7 +160,7 @@ pub fn run(args: BenchArgs) -> Result<u8, String> {
         );
     }
     if let Some(path) = &json_to {
-        crate::files::check_output_file(path)?;
+        crate::files::check_output_file(path, &[])?;
     }
     let table_to_stderr = json_to.as_deref().is_some_and(crate::files::is_stdout);
     let chosen = |figure: BenchFigure| args.only.is_empty() || args.only.contains(&figure);

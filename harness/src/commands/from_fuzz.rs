@@ -14,7 +14,7 @@ const MAX_ARTIFACT_BYTES: u64 = 1024 * 1024;
 
 pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
     let bytes = crate::files::read_bytes(&args.artifact, MAX_ARTIFACT_BYTES)?;
-    crate::files::check_output_file(&args.output)?;
+    crate::files::check_output_file(&args.output, &[&args.artifact])?;
     let canaries = args
         .canary
         .iter()

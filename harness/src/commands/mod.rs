@@ -85,10 +85,15 @@ pub fn load_content(args: &ContentArgs) -> Result<Arc<Content>, String> {
 }
 
 /// Where a bug report goes when no `-o` path was given: the current
-/// directory, named by seed and step so reports from different runs do not
-/// overwrite each other.
-pub fn default_report_path(seed: u64, step: u64) -> PathBuf {
-    PathBuf::from(format!("deja-failure-seed{seed}-step{step}.ron"))
+/// directory, named by seed and step, and never over a file already there
+/// (`-2`, `-3`, ... when the name is taken), so a report from another run,
+/// or an earlier one of this, is not lost.
+pub fn default_report_path(seed: u64, step: u64) -> Result<PathBuf, String> {
+    crate::files::free_name(
+        Path::new("."),
+        &format!("deja-failure-seed{seed}-step{step}"),
+        "ron",
+    )
 }
 
 /// Writes a bug report and tells the user how to reproduce it.

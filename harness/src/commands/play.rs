@@ -34,9 +34,6 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
                 .into(),
         );
     }
-    if let (Some(record), Some(from)) = (&args.output, &args.from) {
-        crate::session::check_not_source(record, from)?;
-    }
     if args.output.as_deref().is_some_and(crate::files::is_stdout) {
         if keys.is_none() {
             return Err("-o -: the terminal is the game's; give a file for the recording".into());
@@ -49,7 +46,13 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
         }
     }
     if let Some(record) = &args.output {
-        crate::files::check_output_file(record)?;
+        let content_files = args.content.files();
+        let inputs: Vec<&Path> = [args.from.as_deref(), args.keys_file.as_deref()]
+            .into_iter()
+            .flatten()
+            .chain(content_files.iter().map(|p| p.as_path()))
+            .collect();
+        crate::files::check_output_file(record, &inputs)?;
     }
     let content = super::load_content(&args.content)?;
     let (runner, origin) = match &args.from {
@@ -147,10 +150,13 @@ fn play_script(
     let report_to = args.output.clone();
     crate::watchdog::on_hang(Box::new(move |hang| {
         let step = hang.recording.failure.as_ref().map_or(0, |f| f.step);
-        let path = report_to
+        match report_to
             .clone()
-            .unwrap_or_else(|| super::default_report_path(hang.recording.seed, step));
-        crate::watchdog::report_written(hang, &path);
+            .map_or_else(|| super::default_report_path(hang.recording.seed, step), Ok)
+        {
+            Ok(path) => crate::watchdog::report_written(hang, &path),
+            Err(message) => eprintln!("  the bug report could not be written: {message}"),
+        }
     }));
     let printer = FramePrinter {
         mode: args.frames,
@@ -200,10 +206,10 @@ fn play_script(
                 .filter(|_| failure.step > 0)
                 .map_or_else(|| "the start".to_string(), |k| format!("key {k}"));
             eprintln!("failure at step {} ({key}): {}", failure.step, failure.kind);
-            let path = args
-                .output
-                .clone()
-                .unwrap_or_else(|| super::default_report_path(seed, failure.step));
+            let path = match &args.output {
+                Some(path) => path.clone(),
+                None => super::default_report_path(seed, failure.step)?,
+            };
             super::write_bug_report(&path, &recording)?;
             Ok(exit::FAILURE)
         }

@@ -28,7 +28,11 @@ pub fn run(args: ReplayArgs) -> Result<u8, String> {
                     "-o -: the terminal is the viewer's; give a file for a run taken over".into(),
                 );
             }
-            crate::files::check_output_file(path)?;
+            let content_files = args.content.files();
+            let inputs: Vec<&Path> = std::iter::once(file.as_path())
+                .chain(content_files.iter().map(|p| p.as_path()))
+                .collect();
+            crate::files::check_output_file(path, &inputs)?;
         }
         return match (&args.output, args.cast) {
             (Some(out), true) => super::watch::cast(file, out, &args, content),
@@ -350,7 +354,7 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
                 failure.step, failure.kind
             )
             .map_err(super::output_error)?;
-            let report_path = super::default_report_path(recording.seed, failure.step);
+            let report_path = super::default_report_path(recording.seed, failure.step)?;
             let bug_report = bug_report(&recording, content.clone(), &name)?;
             super::write_bug_report(&report_path, &bug_report)?;
         }
@@ -377,8 +381,10 @@ pub fn report_hangs_against(recording: &Recording, name: String) {
             );
         } else {
             println!("{name}: failure at step {}: {}", failure.step, failure.kind);
-            let path = super::default_report_path(hang.recording.seed, failure.step);
-            crate::watchdog::report_written(hang, &path);
+            match super::default_report_path(hang.recording.seed, failure.step) {
+                Ok(path) => crate::watchdog::report_written(hang, &path),
+                Err(message) => eprintln!("  the bug report could not be written: {message}"),
+            }
         }
     }));
 }

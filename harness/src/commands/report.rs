@@ -11,7 +11,8 @@ use crate::sweep::SweepReport;
 const REPORT_LIMIT: u64 = 256 * 1024 * 1024;
 
 pub fn run(args: ReportArgs) -> Result<u8, String> {
-    crate::files::check_output_file(&args.output)?;
+    let inputs: Vec<&Path> = args.files.iter().map(|p| p.as_path()).collect();
+    crate::files::check_output_file(&args.output, &inputs)?;
     let mut sources = Vec::with_capacity(args.files.len());
     for file in &args.files {
         sources.push(read(file)?);

@@ -6,7 +6,11 @@ use crate::shrink::count_keys;
 
 pub fn run(args: ShrinkArgs) -> Result<u8, String> {
     let recording = crate::recording::read(&args.file)?;
-    crate::files::check_output_file(&args.output)?;
+    let content_files = args.content.files();
+    let inputs: Vec<&std::path::Path> = std::iter::once(args.file.as_path())
+        .chain(content_files.iter().map(|p| p.as_path()))
+        .collect();
+    crate::files::check_output_file(&args.output, &inputs)?;
     let content = super::load_content(&args.content)?;
     let shrunk = crate::shrink::shrink(
         &recording,

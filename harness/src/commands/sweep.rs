@@ -40,8 +40,17 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     let text = Text {
         to_stderr: json_to.as_deref().is_some_and(crate::files::is_stdout),
     };
-    for path in [&json_to, &args.bless_baseline].into_iter().flatten() {
-        crate::files::check_output_file(path)?;
+    // The baseline blessed is read and rewritten on purpose; the report
+    // must not land on it, or on any file the sweep reads.
+    let content_files = args.content.files();
+    let mut read: Vec<&std::path::Path> = content_files.iter().map(|p| p.as_path()).collect();
+    if let Some(path) = &args.bless_baseline {
+        crate::files::check_output_file(path, &read)?;
+    }
+    read.extend(args.baseline.as_deref());
+    read.extend(args.bless_baseline.as_deref());
+    if let Some(path) = &json_to {
+        crate::files::check_output_file(path, &read)?;
     }
     hang_reports_into(args.save_failures.clone());
     let jobs = args.jobs.map_or_else(
@@ -208,12 +217,20 @@ pub fn hang_reports_into(dir: Option<std::path::PathBuf>) {
     crate::watchdog::on_hang(Box::new(move |hang| {
         let recording = &hang.recording;
         let step = recording.failure.as_ref().map_or(0, |f| f.step);
-        let name = format!("seed{}-step{step}-hang.ron", recording.seed);
+        let stem = format!("seed{}-step{step}-hang", recording.seed);
         let path = match &dir {
-            Some(dir) => dir.join(name),
-            None => std::path::PathBuf::from(format!("deja-hang-{name}")),
+            Some(dir) => Ok(dir.join(format!("{stem}.ron"))),
+            // Not the sweep's own folder: never over a file already there.
+            None => crate::files::free_name(
+                std::path::Path::new("."),
+                &format!("deja-hang-{stem}"),
+                "ron",
+            ),
         };
-        crate::watchdog::report_written(hang, &path);
+        match path {
+            Ok(path) => crate::watchdog::report_written(hang, &path),
+            Err(message) => eprintln!("  the bug report could not be written: {message}"),
+        }
         eprintln!("the sweep stops here: a thread that hangs cannot be stopped");
     }));
 }
@@ -443,7 +460,8 @@ impl Progress {
 
 pub fn merge(args: MergeArgs) -> Result<u8, String> {
     if let Some(path) = &args.output {
-        crate::files::check_output_file(path)?;
+        let inputs: Vec<&std::path::Path> = args.files.iter().map(|p| p.as_path()).collect();
+        crate::files::check_output_file(path, &inputs)?;
     }
     let mut reports = Vec::new();
     for file in &args.files {

@@ -121,7 +121,8 @@ fn take_control(
         Some(path) => path.clone(),
         None => session::default_record_path(timeline.recording.seed)?,
     };
-    session::check_not_source(&path, file)?;
+    // -o was checked against the recording before the viewer opened; a
+    // default path is a new file.
     let autosave = Autosave {
         path,
         note: format!("taken over from {} at step {step}", file.display()),
