@@ -9,6 +9,27 @@ pub const MIN_FRAME_HEIGHT: u16 = 8;
 pub const MAX_FRAME_WIDTH: u16 = 1024;
 pub const MAX_FRAME_HEIGHT: u16 = 512;
 
+/// Whether `c` is an instruction to a terminal rather than text, which no
+/// frame should draw and no printed line should carry raw: a control (C0,
+/// DEL, C1: Unicode's `Cc`), a bidirectional mark, embedding, override or
+/// isolate (they make a line read in another order than it is written), or
+/// a line or paragraph separator (which some terminals take as a line
+/// break). Content validation refuses them in descriptions; the harness
+/// escapes them in everything it prints.
+pub fn changes_how_text_reads(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061C}'
+                | '\u{200E}'
+                | '\u{200F}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{2028}'
+                | '\u{2029}'
+        )
+}
+
 /// What a cell is, for the front end to colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Style {

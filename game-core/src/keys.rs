@@ -123,7 +123,7 @@ impl Key {
                 if c.is_control() {
                     return Err(KeyParseError {
                         column: token_column,
-                        token: c.escape_default().to_string(),
+                        token: c.to_string(),
                         reason: "a control character is not a key; write it by name, e.g. <Enter> or <Tab>"
                             .into(),
                     });
@@ -400,6 +400,11 @@ mod tests {
             Key::parse_all("<U+0007>").is_err(),
             "a control character is no key"
         );
+        // A raw control character is named once, escaped as Rust quotes
+        // it: `"\t"`, not the escape escaped again (`"\\t"`).
+        let error = Key::parse_all("a\tb").expect_err("a tab is no key");
+        assert_eq!(error.column, 2);
+        assert!(error.to_string().contains(r#"bad key "\t""#), "{error}");
         for (text, reason) in [
             ("<U+FFFFFFFFFFFFFFFFFFFF>", "out of range"),
             ("<U+110000>", "out of range"),

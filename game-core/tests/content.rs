@@ -292,6 +292,8 @@ const CORPUS: &[Refusal] = &[
     refusal!("monsters-duplicate-names.ron", 15:9, Some("Rat"),
         "name \"Rat\" is already used by the entry at 3:9"),
     refusal!("monsters-bad-glyph.ron", 4:9, Some("doppelganger"), "glyph '@' is drawn by the map"),
+    refusal!("monsters-bidi-description.ron", 12:9, Some("mimic"),
+        "description contains the control character '\\u{202e}'"),
     refusal!("monsters-speed-out-of-range.ron", 9:9, Some("statue"),
         "speed 0 is outside 25..=400 (percent of normal speed; 100 acts once a turn)"),
     refusal!("monsters-truncated.ron", 8:17, None, "this string is never closed"),

@@ -791,7 +791,7 @@ pub fn run(cli: Cli) -> u8 {
         // to say it to.
         Err(message) if message == crate::commands::OUTPUT_CLOSED => exit::ERROR,
         Err(message) => {
-            eprintln!("error: {message}");
+            crate::commands::err(format_args!("error: {message}"));
             exit::ERROR
         }
     }

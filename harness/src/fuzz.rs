@@ -45,10 +45,10 @@ pub fn planted() -> Canaries {
     *PLANTED.get_or_init(|| {
         crate::watchdog::on_hang(Box::new(|hang| {
             if let Some(failure) = &hang.recording.failure {
-                eprintln!(
+                crate::commands::err(format_args!(
                     "deja fuzz target: failure at step {}: {}. Turn the artifact into a recording with deja from-fuzz",
                     failure.step, failure.kind
-                );
+                ));
             }
             std::process::abort();
         }));
@@ -62,10 +62,10 @@ pub fn planted() -> Canaries {
                 Some(canary) => planted = planted.with(canary),
                 None => {
                     let known: Vec<&str> = Canary::ALL.iter().map(|c| c.name()).collect();
-                    eprintln!(
+                    crate::commands::err(format_args!(
                         "{CANARIES_VAR}: unknown canary {name:?}; known: {}",
                         known.join(", ")
-                    );
+                    ));
                     std::process::exit(2);
                 }
             }

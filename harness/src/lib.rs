@@ -16,6 +16,7 @@ pub mod files;
 pub mod frames;
 pub mod fuzz;
 pub mod keys_input;
+pub mod printable;
 pub mod recording;
 pub mod replay;
 pub mod report;

@@ -15,7 +15,6 @@
 //! run, against the 100 or more milliseconds between a person's keys;
 //! `deja bench` measures it.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -132,7 +131,12 @@ pub fn with_status(frame: &Frame, status: &str, width: u16, height: u16) -> Fram
         }
     }
     let row = i32::from(height) - 1;
-    let text: String = status.chars().take(usize::from(width)).collect();
+    // The status quotes files (a recording's verdict, a path): what the
+    // terminal or a movie shows is escaped, as every printed line is.
+    let text: String = crate::printable::escape(status)
+        .chars()
+        .take(usize::from(width))
+        .collect();
     screen.put_str(0, row, &text, Style::Hint);
     screen
 }
@@ -207,29 +211,27 @@ pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Resu
     }
     drop(screen);
     let path = autosave.path.display();
-    let mut err = std::io::stderr();
+    let err = crate::commands::err;
     if let Some(failure) = failure {
         let key = runner
             .keys()
             .last()
             .map_or_else(|| "the start".to_string(), |k| format!("key {k}"));
-        let _ = writeln!(
-            err,
+        err(format!(
             "failure at step {} ({key}): {}",
             failure.step, failure.kind
-        );
+        ));
         autosave.save(&runner)?;
-        let _ = writeln!(err, "wrote a bug report that reproduces it: {path}");
-        let _ = writeln!(err, "reproduce with: deja replay {path}");
+        err(format!("wrote a bug report that reproduces it: {path}"));
+        err(format!("reproduce with: deja replay {path}"));
         return Ok(exit::FAILURE);
     }
-    let _ = writeln!(
-        err,
-        "{}: recorded {} keys to {path}",
+    err(format!(
+        "{}: recorded {} to {path}",
         outcome_of(runner.game()),
-        runner.step()
-    );
-    let _ = writeln!(err, "replay with: deja replay {path}");
+        crate::shrink::count_keys(runner.keys().len())
+    ));
+    err(format!("replay with: deja replay {path}"));
     Ok(if signalled {
         exit::INTERRUPTED
     } else {

@@ -686,7 +686,9 @@ fn found_failure(
             match crate::recording::write(&path, &recording) {
                 Ok(()) => Some(path.display().to_string()),
                 Err(message) => {
-                    eprintln!("warning: could not save the failure's recording: {message}");
+                    crate::commands::err(format_args!(
+                        "warning: could not save the failure's recording: {message}"
+                    ));
                     None
                 }
             }

@@ -146,10 +146,15 @@ pub fn report_written(hang: &Hang, path: &std::path::Path) {
         .failure
         .as_ref()
         .map_or_else(String::new, |f| format!("step {}: {}", f.step, f.kind));
-    eprintln!("FAILURE seed {} {failure}", hang.recording.seed);
+    crate::commands::err(format_args!(
+        "FAILURE seed {} {failure}",
+        hang.recording.seed
+    ));
     match crate::recording::write(path, &hang.recording) {
-        Ok(()) => eprintln!("  reproduce: deja replay {}", path.display()),
-        Err(message) => eprintln!("  the bug report could not be written: {message}"),
+        Ok(()) => crate::commands::err(format_args!("  reproduce: deja replay {}", path.display())),
+        Err(message) => crate::commands::err(format_args!(
+            "  the bug report could not be written: {message}"
+        )),
     }
 }
 
@@ -197,7 +202,9 @@ fn watchdog() -> &'static Watchdog {
             .spawn(|| watchdog().patrol());
         if let Err(e) = spawned {
             // Without the thread a hang is only a hang; say so once.
-            eprintln!("warning: no watchdog thread ({e}): a hanging key will not be reported");
+            crate::commands::err(format_args!(
+                "warning: no watchdog thread ({e}): a hanging key will not be reported"
+            ));
         }
     });
     dog

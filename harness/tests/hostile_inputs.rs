@@ -497,3 +497,225 @@ fn from_fuzz_over_junk_artifacts() {
     }
     run_all(&cases, &dir);
 }
+
+/// What a hostile bug report carries in its free text: an OSC that sets the
+/// terminal's title, a CSI that clears the screen, the same CSI as one C1
+/// byte, DEL, NEL, and a right-to-left override that reorders the line.
+const HOSTILE: &str = "[\u{1b}]0;pwned\u{7}\u{1b}[2J\u{9b}2J\u{7f}\u{85}\u{202e}desrever]";
+
+/// The first character in `text` that must not reach a terminal raw, other
+/// than the line break (deja's own), with where it is.
+fn raw_control(text: &str) -> Option<String> {
+    let (at, c) = text
+        .char_indices()
+        .find(|&(_, c)| c != '\n' && harness::printable::is_unsafe(c))?;
+    let from = text[..at]
+        .char_indices()
+        .rev()
+        .nth(40)
+        .map_or(0, |(i, _)| i);
+    Some(format!("{:?} after {:?}", c, &text[from..at]))
+}
+
+/// The first control sequence in a movie frame that deja's own drawing does
+/// not make (it moves the cursor home, clears, sets colours with SGR, and
+/// breaks lines with CR LF), with where it is.
+fn foreign_sequence(frame: &str) -> Option<String> {
+    let mut chars = frame.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if c == '\u{1b}' && chars.peek().is_some_and(|&(_, c)| c == '[') {
+            chars.next();
+            let mut end = None;
+            for (_, c) in chars.by_ref() {
+                if !(c.is_ascii_digit() || c == ';') {
+                    end = Some(c);
+                    break;
+                }
+            }
+            if !matches!(end, Some('H' | 'J' | 'm')) {
+                return Some(format!("CSI ending {end:?} at {at}"));
+            }
+        } else if c != '\r' && c != '\n' && harness::printable::is_unsafe(c) {
+            let from = frame[..at]
+                .char_indices()
+                .rev()
+                .nth(40)
+                .map_or(0, |(i, _)| i);
+            return Some(format!("{:?} after {:?}", c, &frame[from..at]));
+        }
+    }
+    None
+}
+
+/// Recordings made by this build, then given hostile free text in every
+/// field a person reads: the game's name and version, the note, the origin,
+/// the expect list, a failure's id, message and location; and a file whose
+/// very name is hostile.
+fn hostile_recordings(dir: &Path) -> Vec<String> {
+    use harness::expect::Expectation;
+    use harness::recording::{self, Failure, FailureKind, Origin, RecordedOutcome};
+    let play = |name: &str, args: &[&str]| {
+        let out = deja()
+            .current_dir(dir)
+            .args(["play", "--frames", "none", "-o", name])
+            .args(args)
+            .output()
+            .expect("deja runs");
+        assert!(
+            matches!(out.status.code(), Some(0 | 4)),
+            "{name}: {}",
+            text(&out.stderr)
+        );
+        recording::read(&dir.join(name)).expect("deja reads what it wrote")
+    };
+    let write = |name: &str, recording: &recording::Recording| {
+        std::fs::write(dir.join(name), recording::to_text(recording)).unwrap();
+        name.to_string()
+    };
+    let mut files = Vec::new();
+
+    let mut clean = play("clean.ron", &["--seed", "7", "--keys", "llll"]);
+    clean.game_name = HOSTILE.into();
+    clean.game_version = HOSTILE.into();
+    clean.note = HOSTILE.into();
+    clean.origin = Some(Origin {
+        file: HOSTILE.into(),
+        step: 1,
+    });
+    clean.expect = vec![
+        Expectation::Says(HOSTILE.into()),
+        Expectation::Screen(HOSTILE.into()),
+        Expectation::Uses(HOSTILE.into()),
+    ];
+    files.push(write("text.ron", &clean));
+    files.push(write(&format!("name{HOSTILE}.ron"), &clean));
+
+    // A failure recorded at the last key that the replay does not meet:
+    // "fixed", which quotes the recorded failure.
+    let mut fixed = clean.clone();
+    fixed.expect.clear();
+    let last = fixed.keys.len() as u64;
+    fixed.step_hashes.pop();
+    fixed.part_digests.pop();
+    fixed.checkpoints.retain(|&(step, _)| step < last);
+    if fixed.checkpoints.is_empty() {
+        fixed.checkpoints.push((0, 0));
+    }
+    fixed.outcome = RecordedOutcome::Failed;
+    fixed.failure = Some(Failure {
+        step: last,
+        kind: FailureKind::Invariant {
+            id: HOSTILE.into(),
+            message: HOSTILE.into(),
+        },
+    });
+    files.push(write("fixed.ron", &fixed));
+
+    let mut panic = play(
+        "panic.ron",
+        &[
+            "--seed",
+            "1",
+            "--keys",
+            "iaa",
+            "--canary",
+            "panicking-potion",
+        ],
+    );
+    panic.note = HOSTILE.into();
+    let Some(failure) = &mut panic.failure else {
+        panic!("the panicking potion panics");
+    };
+    failure.kind = FailureKind::Panic {
+        message: HOSTILE.into(),
+        location: Some(HOSTILE.into()),
+    };
+    files.push(write("panic.ron", &panic));
+
+    // The same invariant broken again, whatever its message says:
+    // "reproduced", which quotes the recorded failure.
+    let mut broken = play(
+        "broken.ron",
+        &[
+            "--seed",
+            "3",
+            "--keys",
+            "ll?<Esc>",
+            "--canary",
+            "sticky-help",
+        ],
+    );
+    let Some(failure) = &mut broken.failure else {
+        panic!("sticky help breaks screen.escapable");
+    };
+    let FailureKind::Invariant { message, .. } = &mut failure.kind else {
+        panic!("sticky help breaks an invariant");
+    };
+    *message = HOSTILE.into();
+    files.push(write("broken.ron", &broken));
+    files
+}
+
+#[test]
+fn no_text_from_a_recording_reaches_the_terminal_raw() {
+    let dir = support::scratch("hostile-inputs", "hostile-text");
+    let files = hostile_recordings(&dir);
+    let mut wrong = Vec::new();
+    let check = |wrong: &mut Vec<String>, args: Vec<String>, out: &Output| {
+        let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+        if let Some(found) = raw_control(&said) {
+            wrong.push(format!("deja {}: prints {found}", args.join(" ")));
+        }
+        assert!(!said.contains("panicked"), "{args:?}: {said}");
+    };
+    let run = |args: &[&str]| {
+        deja()
+            .current_dir(&dir)
+            .args(args)
+            .timeout(std::time::Duration::from_secs(120))
+            .output()
+            .expect("deja runs")
+    };
+    let base = "clean.ron";
+    for file in &files {
+        let copy = format!("bless-{}", files.iter().position(|f| f == file).unwrap());
+        std::fs::copy(dir.join(file), dir.join(&copy)).unwrap();
+        let cast = dir.join("movie.cast");
+        let _ = std::fs::remove_file(&cast);
+        let cases: Vec<Vec<&str>> = vec![
+            vec!["replay", file],
+            vec!["replay", file, "--frames", "last"],
+            vec!["replay", file, "--summary"],
+            vec!["bless", &copy],
+            vec!["bless", &copy, "--accept-outcome"],
+            vec!["show", file, "--at", "1"],
+            vec!["show", file, "--at", "1", "--state"],
+            vec!["diff", file, base],
+            vec!["diff", base, file],
+            vec!["replay", file, "--cast", "-o", "movie.cast"],
+        ];
+        for args in cases {
+            let out = run(&args);
+            check(
+                &mut wrong,
+                args.iter().map(|a| a.to_string()).collect(),
+                &out,
+            );
+        }
+        if let Ok(movie) = std::fs::read_to_string(&cast) {
+            for line in movie.lines().skip(1) {
+                let event: serde_json::Value = serde_json::from_str(line).expect("a cast event");
+                let frame = event[2].as_str().expect("the event's text");
+                if let Some(found) = foreign_sequence(frame) {
+                    wrong.push(format!("replay {file} --cast: a frame holds {found}"));
+                    break;
+                }
+            }
+        } else {
+            wrong.push(format!("replay {file} --cast wrote no movie"));
+        }
+    }
+    let out = run(&["replay", "."]);
+    check(&mut wrong, vec!["replay".into(), ".".into()], &out);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

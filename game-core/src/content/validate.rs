@@ -116,7 +116,10 @@ impl<T: Named> Check<'_, '_, '_, T> {
                  {MAX_DESCRIPTION_CHARS}"
             );
             self.fail(&["description"], message);
-        } else if let Some(bad) = text.chars().find(|c| c.is_control()) {
+        } else if let Some(bad) = text
+            .chars()
+            .find(|&c| crate::frame::changes_how_text_reads(c))
+        {
             let message = format!(
                 "description contains the control character {bad:?}; write it as one \
                  paragraph of plain text"

@@ -228,7 +228,7 @@ pub fn run(args: BenchArgs) -> Result<u8, String> {
     });
     let say = |line: String| -> Result<(), String> {
         if table_to_stderr {
-            eprintln!("{line}");
+            crate::commands::err(format_args!("{line}"));
             Ok(())
         } else {
             super::out(line)

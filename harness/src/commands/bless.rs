@@ -34,7 +34,7 @@ pub fn run(args: BlessArgs) -> Result<u8, String> {
         let row = match recording::read(file) {
             Ok(old) => bless_one(file, &old, &content, args.accept_outcome)?,
             Err(message) => {
-                eprintln!("error: {message}");
+                crate::commands::err(format_args!("error: {message}"));
                 Row {
                     file: file.display().to_string(),
                     old: "unreadable".into(),
@@ -71,7 +71,7 @@ fn bless_one(
     let mut runner = match replay::start(old, content.clone()) {
         Ok(runner) => runner,
         Err(message) => {
-            eprintln!("error: {name}: {message}");
+            crate::commands::err(format_args!("error: {name}: {message}"));
             return Ok(refused("-", "-".into(), "cannot start".into(), exit::ERROR));
         }
     };
@@ -93,10 +93,10 @@ fn bless_one(
             .as_ref()
             .is_some_and(|f| f.step == failure.step && f.kind.same_as(&failure.kind));
         if !expected && !accept_outcome {
-            eprintln!(
+            crate::commands::err(format_args!(
                 "error: {name}: fails at step {} ({}); not blessed. Fix the failure, or replay it to see it",
                 failure.step, failure.kind
-            );
+            ));
             return Ok(refused(
                 &new_end,
                 drift,
@@ -107,10 +107,10 @@ fn bless_one(
     }
     let unmet = watch.unmet(&new.outcome);
     if !unmet.is_empty() {
-        eprintln!(
+        crate::commands::err(format_args!(
             "error: {name}: the run no longer shows what its expect list says: expected {}; not blessed. If the change is intended, edit the list",
             crate::expect::describe(&unmet)
-        );
+        ));
         return Ok(refused(
             &new_end,
             drift,
@@ -119,11 +119,11 @@ fn bless_one(
         ));
     }
     if !same_end(old, &new) && !accept_outcome {
-        eprintln!(
+        crate::commands::err(format_args!(
             "error: {name}: the run would end differently: {} -> {}; not blessed. Rewrite it anyway with --accept-outcome",
             end_of(old),
             new_end
-        );
+        ));
         return Ok(refused(
             &new_end,
             drift,

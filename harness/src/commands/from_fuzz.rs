@@ -72,28 +72,28 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
     crate::recording::write(&args.output, &recording)?;
     match runner.failure() {
         Some(failure) => {
-            eprintln!(
+            crate::commands::err(format_args!(
                 "{} keys, failing at step {}: {}",
                 recording.keys.len(),
                 failure.step,
                 failure.kind
-            );
-            eprintln!(
+            ));
+            crate::commands::err(format_args!(
                 "wrote {}; reproduce with: deja replay {}",
                 args.output.display(),
                 args.output.display()
-            );
-            eprintln!(
+            ));
+            crate::commands::err(format_args!(
                 "shrink with: deja shrink {} -o small.ron",
                 args.output.display()
-            );
+            ));
             Ok(exit::FAILURE)
         }
         None => {
-            eprintln!(
+            crate::commands::err(format_args!(
                 "warning: the artifact does not fail in this build (a canary run? pass the same --canary); wrote the run anyway to {}",
                 args.output.display()
-            );
+            ));
             Ok(exit::OK)
         }
     }

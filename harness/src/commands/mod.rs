@@ -51,15 +51,35 @@ pub fn quiet() -> bool {
 /// `--quiet` leaves out.
 pub fn note(text: impl std::fmt::Display) {
     if !quiet() {
-        eprintln!("{text}");
+        err(text);
     }
 }
 
-/// Writes a line to standard output. A closed pipe (`deja map | head`) is
-/// [`OUTPUT_CLOSED`], never a panic.
-pub fn out(text: impl std::fmt::Display) -> Result<(), String> {
+/// A line on standard error for a person: a warning, an error, what to run
+/// next. Escaped (`crate::printable`), as everything deja prints for a
+/// person is, since it may quote a file; a standard error that cannot be
+/// written to has no one to tell.
+pub fn err(text: impl std::fmt::Display) {
     use std::io::Write;
-    writeln!(std::io::stdout().lock(), "{text}").map_err(output_error)
+    let text = text.to_string();
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "{}",
+        crate::printable::lines(&text)
+    );
+}
+
+/// Writes a line to standard output, escaped as [`err`] is. A closed pipe
+/// (`deja map | head`) is [`OUTPUT_CLOSED`], never a panic.
+pub fn out(text: impl std::fmt::Display) -> Result<(), String> {
+    line_to(&mut std::io::stdout().lock(), text)
+}
+
+/// Writes a line for a person to `to` (standard output, held by a command
+/// that prints frames between its lines), escaped as [`out`] is.
+pub fn line_to(to: &mut dyn std::io::Write, text: impl std::fmt::Display) -> Result<(), String> {
+    let text = text.to_string();
+    writeln!(to, "{}", crate::printable::lines(&text)).map_err(output_error)
 }
 
 /// The error of a write to standard output whose reader has gone: commands
@@ -99,7 +119,13 @@ pub fn default_report_path(seed: u64, step: u64) -> Result<PathBuf, String> {
 /// Writes a bug report and tells the user how to reproduce it.
 pub fn write_bug_report(path: &Path, recording: &Recording) -> Result<(), String> {
     recording::write(path, recording)?;
-    eprintln!("wrote a bug report that reproduces it: {}", path.display());
-    eprintln!("reproduce with: deja replay {}", path.display());
+    err(format_args!(
+        "wrote a bug report that reproduces it: {}",
+        path.display()
+    ));
+    err(format_args!(
+        "reproduce with: deja replay {}",
+        path.display()
+    ));
     Ok(())
 }

@@ -132,7 +132,9 @@ pub fn take_over(
             }),
         ))),
         Err(verdict) => {
-            eprintln!("{name}: cannot take control at step {at}: {verdict}");
+            crate::commands::err(format_args!(
+                "{name}: cannot take control at step {at}: {verdict}"
+            ));
             Ok(Err(verdict.exit_code()))
         }
     }
@@ -155,7 +157,9 @@ fn play_script(
             .map_or_else(|| super::default_report_path(hang.recording.seed, step), Ok)
         {
             Ok(path) => crate::watchdog::report_written(hang, &path),
-            Err(message) => eprintln!("  the bug report could not be written: {message}"),
+            Err(message) => crate::commands::err(format_args!(
+                "  the bug report could not be written: {message}"
+            )),
         }
     }));
     let printer = FramePrinter {
@@ -192,8 +196,8 @@ fn play_script(
             if let Some(path) = &args.output {
                 crate::recording::write(path, &recording)?;
                 super::note(format!(
-                    "recorded {} keys to {}",
-                    recording.keys.len(),
+                    "recorded {} to {}",
+                    crate::shrink::count_keys(recording.keys.len()),
                     path.display()
                 ));
             }
@@ -205,7 +209,10 @@ fn play_script(
                 .last()
                 .filter(|_| failure.step > 0)
                 .map_or_else(|| "the start".to_string(), |k| format!("key {k}"));
-            eprintln!("failure at step {} ({key}): {}", failure.step, failure.kind);
+            crate::commands::err(format_args!(
+                "failure at step {} ({key}): {}",
+                failure.step, failure.kind
+            ));
             let path = match &args.output {
                 Some(path) => path.clone(),
                 None => super::default_report_path(seed, failure.step)?,

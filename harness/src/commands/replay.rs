@@ -76,9 +76,9 @@ pub fn run(args: ReplayArgs) -> Result<u8, String> {
                         return Ok(worst.max(exit::ERROR));
                     }
                 } else if message.starts_with(':') {
-                    eprintln!("error: {name}{message}");
+                    crate::commands::err(format_args!("error: {name}{message}"));
                 } else {
-                    eprintln!("error: {name}: {message}");
+                    crate::commands::err(format_args!("error: {name}: {message}"));
                 }
                 exit::ERROR
             }
@@ -275,11 +275,11 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
             report: &report,
         })
         .map_err(|e| format!("writing the report: {e}"))?;
-        writeln!(out, "{line}").map_err(super::output_error)?;
+        super::line_to(&mut out, format_args!("{line}"))?;
         return Ok(report.exit_code());
     }
     for warning in &report.warnings {
-        eprintln!("warning: {name}: {warning}");
+        crate::commands::err(format_args!("warning: {name}: {warning}"));
     }
     let summary = format!(
         "{} steps, {} turns, {}",
@@ -288,25 +288,23 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
     match &report.verdict {
         Verdict::Same if super::quiet() => {}
         Verdict::Same => {
-            writeln!(out, "{name}: same: {summary}").map_err(super::output_error)?;
+            super::line_to(&mut out, format_args!("{name}: same: {summary}"))?;
         }
         Verdict::Unmet { .. } => {
-            writeln!(
-                out,
-                "{name}: {}; replayed the same: {summary}",
-                report.verdict
-            )
-            .map_err(super::output_error)?;
+            super::line_to(
+                &mut out,
+                format_args!("{name}: {}; replayed the same: {summary}", report.verdict),
+            )?;
         }
         Verdict::Drift(drift) => {
-            writeln!(out, "{name}: {drift}").map_err(super::output_error)?;
+            super::line_to(&mut out, format_args!("{name}: {drift}"))?;
             let (w, h) = args.size;
             if drift.step == 0 {
                 // Nothing matched: the start itself differs.
                 let start = replay::game_at(&recording, content.clone(), 0)?
                     .frame(w, h)
                     .to_text();
-                writeln!(out, "the start, as replayed:\n{start}").map_err(super::output_error)?;
+                super::line_to(&mut out, format_args!("the start, as replayed:\n{start}"))?;
                 return Ok(report.exit_code());
             }
             let before = drift.step - 1;
@@ -332,28 +330,28 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
             .map_err(super::output_error)?;
         }
         Verdict::Reproduced { failure } => {
-            writeln!(
-                out,
-                "{name}: reproduced at step {}: {}",
-                failure.step, failure.kind
-            )
-            .map_err(super::output_error)?;
+            super::line_to(
+                &mut out,
+                format_args!(
+                    "{name}: reproduced at step {}: {}",
+                    failure.step, failure.kind
+                ),
+            )?;
         }
         Verdict::Fixed { failure } => {
-            writeln!(
-                out,
-                "{name}: fixed: the recorded failure at step {} ({}) no longer happens; {summary}. Run `deja bless {name}` to update the recording",
-                failure.step, failure.kind
-            )
-            .map_err(super::output_error)?;
+            super::line_to(
+                &mut out,
+                format_args!(
+                    "{name}: fixed: the recorded failure at step {} ({}) no longer happens; {summary}. Run `deja bless {name}` to update the recording",
+                    failure.step, failure.kind
+                ),
+            )?;
         }
         Verdict::NewFailure { failure } => {
-            writeln!(
-                out,
-                "{name}: failure at step {}: {}",
-                failure.step, failure.kind
-            )
-            .map_err(super::output_error)?;
+            super::line_to(
+                &mut out,
+                format_args!("{name}: failure at step {}: {}", failure.step, failure.kind),
+            )?;
             let report_path = super::default_report_path(recording.seed, failure.step)?;
             let bug_report = bug_report(&recording, content.clone(), &name)?;
             super::write_bug_report(&report_path, &bug_report)?;
@@ -375,15 +373,20 @@ pub fn report_hangs_against(recording: &Recording, name: String) {
             .as_ref()
             .is_some_and(|r| r.step == failure.step && r.kind.same_as(&failure.kind));
         if same {
-            println!(
+            let _ = super::out(format_args!(
                 "{name}: reproduced at step {}: {}",
                 failure.step, failure.kind
-            );
+            ));
         } else {
-            println!("{name}: failure at step {}: {}", failure.step, failure.kind);
+            let _ = super::out(format_args!(
+                "{name}: failure at step {}: {}",
+                failure.step, failure.kind
+            ));
             match super::default_report_path(hang.recording.seed, failure.step) {
                 Ok(path) => crate::watchdog::report_written(hang, &path),
-                Err(message) => eprintln!("  the bug report could not be written: {message}"),
+                Err(message) => crate::commands::err(format_args!(
+                    "  the bug report could not be written: {message}"
+                )),
             }
         }
     }));

@@ -17,7 +17,7 @@ pub fn run(args: ShowArgs) -> Result<u8, String> {
         ));
     }
     if let Some(failure) = recording.failure.as_ref().filter(|f| args.at >= f.step) {
-        eprintln!(
+        crate::commands::err(format_args!(
             "note: the run fails at step {} ({}); the game is shown as that failure left it{}",
             failure.step,
             failure.kind,
@@ -26,7 +26,7 @@ pub fn run(args: ShowArgs) -> Result<u8, String> {
             } else {
                 ""
             }
-        );
+        ));
     }
     let content = super::load_content(&args.content)?;
     let game = replay::game_at(&recording, content, args.at)?;

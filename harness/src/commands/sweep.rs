@@ -108,7 +108,7 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     if let Some(file) = results_file
         && let Err(message) = file.write(&report)
     {
-        eprintln!("error: {message}");
+        crate::commands::err(format_args!("error: {message}"));
         return Ok(if found > 0 {
             exit::FAILURE
         } else {
@@ -229,9 +229,13 @@ pub fn hang_reports_into(dir: Option<std::path::PathBuf>) {
         };
         match path {
             Ok(path) => crate::watchdog::report_written(hang, &path),
-            Err(message) => eprintln!("  the bug report could not be written: {message}"),
+            Err(message) => crate::commands::err(format_args!(
+                "  the bug report could not be written: {message}"
+            )),
         }
-        eprintln!("the sweep stops here: a thread that hangs cannot be stopped");
+        crate::commands::err(format_args!(
+            "the sweep stops here: a thread that hangs cannot be stopped"
+        ));
     }));
 }
 
@@ -378,7 +382,7 @@ impl Text {
 
     pub fn say(&self, line: impl std::fmt::Display) -> Result<(), String> {
         if self.to_stderr {
-            eprintln!("{line}");
+            crate::commands::err(format_args!("{line}"));
             Ok(())
         } else {
             super::out(line)
@@ -443,11 +447,11 @@ impl Progress {
         if tenth > *last {
             *last = tenth;
             let seconds = self.started.elapsed().as_secs_f64().max(1e-9);
-            eprintln!(
+            crate::commands::err(format_args!(
                 "sweep: {done}/{} seeds ({:.0}/s), {failures} failures",
                 self.total,
                 done as f64 / seconds
-            );
+            ));
         }
     }
 

@@ -84,7 +84,7 @@ pub fn watch(file: &Path, args: &ReplayArgs, content: Arc<Content>) -> Result<u8
         }
     }
     drop(screen);
-    println!("{}: {}", file.display(), timeline.verdict);
+    super::out(format_args!("{}: {}", file.display(), timeline.verdict))?;
     Ok(if interrupted {
         exit::INTERRUPTED
     } else {
@@ -106,10 +106,10 @@ fn take_control(
         Ok(Ok(runner)) => runner,
         Ok(Err(verdict)) => {
             drop(screen);
-            eprintln!(
+            crate::commands::err(format_args!(
                 "{}: cannot take control at step {step}: {verdict}",
                 file.display()
-            );
+            ));
             return Ok(verdict.exit_code());
         }
         Err(message) => {
@@ -249,12 +249,12 @@ pub fn cast(
         text.push_str(&line);
     }
     crate::files::write_atomic(out, text.as_bytes())?;
-    println!(
+    super::out(format_args!(
         "{}: {}; wrote {} frames to {}",
         file.display(),
         timeline.verdict,
         last + 1,
         out.display()
-    );
+    ))?;
     Ok(timeline.verdict.exit_code())
 }
