@@ -48,6 +48,12 @@ pub struct Drift {
     /// (format 1) or the drift is not of the state.
     pub parts_differ: Vec<String>,
     pub parts_same: Vec<String>,
+    /// Whether the replay started from what the recording did: its seed,
+    /// canaries and content fingerprint (the seed and canaries are the
+    /// file's own, so only the content can differ). When it did and every
+    /// part matches, the hash that differs is the file's own fault: it
+    /// does not match the parts recorded beside it.
+    pub same_start: bool,
 }
 
 /// "drift at step 6 (key ;, turn 3): state hash expected 0a1b2c3d,
@@ -65,9 +71,13 @@ impl std::fmt::Display for Drift {
         )?;
         match (self.parts_differ.as_slice(), self.parts_same.is_empty()) {
             ([], true) => Ok(()),
+            ([], false) if self.same_start => write!(
+                f,
+                "; every part the same and the run started as recorded, so the step's recorded hash does not match its own parts (the file was edited or is corrupt)"
+            ),
             ([], false) => write!(
                 f,
-                "; every part the same, so what the run started with differs (seed, content, canaries)"
+                "; every part the same, so what the run started with differs (the content: see the warning)"
             ),
             (differ, _) => {
                 write!(f, "; {} differ", and_list(differ))?;
@@ -180,14 +190,10 @@ pub fn settings_of(recording: &Recording) -> crate::runner::Settings {
     }
 }
 
-/// Replays `recording` on `content`, stopping after `to_step` keys when
-/// given. `each_step` sees the game after every step (0 first), for frames.
-pub fn replay(
-    recording: &Recording,
-    content: Arc<Content>,
-    to_step: Option<u64>,
-    mut each_step: impl FnMut(u64, Option<Key>, &Game),
-) -> Result<Report, String> {
+/// What makes a replay of `recording` on `content` another game than the
+/// one recorded, before a key is pressed: another game version, other
+/// content.
+pub fn warnings(recording: &Recording, content: &Content) -> Vec<String> {
     let mut warnings = Vec::new();
     if recording.game_name != game_core::GAME_NAME
         || recording.game_version != game_core::GAME_VERSION
@@ -207,6 +213,18 @@ pub fn replay(
             content.fingerprint()
         ));
     }
+    warnings
+}
+
+/// Replays `recording` on `content`, stopping after `to_step` keys when
+/// given. `each_step` sees the game after every step (0 first), for frames.
+pub fn replay(
+    recording: &Recording,
+    content: Arc<Content>,
+    to_step: Option<u64>,
+    mut each_step: impl FnMut(u64, Option<Key>, &Game),
+) -> Result<Report, String> {
+    let warnings = warnings(recording, &content);
     let mut runner = start(recording, content)?;
     let last = to_step.map_or(recording.keys.len() as u64, |n| {
         n.min(recording.keys.len() as u64)
@@ -252,6 +270,7 @@ pub fn replay(
             actual: runner.outcome().to_string(),
             parts_differ: Vec::new(),
             parts_same: Vec::new(),
+            same_start: recording.content == runner.game().content().fingerprint(),
         });
         return Ok(finish(&runner, verdict, warnings));
     }
@@ -355,6 +374,7 @@ pub fn check_step(
             actual,
             parts_differ,
             parts_same,
+            same_start: recording.content == runner.game().content().fingerprint(),
         }))
     };
     if let Some(&expected) = recording.step_hashes.get(step as usize)
@@ -384,21 +404,50 @@ pub fn check_step(
 /// after a panic, as it was before that key, since a panic may leave the
 /// state half-changed.
 pub fn game_at(recording: &Recording, content: Arc<Content>, step: u64) -> Result<Game, String> {
+    Ok(checked_game_at(recording, content, step)?.0)
+}
+
+/// The game after `step` keys, as [`game_at`] gives it, and the first
+/// thing on the way that says it is not the game recorded: a drift from
+/// the recorded hashes, a failure the recording does not have, a recorded
+/// failure that does not happen (`None` when every step up to `step`
+/// holds). What `deja show` says beside what it shows.
+pub fn checked_game_at(
+    recording: &Recording,
+    content: Arc<Content>,
+    step: u64,
+) -> Result<(Game, Option<Verdict>), String> {
     let mut runner = start(recording, content)?;
+    let unlike_the_recording =
+        |verdict: Option<Verdict>| verdict.filter(|v| !matches!(v, Verdict::Reproduced { .. }));
+    let mut first = unlike_the_recording(check_step(recording, &runner, 0, None));
     for (index, &key) in recording.keys.iter().take(step as usize).enumerate() {
         let before = (index + 1 == step as usize).then(|| runner.game().clone());
         match runner.press(key) {
-            Ok(_) => {}
+            Ok(_) => {
+                if first.is_none() {
+                    first = unlike_the_recording(check_step(
+                        recording,
+                        &runner,
+                        index as u64 + 1,
+                        Some(key),
+                    ));
+                }
+            }
             Err(failure) => {
                 let panicked = matches!(failure.kind, crate::recording::FailureKind::Panic { .. });
-                return Ok(match before {
+                if first.is_none() {
+                    first = unlike_the_recording(Some(failure_verdict(recording, failure)));
+                }
+                let game = match before {
                     Some(game) if panicked => game,
                     _ => runner.game().clone(),
-                });
+                };
+                return Ok((game, first));
             }
         }
     }
-    Ok(runner.game().clone())
+    Ok((runner.game().clone(), first))
 }
 
 /// Two frames' text side by side, `width` columns each, with a gutter.

@@ -280,3 +280,95 @@ fn diff_of_a_recording_before_and_after_bless_names_the_recorded_step() {
     assert_exit(&out, 3);
     assert_prints(&out, "the hashes they recorded first differ at step 0");
 }
+
+/// A rule change that first matters mid-run: diff on two contents leaves
+/// the fingerprint (which differs from the start, by design) out of the
+/// search, says so, and finds the step where the potion heals more.
+#[test]
+fn diff_on_two_contents_finds_where_the_rule_change_first_matters() {
+    let dir = scratch("drift", "diff-content-later");
+    let content = dir.join("content");
+    std::fs::create_dir_all(&content).unwrap();
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../game-core/content");
+    std::fs::copy(source.join("monsters.ron"), content.join("monsters.ron")).unwrap();
+    let items = std::fs::read_to_string(source.join("items.ron")).unwrap();
+    let at = items.find("name: \"potion of healing\"").unwrap();
+    let heal = at + items[at..].find("Heal(amount: \"").unwrap();
+    let end = heal + items[heal..].find(')').unwrap();
+    let edited = format!("{}Heal(amount: \"4d4+40\"{}", &items[..heal], &items[end..]);
+    std::fs::write(content.join("items.ron"), edited).unwrap();
+    let run = corpus("death-by-poison.ron");
+    let out = support::run(
+        &["diff", &run, &run, "--content-b", content.to_str().unwrap()],
+        &dir,
+    );
+    assert_exit(&out, 3);
+    assert_prints(
+        &out,
+        "the contents differ on purpose, so the content fingerprint is left out",
+    );
+    let stdout = text(&out.stdout);
+    let first = stdout
+        .lines()
+        .find(|l| l.contains("differ first at step"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(!first.contains("at step 0 "), "{stdout}");
+    assert!(stdout.contains("  player.hp: "), "{stdout}");
+    assert!(!stdout.contains("content_fingerprint"), "{stdout}");
+}
+
+/// A drift from one tampered hash, every part digest the same as recorded,
+/// on the content it was recorded with: the file is at fault, and the
+/// report says so rather than blaming what the run started with.
+#[test]
+fn a_tampered_hash_is_named_as_the_files_own_fault() {
+    let dir = scratch("drift", "tampered-hash");
+    let text_of = std::fs::read_to_string(corpus("death-by-poison.ron")).unwrap();
+    let mut recording = harness::recording::from_text(&text_of).unwrap();
+    recording.step_hashes[5] ^= 1;
+    std::fs::write(dir.join("t.ron"), harness::recording::to_text(&recording)).unwrap();
+    let out = support::run(&["replay", "t.ron"], &dir);
+    assert_exit(&out, 3);
+    assert_prints(&out, "drift at step 5 ");
+    assert_prints(
+        &out,
+        "every part the same and the run started as recorded, so the step's recorded hash does not match its own parts",
+    );
+}
+
+/// `show` says when what it shows is not the game the file recorded: other
+/// content (as replay warns), and a replay that drifts before the step.
+#[test]
+fn show_warns_when_the_game_shown_is_not_the_one_recorded() {
+    let dir = scratch("drift", "show-warns");
+    let content = content_with(&dir, |m| {
+        let at = m.find("name: \"cave spider\"").unwrap();
+        let hp = at + m[at..].find("max_hp: ").unwrap();
+        let end = hp + m[hp..].find(',').unwrap();
+        format!("{}max_hp: 9{}", &m[..hp], &m[end..])
+    });
+    let run = corpus("death-by-poison.ron");
+    let out = support::run(&["show", &run, "--at", "3", "--content", &content], &dir);
+    assert_exit(&out, 0);
+    let err = text(&out.stderr);
+    assert!(err.contains("recorded with content "), "{err}");
+    assert!(
+        err.contains("not the recorded run by step 3: drift at step 0"),
+        "{err}"
+    );
+
+    let original = std::fs::read_to_string(&run).unwrap();
+    let mut recording = harness::recording::from_text(&original).unwrap();
+    recording.step_hashes[5] ^= 1;
+    std::fs::write(dir.join("t.ron"), harness::recording::to_text(&recording)).unwrap();
+    let out = support::run(&["show", "t.ron", "--at", "9"], &dir);
+    assert_exit(&out, 0);
+    assert!(
+        text(&out.stderr).contains("not the recorded run by step 9: drift at step 5 "),
+        "{}",
+        text(&out.stderr)
+    );
+    let before = support::run(&["show", "t.ron", "--at", "4"], &dir);
+    assert_exit(&before, 0);
+    assert_eq!(text(&before.stderr), "", "every step up to 4 holds");
+}

@@ -60,6 +60,38 @@ pub fn compare_parts(a: &PartDigests, b: &PartDigests) -> (Vec<&'static str>, Ve
 impl Game {
     /// The state hash and its parts' digests, in one pass over the state.
     pub fn state_digest(&self) -> StateDigest {
+        let feed = self.feed();
+        let mut parts = [0u8; STATE_PARTS.len()];
+        for (part, digest) in parts.iter_mut().enumerate() {
+            let mut hasher = Xxh3::new();
+            for (range, _) in feed.ranges.iter().filter(|(_, p)| *p == Some(part)) {
+                hasher.update(&feed.bytes[range.clone()]);
+            }
+            *digest = hasher.digest() as u8;
+        }
+        StateDigest {
+            hash: xxhash_rust::xxh3::xxh3_64(&feed.bytes),
+            parts,
+        }
+    }
+
+    /// A 64-bit hash of every part of the state, leaving out what the run
+    /// was started with (seed, content fingerprint, canaries): equal for
+    /// two games whose play is the same though one runs on other content,
+    /// which is what comparing a run on two contents needs (`deja diff
+    /// --content-b`). Not the state hash, and not kept in recordings.
+    pub fn play_hash(&self) -> u64 {
+        let feed = self.feed();
+        let mut hasher = Xxh3::new();
+        for (range, _) in feed.ranges.iter().filter(|(_, part)| part.is_some()) {
+            hasher.update(&feed.bytes[range.clone()]);
+        }
+        hasher.digest()
+    }
+
+    /// Every field of the state encoded in declaration order into one
+    /// buffer, each field's slice marked with its part.
+    fn feed(&self) -> Feed {
         // Every field named, so a new field fails to compile here until it
         // is given a part; the order is the declaration order, which the
         // whole hash depends on (a test holds it to `state_hash`).
@@ -106,18 +138,7 @@ impl Game {
         feed.field(next_monster_id, Some(MONSTERS));
         feed.field(turns_taken, Some(PLAYER));
         feed.field(kills, Some(PLAYER));
-        let mut parts = [0u8; STATE_PARTS.len()];
-        for (part, digest) in parts.iter_mut().enumerate() {
-            let mut hasher = Xxh3::new();
-            for (range, _) in feed.ranges.iter().filter(|(_, p)| *p == Some(part)) {
-                hasher.update(&feed.bytes[range.clone()]);
-            }
-            *digest = hasher.digest() as u8;
-        }
-        StateDigest {
-            hash: xxhash_rust::xxh3::xxh3_64(&feed.bytes),
-            parts,
-        }
+        feed
     }
 }
 
@@ -162,6 +183,18 @@ mod tests {
             let at = STATE_PARTS.iter().position(|p| *p == part).unwrap();
             assert!(seen[at], "{part} never changed");
         }
+    }
+
+    #[test]
+    fn the_play_hash_leaves_out_what_the_run_started_with_and_nothing_else() {
+        let game = Game::new(GameConfig::new(9)).expect("a game");
+        let mut other_content = game.clone();
+        other_content.state.content_fingerprint ^= 1;
+        assert_ne!(other_content.state_hash(), game.state_hash());
+        assert_eq!(other_content.play_hash(), game.play_hash());
+        let mut hurt = game.clone();
+        hurt.state.player.hp -= 1;
+        assert_ne!(hurt.play_hash(), game.play_hash());
     }
 
     #[test]

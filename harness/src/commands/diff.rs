@@ -43,6 +43,17 @@ pub fn run(args: DiffArgs) -> Result<u8, String> {
         Some(dir) => crate::content_dir::load(dir)?,
         None => content_a.clone(),
     };
+    // Two contents on purpose (`--content-b`): the fingerprint differs at
+    // every step by design, so the search compares what the runs did and
+    // leaves out what they started with.
+    let contents_differ = content_a.fingerprint() != content_b.fingerprint();
+    if contents_differ {
+        super::out(format!(
+            "{name_a} on content {:016x} and {name_b} on content {:016x}: the contents differ on purpose, so the content fingerprint is left out of the comparison",
+            content_a.fingerprint(),
+            content_b.fingerprint()
+        ))?;
+    }
     let found = first_difference(&a, &b, content_a, content_b)?;
     let out = |line: String| super::out(line);
     match found {
@@ -172,6 +183,7 @@ fn first_difference(
     content_a: Arc<Content>,
     content_b: Arc<Content>,
 ) -> Result<Found, String> {
+    let contents_differ = content_a.fingerprint() != content_b.fingerprint();
     let mut runners = [replay::start(a, content_a)?, replay::start(b, content_b)?];
     let common = a.keys.len().min(b.keys.len()) as u64;
     let mut step = 0;
@@ -190,17 +202,26 @@ fn first_difference(
             r.last_digest()
                 .expect("a runner that has not failed hashes every step")
         });
-        if da.hash != db.hash {
+        let differ = if contents_differ {
+            runners[0].game().play_hash() != runners[1].game().play_hash()
+        } else {
+            da.hash != db.hash
+        };
+        if differ {
             let key = |r: &Recording| (step > 0).then(|| r.keys[(step - 1) as usize].to_string());
             let mut parts = names(compare_parts(&da.parts, &db.parts).0);
             if parts.is_empty() {
                 parts.push("what the runs started with (seed, content, canaries)".into());
             }
+            let mut fields = field_differences(&runners[0], &runners[1]);
+            if contents_differ {
+                fields.retain(|field| !field.starts_with("content_fingerprint:"));
+            }
             return Ok(Found::Differs {
                 step,
                 keys: (key(a), key(b)),
                 parts,
-                fields: field_differences(&runners[0], &runners[1]),
+                fields,
             });
         }
         if step == common {

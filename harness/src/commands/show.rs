@@ -29,7 +29,19 @@ pub fn run(args: ShowArgs) -> Result<u8, String> {
         ));
     }
     let content = super::load_content(&args.content)?;
-    let game = replay::game_at(&recording, content, args.at)?;
+    let name = args.file.display();
+    // What is shown is this build's game on this content: say so when that
+    // is not the game the file recorded.
+    for warning in replay::warnings(&recording, &content) {
+        super::err(format_args!("warning: {name}: {warning}"));
+    }
+    let (game, unlike) = replay::checked_game_at(&recording, content, args.at)?;
+    if let Some(verdict) = unlike {
+        super::err(format_args!(
+            "warning: {name}: not the recorded run by step {}: {verdict}; what is shown is the game as this build replays it",
+            args.at
+        ));
+    }
     let key = match args.at {
         0 => "the start".to_string(),
         n => format!("key {}", recording.keys[(n - 1) as usize]),
