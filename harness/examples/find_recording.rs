@@ -127,8 +127,13 @@ fn parse_args() -> Result<Args, String> {
             other => return Err(format!("unknown argument {other:?}; {}", usage())),
         }
     }
+    let expect = expect.ok_or_else(usage)?;
+    // A list no run could show (or every run shows) is refused here, as a
+    // recording holding it would be when read.
+    harness::expect::check(&expect, start_depth)
+        .map_err(|(index, what)| format!("--expect item {}: {what}", index + 1))?;
     Ok(Args {
-        expect: expect.ok_or_else(usage)?,
+        expect,
         seeds: seeds.ok_or_else(usage)?,
         bot,
         start_depth,

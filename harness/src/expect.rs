@@ -53,6 +53,76 @@ impl std::fmt::Display for Expectation {
     }
 }
 
+/// The longest text an expectation may hold: a message or a name of the
+/// game's is one line, far shorter.
+pub const MAX_TEXT_CHARS: usize = 200;
+
+/// Refuses a list that no run could show, or that every run shows: two
+/// different endings (`[Won, Died("x")]`), a depth past the last floor or
+/// one the run starts on (`Depth(99)`, `Depth(0)`), blank text that every
+/// message or screen contains (`Says("")`), text past
+/// [`MAX_TEXT_CHARS`]. The error is the index of the first item at fault,
+/// and what is wrong with it. A list is checked where it is read, so it is
+/// refused at once rather than reported as "no longer shows" later.
+pub fn check(list: &[Expectation], start_depth: u32) -> Result<(), (usize, String)> {
+    let last = game_core::mapgen::LAST_DEPTH;
+    let mut ending: Option<(usize, &Expectation)> = None;
+    for (index, expectation) in list.iter().enumerate() {
+        let fault = |what: String| Err((index, format!("{expectation}: {what}")));
+        match expectation {
+            Expectation::Depth(depth) if *depth > last => {
+                return fault(format!("depth {depth} is past the last floor, {last}"));
+            }
+            Expectation::Depth(depth) if *depth <= start_depth => {
+                return fault(format!(
+                    "the run starts on depth {start_depth}, so this holds from the first step; expect a deeper floor"
+                ));
+            }
+            Expectation::Screen(text) | Expectation::Says(text) | Expectation::Uses(text)
+                if text.trim().is_empty() =>
+            {
+                return fault("blank text is in every name and message, so this always holds; say what must be shown".into());
+            }
+            _ => {}
+        }
+        if let Expectation::Died(text)
+        | Expectation::Screen(text)
+        | Expectation::Says(text)
+        | Expectation::Uses(text) = expectation
+        {
+            let chars = text.chars().count();
+            if chars > MAX_TEXT_CHARS {
+                // Not the text itself: it is what is too long to echo.
+                return Err((
+                    index,
+                    format!(
+                        "an expectation's text is {chars} characters; at most {MAX_TEXT_CHARS}, a line of the game's"
+                    ),
+                ));
+            }
+        }
+        let ends = matches!(
+            expectation,
+            Expectation::Won | Expectation::Died(_) | Expectation::Quit | Expectation::Running
+        );
+        if ends {
+            match ending {
+                Some((first, other))
+                    if std::mem::discriminant(other) != std::mem::discriminant(expectation) =>
+                {
+                    return fault(format!(
+                        "a run ends one way, and item {} says {other}",
+                        first + 1
+                    ));
+                }
+                Some(_) => {}
+                None => ending = Some((index, expectation)),
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Watches a run for the expectations met on the way; [`Watch::unmet`]
 /// adds how the run ended.
 pub struct Watch<'a> {

@@ -730,6 +730,13 @@ fn check(text: &str, file: File) -> Result<Recording, String> {
             recording.expect.len()
         ));
     }
+    crate::expect::check(&recording.expect, recording.start_depth).map_err(|(index, what)| {
+        let (line, col) = locate_list_element(text, "expect", index).unwrap_or((1, 1));
+        format!(
+            "{line}:{col}: expect item {}: {what}; fix or remove it",
+            index + 1
+        )
+    })?;
     if let Some(failure) = &recording.failure
         && failure.step > recording.keys.len() as u64
     {
@@ -938,6 +945,44 @@ fn locate_field(text: &str, name: &str) -> Option<(usize, usize)> {
             && ident == name
         {
             return Some(line_col(text, at));
+        }
+        previous = Some(token);
+    }
+    None
+}
+
+/// Where the `index`-th element of the list `name: [ ... ]` starts, whatever
+/// the elements are (`Won`, `Depth(3)`, `Says("...")`): elements are what
+/// the list's own commas separate, outside any brackets inside it.
+fn locate_list_element(text: &str, name: &str, index: usize) -> Option<(usize, usize)> {
+    let mut lexer = Lexer { text, pos: 0 };
+    let mut previous: Option<(usize, Token)> = None;
+    while let Some(token) = lexer.next_token() {
+        if token.1 == Token::Punct(':')
+            && let Some((_, Token::Ident(ident))) = previous
+            && ident == name
+        {
+            let (mut depth, mut seen, mut starts) = (0usize, 0usize, true);
+            while let Some((at, token)) = lexer.next_token() {
+                let opens = matches!(token, Token::Punct('[' | '('));
+                if depth == 1 && starts && !matches!(token, Token::Punct(']' | ',')) {
+                    if seen == index {
+                        return Some(line_col(text, at));
+                    }
+                    starts = false;
+                }
+                match token {
+                    _ if opens => depth += 1,
+                    Token::Punct(']' | ')') if depth <= 1 => return None,
+                    Token::Punct(']' | ')') => depth -= 1,
+                    Token::Punct(',') if depth == 1 => {
+                        seen += 1;
+                        starts = true;
+                    }
+                    _ => {}
+                }
+            }
+            return None;
         }
         previous = Some(token);
     }

@@ -77,6 +77,39 @@ const EXPECTED: &[(&str, &str, &str)] = &[
         "24:5",
         "`expect` is part of format 2; write `format: 2`",
     ),
+    // Expect lists no run could show, or every run shows: refused when
+    // the file is read, naming the item.
+    (
+        "expect-won-and-died.ron",
+        "24:29",
+        "expect item 3: the player dies of \"poison\": a run ends one way, and item 1 says the run is won",
+    ),
+    (
+        "expect-depth-past-last-floor.ron",
+        "24:23",
+        "expect item 2: the player reaches depth 99: depth 99 is past the last floor, 6",
+    ),
+    (
+        "expect-depth-0.ron",
+        "24:14",
+        "expect item 1: the player reaches depth 0: the run starts on depth 1, so this holds from the first step",
+    ),
+    (
+        "expect-says-empty.ron",
+        "24:31",
+        "expect item 2: a message says \"\": blank text is in every name and message, so this always holds",
+    ),
+    (
+        "expect-screen-blank.ron",
+        "24:23",
+        "expect item 2: a screen with \"  \" in its name is open: blank text",
+    ),
+    // Too long to echo: the count is said, not the text.
+    (
+        "expect-text-too-long.ron",
+        "24:14",
+        "expect item 1: an expectation's text is 5000 characters; at most 200",
+    ),
     (
         "expect-unknown-kind.ron",
         "24:23",
@@ -319,6 +352,15 @@ const REPAIRS: &[(&str, &str, &str)] = &[
     ("format-version-3.ron", "format: 3,", "format: 2,"),
     ("expect-in-format-1.ron", "format: 1,", "format: 2,"),
     ("expect-unknown-kind.ron", ", Flies(3)", ""),
+    ("expect-won-and-died.ron", ", Died(\"poison\")", ""),
+    ("expect-depth-past-last-floor.ron", "Depth(99)", "Depth(6)"),
+    ("expect-depth-0.ron", "Depth(0)", "Depth(2)"),
+    ("expect-says-empty.ron", ", Says(\"\")", ""),
+    (
+        "expect-screen-blank.ron",
+        "Screen(\"  \")",
+        "Screen(\"help\")",
+    ),
     ("seed-as-string.ron", "seed: \"7\",", "seed: 7,"),
     ("seed-negative.ron", "seed: -7,", "seed: 7,"),
     ("key-bad-name.ron", "llll<Esx>oooo", "llll>oooo"),
