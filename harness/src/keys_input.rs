@@ -5,8 +5,9 @@ use std::path::Path;
 
 use game_core::Key;
 
-/// Most keys one script may hold.
-pub const MAX_KEYS: usize = 1_000_000;
+/// Most keys one script may hold: what a recording holds, so a script's
+/// run can always be written down.
+pub use crate::recording::MAX_KEYS;
 /// Largest key file read.
 pub const MAX_KEYS_FILE_BYTES: u64 = 16 * 1024 * 1024;
 

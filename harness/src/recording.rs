@@ -24,10 +24,17 @@ pub const FORMAT_VERSION: u32 = 2;
 pub const OLDEST_FORMAT: u32 = 1;
 /// Most expectations a recording may state.
 pub const MAX_EXPECTATIONS: usize = 64;
-/// Largest recording read.
-pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
-/// Most keys a recording may hold.
+/// Largest recording read (and written): room for [`MAX_KEYS`] keys of the
+/// longest notation (`<S-C-A-U+3000>`, 14 bytes) with their hashes and
+/// part digests (about 34 bytes a key in all, a typical key about 17) and
+/// every free field at its limit, so any run this build lets happen can be
+/// written and read back. A test writes that worst case.
+pub const MAX_FILE_BYTES: u64 = 40 * 1024 * 1024;
+/// Most keys a recording may hold, and so a run: scripts, sweeps' bots and
+/// a player at the terminal stop there.
 pub const MAX_KEYS: usize = 1_000_000;
+/// Longest origin path kept (Linux's PATH_MAX).
+pub const MAX_ORIGIN_CHARS: usize = 4096;
 /// Longest free-text note.
 pub const MAX_NOTE_CHARS: usize = 16 * 1024;
 /// A full 64-bit hash is written every this many steps (and at the last).
@@ -748,6 +755,14 @@ fn check(text: &str, file: File) -> Result<Recording, String> {
         ));
     }
     if let Some(origin) = &recording.origin
+        && origin.file.chars().count() > MAX_ORIGIN_CHARS
+    {
+        return Err(format!(
+            "{}: the origin's file name is longer than {MAX_ORIGIN_CHARS} characters",
+            at("origin")
+        ));
+    }
+    if let Some(origin) = &recording.origin
         && origin.step > recording.keys.len() as u64
     {
         return Err(format!(
@@ -1099,6 +1114,42 @@ mod tests {
         recording.checkpoints = Recording::checkpoints_of(&full);
         let text = to_text(&recording);
         assert!(text.len() < 20 * 10_001, "{} bytes", text.len());
+        assert_eq!(from_text(&text), Ok(recording));
+    }
+
+    /// The limits agree: a run of [`MAX_KEYS`] keys, each of the longest
+    /// notation, with the note, the expect list and the origin at their
+    /// limits, is written under [`MAX_FILE_BYTES`] and reads back.
+    #[test]
+    fn the_longest_run_allowed_fits_the_file_limit() {
+        use crate::expect::{Expectation, MAX_TEXT_CHARS};
+        let mut recording = sample();
+        let [longest] = Key::parse_all("<S-C-A-U+3000>").expect("valid")[..] else {
+            panic!("one key");
+        };
+        assert_eq!(longest.to_string().len(), 14);
+        recording.keys = vec![longest; MAX_KEYS];
+        let full: Vec<u64> = (0..=MAX_KEYS as u64)
+            .map(|i| i.wrapping_mul(0x2545_f491_4f6c_dd1d))
+            .collect();
+        recording.step_hashes = full.iter().map(|&h| h as u32).collect();
+        recording.part_digests = full.iter().map(|&h| [(h >> 8) as u8; PART_BYTES]).collect();
+        recording.checkpoints = Recording::checkpoints_of(&full);
+        // Characters RON writes longest: escaped controls.
+        recording.note = "\u{1}".repeat(MAX_NOTE_CHARS);
+        recording.expect = (0..MAX_EXPECTATIONS)
+            .map(|_| Expectation::Says("\u{1}".repeat(MAX_TEXT_CHARS)))
+            .collect();
+        recording.origin = Some(Origin {
+            file: "\u{1}".repeat(MAX_ORIGIN_CHARS),
+            step: 1,
+        });
+        let text = to_text(&recording);
+        assert!(
+            text.len() as u64 <= MAX_FILE_BYTES,
+            "{} bytes is over the {MAX_FILE_BYTES}-byte limit",
+            text.len()
+        );
         assert_eq!(from_text(&text), Ok(recording));
     }
 

@@ -156,6 +156,7 @@ pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Resu
     autosave.save(&runner)?;
     let mut failure = None;
     let mut signalled = false;
+    let mut full = false;
     loop {
         let (w, h) = screen.size();
         let over = runner.game().is_over();
@@ -195,6 +196,12 @@ pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Resu
             signalled = true;
             break;
         }
+        // A recording holds at most MAX_KEYS keys: the run ends there,
+        // written whole, rather than grow past what can be read back.
+        if runner.keys().len() >= crate::recording::MAX_KEYS {
+            full = true;
+            break;
+        }
         let pressed = runner.press(input);
         if let Err(found) = pressed {
             failure = Some(found);
@@ -231,6 +238,12 @@ pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Resu
         outcome_of(runner.game()),
         crate::shrink::count_keys(runner.keys().len())
     ));
+    if full {
+        err(format!(
+            "the run ends here: a recording holds at most {} keys",
+            crate::recording::MAX_KEYS
+        ));
+    }
     err(format!("replay with: deja replay {path}"));
     Ok(if signalled {
         exit::INTERRUPTED

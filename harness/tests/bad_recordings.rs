@@ -440,7 +440,7 @@ fn repairing_the_one_broken_thing_makes_a_file_read() {
 }
 
 #[test]
-fn a_file_over_16_mib_is_refused() {
+fn a_file_over_the_size_limit_is_refused() {
     let dir = scratch("bad-recordings-size");
     let path = dir.join("huge.ron");
     let mut text = real_recording();
@@ -452,17 +452,18 @@ fn a_file_over_16_mib_is_refused() {
     assert_eq!(text.len() as u64, MAX_FILE_BYTES + 1);
     std::fs::write(&path, &text).expect("write");
     let message = read_refused(&path).expect("refused without a panic");
+    let over = MAX_FILE_BYTES + 1;
     assert_eq!(
         message,
         format!(
-            "{}:1:1: 16777217 bytes is over the 16777216-byte limit",
+            "{}:1:1: {over} bytes is over the {MAX_FILE_BYTES}-byte limit",
             path.display()
         )
     );
     let message = recording::from_text(&text).expect_err("refused");
     assert_eq!(
         message,
-        "1:1: 16777217 bytes is over the 16777216-byte limit"
+        format!("1:1: {over} bytes is over the {MAX_FILE_BYTES}-byte limit")
     );
 
     // One byte less is read (and holds the same run).

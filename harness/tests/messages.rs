@@ -96,6 +96,34 @@ fn shrink_and_keys_file_errors_name_their_file() {
         &out,
         "long.keys:1: 1000001 keys is over the limit of 1000000",
     );
+    // Taken over and scripted together past what a recording holds: refused
+    // before a key is pressed, not after playing them all.
+    let taken = harness::recording::read(Path::new(&win))
+        .unwrap()
+        .keys
+        .len();
+    let rest = harness::recording::MAX_KEYS - taken + 1;
+    std::fs::write(dir.join("rest.keys"), "l".repeat(rest)).unwrap();
+    let out = run(
+        &[
+            "play",
+            "--from",
+            &win,
+            "--keys-file",
+            "rest.keys",
+            "-o",
+            "x.ron",
+        ],
+        &dir,
+    );
+    assert_exit(&out, 1);
+    assert_says(
+        &out,
+        &format!(
+            "{taken} keys taken over and {rest} scripted make 1000001, over the 1000000 a recording holds"
+        ),
+    );
+    assert!(!dir.join("x.ron").exists());
 }
 
 #[test]

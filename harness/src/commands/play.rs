@@ -84,7 +84,20 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
         }
     };
     match keys {
-        Some(keys) => play_script(&args, runner, origin, &keys),
+        Some(keys) => {
+            // Checked before a key is pressed: a run longer than a
+            // recording holds could not be written down at the end.
+            let taken_over = runner.keys().len();
+            if taken_over + keys.len() > crate::recording::MAX_KEYS {
+                return Err(format!(
+                    "{taken_over} keys taken over and {} scripted make {}, over the {} a recording holds; script fewer",
+                    keys.len(),
+                    taken_over + keys.len(),
+                    crate::recording::MAX_KEYS
+                ));
+            }
+            play_script(&args, runner, origin, &keys)
+        }
         None => {
             let seed = runner.game().state().seed.0;
             let path = match &args.output {
