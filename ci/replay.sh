@@ -24,3 +24,25 @@ if [ ${#recordings[@]} -eq 0 ]; then
     exit 1
 fi
 cargo run --release --locked -q -p harness -- replay "${recordings[@]}"
+
+step "a recording with canaries, which this build (no canary feature) refuses, is named in the refusal"
+# The test build has the canary feature, so this refusal is checked here,
+# with the release build the README's first command made.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+planted="$scratch/planted.ron"
+sed 's/canaries: \[\],/canaries: ["sticky-help"],/' recordings/win.ron >"$planted"
+deja() { cargo run --release --locked -q -p harness -- "$@"; }
+for command in "replay $planted" "show $planted --at 1" "diff $planted $planted" \
+    "replay $planted --cast -o $scratch/x.cast" "bless $planted" "shrink $planted -o $scratch/s.ron"; do
+    # shellcheck disable=SC2086 # the command is words on purpose
+    if said=$(deja $command 2>&1); then
+        echo "deja $command: accepted a recording with canaries in a build without them" >&2
+        exit 1
+    fi
+    if [[ "$said" != *"$planted: canaries are planted defects"* ]]; then
+        printf 'deja %s: the refusal does not name the file:\n%s\n' "$command" "$said" >&2
+        exit 1
+    fi
+done
+echo "each refusal names $planted"

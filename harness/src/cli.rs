@@ -299,9 +299,10 @@ pub struct PlayArgs {
     #[arg(long, value_enum, default_value = "last")]
     pub frames: Frames,
     /// Frame size, WIDTHxHEIGHT, that every key's frame is drawn and checked
-    /// at (the terminal shows the game at its own size).
-    #[arg(long, default_value = "80x24", value_parser = crate::frames::parse_frame_size)]
-    pub size: (u16, u16),
+    /// at, and that the recording keeps (the terminal shows the game at its
+    /// own size). Default: 80x24, or with --from the recording's own.
+    #[arg(long, value_parser = crate::frames::parse_frame_size)]
+    pub size: Option<(u16, u16)>,
     /// Map size, WIDTHxHEIGHT.
     #[arg(long, default_value = "80x40", value_parser = crate::frames::parse_map_size, conflicts_with = "from")]
     pub map_size: (u16, u16),
@@ -768,7 +769,7 @@ pub fn version_text() -> String {
 
 pub fn run(cli: Cli) -> u8 {
     crate::commands::set_quiet(cli.quiet);
-    crate::commands::set_colors(cli.color.enabled());
+    crate::commands::set_colors(cli.color.decide());
     let result = match cli.command {
         Command::Play(args) => crate::commands::play::run(args),
         Command::Replay(args) => crate::commands::replay::run(args),

@@ -287,10 +287,14 @@ pub fn replay(
 /// takes control of a recording (`deja play --from`, the viewer's `p`). The
 /// inner error is the verdict that stopped it (a drift or a failure), and
 /// the outer one a step past the recording's known states.
+/// The runner draws and checks frames at `frame` when given (the run goes
+/// on at the size its new player asked for, and its recording says so),
+/// else at the recording's own size.
 pub fn take_over(
     recording: &Recording,
     content: Arc<Content>,
     step: u64,
+    frame: Option<(u16, u16)>,
 ) -> Result<Result<Runner, Verdict>, String> {
     let known = recording.hash_count();
     if step >= known.max(1) {
@@ -306,7 +310,15 @@ pub fn take_over(
             ),
         });
     }
-    let mut runner = start(recording, content)?;
+    let settings = crate::runner::Settings {
+        frame: frame.unwrap_or(recording.frame),
+        ..settings_of(recording)
+    };
+    let mut runner = Runner::with_settings(
+        config_of(recording, content),
+        recording.start_depth,
+        settings,
+    )?;
     if let Some(verdict) = check_step(recording, &runner, 0, None) {
         return Ok(Err(verdict));
     }

@@ -44,6 +44,15 @@ impl ColorChoice {
             ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
         }
     }
+
+    /// Decides once, before a command runs, whether colours are on, and
+    /// makes crossterm follow the decision: it reads `NO_COLOR` itself and
+    /// would otherwise drop the colours `--color always` asks for (deja
+    /// writes no colour code at all when they are off).
+    pub fn decide(self) -> bool {
+        crossterm::style::force_color_output(true);
+        self.enabled()
+    }
 }
 
 /// Whether standard input and output are both a terminal, as playing needs.

@@ -127,3 +127,42 @@ fn watch_and_cast_take_one_recording_and_watch_needs_a_terminal() {
     assert_eq!(watch.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&watch.stderr).contains("--watch needs a terminal"));
 }
+
+/// `--color always` colours a movie even with NO_COLOR set, as its help
+/// says; `auto` follows NO_COLOR, and `never` never colours.
+#[test]
+fn color_always_beats_no_color_and_auto_follows_it() {
+    let dir = support::scratch("cast", "colours");
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../recordings/win.ron");
+    let colour_codes = |choice: &str, no_color: Option<&str>| {
+        let movie = dir.join(format!("{choice}-{}.cast", no_color.is_some()));
+        let mut command = deja();
+        command
+            .args(["replay", file.to_str().unwrap(), "--cast", "-o"])
+            .arg(&movie)
+            .args(["--to-step", "3", "--color", choice])
+            .env_remove("NO_COLOR");
+        if let Some(value) = no_color {
+            command.env("NO_COLOR", value);
+        }
+        let out = command.output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::read_to_string(&movie)
+            .unwrap()
+            .matches("\\u001b[38;5;")
+            .count()
+    };
+    assert!(
+        colour_codes("always", Some("1")) > 0,
+        "always, with NO_COLOR=1"
+    );
+    assert!(colour_codes("always", None) > 0);
+    assert_eq!(colour_codes("auto", Some("1")), 0, "auto, with NO_COLOR=1");
+    assert!(colour_codes("auto", None) > 0);
+    assert_eq!(colour_codes("never", None), 0);
+}

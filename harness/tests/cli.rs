@@ -691,3 +691,68 @@ fn quiet_says_only_what_is_not_fine() {
     let out = run(&["sweep", "--seeds", "1..40", "--bot", "none"], &dir);
     support::assert_says(&out, "sweep: 39/39 seeds");
 }
+
+/// `--quiet` says only the verdicts that are not "same": a movie of a run
+/// that replays the same, a diff of two equal runs and a bless that
+/// changes nothing print nothing at all (no empty table header); the exit
+/// code says it.
+#[test]
+fn quiet_leaves_out_every_same_verdict() {
+    let dir = scratch("quiet-same");
+    let win = support::corpus("win.ron");
+    std::fs::copy(&win, dir.join("copy.ron")).unwrap();
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["replay", &win, "--cast", "-o", "x.cast"],
+        vec!["diff", &win, &win],
+        vec!["bless", "copy.ron"],
+        vec!["replay", &win],
+    ];
+    for args in cases {
+        let loud = run(&args, &dir);
+        assert_exit(&loud, 0);
+        assert!(!text(&loud.stdout).is_empty(), "{args:?} says something");
+        let quiet = run(&[&["--quiet"], &args[..]].concat(), &dir);
+        assert_exit(&quiet, 0);
+        assert_eq!(text(&quiet.stdout), "", "{args:?} --quiet");
+        assert_eq!(text(&quiet.stderr), "", "{args:?} --quiet");
+    }
+}
+
+/// One key is "1 key"; a taken-over run goes on at the size asked for and
+/// its recording keeps that size, so a replay draws what was printed.
+#[test]
+fn a_taken_over_run_records_the_size_it_was_drawn_at() {
+    let dir = scratch("take-over-size");
+    let out = run(
+        &["play", "--seed", "7", "--keys", "l", "-o", "one.ron"],
+        &dir,
+    );
+    assert_exit(&out, 0);
+    assert!(
+        text(&out.stderr).contains("recorded 1 key to one.ron"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run(
+        &[
+            "play", "--from", "one.ron", "--keys", "ll", "--size", "100x30", "-o", "big.ron",
+        ],
+        &dir,
+    );
+    assert_exit(&out, 0);
+    let frame = text(&out.stdout);
+    assert_eq!(frame.lines().count(), 30, "{frame}");
+    assert!(frame.lines().all(|l| l.chars().count() <= 100));
+    let recorded = harness::recording::read(&dir.join("big.ron")).unwrap();
+    assert_eq!(recorded.frame, (100, 30));
+    // Without --size, the run keeps the size of the recording it came from.
+    let out = run(
+        &["play", "--from", "big.ron", "--keys", "l", "-o", "on.ron"],
+        &dir,
+    );
+    assert_exit(&out, 0);
+    assert_eq!(
+        harness::recording::read(&dir.join("on.ron")).unwrap().frame,
+        (100, 30)
+    );
+}

@@ -132,3 +132,39 @@ fn the_ci_scripts_find_the_binary_under_any_target_directory() {
         );
     }
 }
+
+/// Outside the repository's root, the probe's default baseline and corpus
+/// paths name nothing: it says so before the first seed (the sweeps take
+/// minutes), naming the path.
+#[test]
+fn the_probe_checks_its_inputs_before_the_first_seed() {
+    let dir = scratch("probe", "elsewhere");
+    let quick = std::time::Duration::from_secs(30);
+    let out = support::deja()
+        .current_dir(&dir)
+        .arg("probe")
+        .timeout(quick)
+        .output()
+        .expect("deja runs");
+    assert_exit(&out, 1);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("baselines/sweep.ron: no such file; run from the repository's root"),
+        "{err}"
+    );
+
+    let baselines = repo_root().join("baselines/sweep.ron");
+    let out = support::deja()
+        .current_dir(&dir)
+        .args(["probe", "--baselines"])
+        .arg(&baselines)
+        .timeout(quick)
+        .output()
+        .expect("deja runs");
+    assert_exit(&out, 1);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("fuzz/corpus/intents") && err.contains("one folder per fuzz target"),
+        "{err}"
+    );
+}

@@ -198,13 +198,16 @@ fn print_table(rows: &[Row]) -> Result<(), String> {
         result: "result".into(),
         code: 0,
     };
-    // --quiet leaves out the files bless did not touch.
-    let shown: Vec<&Row> = std::iter::once(&header)
-        .chain(
-            rows.iter()
-                .filter(|row| !(super::quiet() && row.result == "unchanged")),
-        )
+    // --quiet leaves out the files bless did not touch, and the table
+    // itself when that is all of them.
+    let touched: Vec<&Row> = rows
+        .iter()
+        .filter(|row| !(super::quiet() && row.result == "unchanged"))
         .collect();
+    if touched.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<&Row> = std::iter::once(&header).chain(touched).collect();
     let width = |cell: fn(&Row) -> &str| {
         shown
             .iter()

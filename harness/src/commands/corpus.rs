@@ -25,6 +25,30 @@ pub struct CorpusCheck {
     pub problems: Vec<String>,
 }
 
+/// Every input of the corpus in `dir`, by target, in name order; an error
+/// naming the folder when `dir` does not hold one folder per target. Cheap,
+/// so a command that runs the corpus last (`deja probe`) lists it first.
+pub fn inputs(dir: &Path) -> Result<Vec<(&'static str, Vec<PathBuf>)>, String> {
+    fuzz::TARGETS
+        .iter()
+        .map(|&target| {
+            let target_dir = dir.join(target);
+            let mut files: Vec<PathBuf> = std::fs::read_dir(&target_dir)
+                .map_err(|e| {
+                    format!(
+                        "{}: {e}; a corpus directory holds one folder per fuzz target ({}): run from the repository's root, or give the corpus",
+                        target_dir.display(),
+                        fuzz::TARGETS.join(", ")
+                    )
+                })?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .collect();
+            files.sort();
+            Ok((target, files))
+        })
+        .collect()
+}
+
 /// Runs every file under `dir/TARGET/` through `TARGET`'s body, prints a
 /// line per target and one per failure, and returns what it found.
 pub fn check(dir: &Path) -> Result<CorpusCheck, String> {
@@ -32,19 +56,7 @@ pub fn check(dir: &Path) -> Result<CorpusCheck, String> {
         ran: Vec::new(),
         problems: Vec::new(),
     };
-    for target in fuzz::TARGETS {
-        let target_dir = dir.join(target);
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&target_dir)
-            .map_err(|e| {
-                format!(
-                    "{}: {e}; a corpus directory holds one folder per fuzz target ({})",
-                    target_dir.display(),
-                    fuzz::TARGETS.join(", ")
-                )
-            })?
-            .filter_map(|entry| entry.ok().map(|e| e.path()))
-            .collect();
-        files.sort();
+    for (target, files) in inputs(dir)? {
         let mut ran = 0;
         for file in files {
             // Everything in a target's folder is an input: what is not a

@@ -48,13 +48,13 @@ pub fn run(args: DiffArgs) -> Result<u8, String> {
     // leaves out what they started with.
     let contents_differ = content_a.fingerprint() != content_b.fingerprint();
     if contents_differ {
-        super::out(format!(
+        super::note(format!(
             "{name_a} on content {:016x} and {name_b} on content {:016x}: the contents differ on purpose, so the content fingerprint is left out of the comparison",
             content_a.fingerprint(),
             content_b.fingerprint()
-        ))?;
+        ));
     }
-    let found = first_difference(&a, &b, content_a, content_b)?;
+    let found = first_difference((&a, &name_a), (&b, &name_b), content_a, content_b)?;
     let out = |line: String| super::out(line);
     match found {
         Found::RecordedOnly { steps, step, parts } => {
@@ -84,9 +84,12 @@ pub fn run(args: DiffArgs) -> Result<u8, String> {
                     )
                 }
             };
-            out(format!(
-                "{name_a} and {name_b}: the same state at every step from 0 to {steps}{longer}"
-            ))?;
+            // --quiet says only what differs; exit 0 says the rest.
+            if !super::quiet() {
+                out(format!(
+                    "{name_a} and {name_b}: the same state at every step from 0 to {steps}{longer}"
+                ))?;
+            }
             Ok(exit::OK)
         }
         Found::Failed { which, step, what } => {
@@ -178,13 +181,16 @@ enum Found {
 }
 
 fn first_difference(
-    a: &Recording,
-    b: &Recording,
+    (a, name_a): (&Recording, &str),
+    (b, name_b): (&Recording, &str),
     content_a: Arc<Content>,
     content_b: Arc<Content>,
 ) -> Result<Found, String> {
     let contents_differ = content_a.fingerprint() != content_b.fingerprint();
-    let mut runners = [replay::start(a, content_a)?, replay::start(b, content_b)?];
+    let start = |r: &Recording, name: &str, content| {
+        replay::start(r, content).map_err(|e| format!("{name}: {e}"))
+    };
+    let mut runners = [start(a, name_a, content_a)?, start(b, name_b, content_b)?];
     let common = a.keys.len().min(b.keys.len()) as u64;
     let mut step = 0;
     loop {

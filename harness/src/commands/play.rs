@@ -56,7 +56,7 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
     }
     let content = super::load_content(&args.content)?;
     let (runner, origin) = match &args.from {
-        Some(from) => match take_over(from, args.at, content)? {
+        Some(from) => match take_over(from, args.at, args.size, content)? {
             Ok(found) => found,
             Err(code) => return Ok(code),
         },
@@ -77,7 +77,7 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
                     .fold(Canaries::NONE, |set, &c| set.with(c)),
             };
             let settings = crate::runner::Settings {
-                frame: args.size,
+                frame: args.size.unwrap_or(crate::runner::DEFAULT_FRAME),
                 progress_limit: None,
             };
             (Runner::with_settings(config, 1, settings)?, None)
@@ -129,12 +129,13 @@ fn fresh_seed() -> Result<u64, String> {
 pub fn take_over(
     from: &Path,
     at: Option<u64>,
+    frame: Option<(u16, u16)>,
     content: std::sync::Arc<game_core::content::Content>,
 ) -> Result<Result<(Runner, Option<Origin>), u8>, String> {
     let recording = crate::recording::read(from)?;
     let at = at.unwrap_or_else(|| recording.hash_count().saturating_sub(1));
     let name = from.display();
-    match crate::replay::take_over(&recording, content, at)
+    match crate::replay::take_over(&recording, content, at, frame)
         .map_err(|e| format!("{name}: --at {at}: {e}"))?
     {
         Ok(runner) => Ok(Ok((
@@ -175,10 +176,13 @@ fn play_script(
             )),
         }
     }));
+    // The frames printed are the ones the runner draws and the recording
+    // keeps.
+    let (width, height) = runner.settings().frame;
     let printer = FramePrinter {
         mode: args.frames,
-        width: args.size.0,
-        height: args.size.1,
+        width,
+        height,
     };
     // Not locked for the whole run: the watchdog must be able to say a
     // hang's verdict while the key that hangs holds this thread.

@@ -73,7 +73,17 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
     if let Some(seconds) = args.hang_seconds {
         crate::watchdog::set_budget(seconds);
     }
+    // Every input is checked before the first seed: the sweeps take
+    // minutes, and a missing corpus or baseline file found after them
+    // (a probe run outside the repository's root) wastes them.
+    if !args.bless && std::fs::symlink_metadata(&args.baselines).is_err() {
+        return Err(format!(
+            "{}: no such file; run from the repository's root, give --baselines FILE, or make it with --bless",
+            args.baselines.display()
+        ));
+    }
     let mut baselines = crate::baseline::Baselines::read(&args.baselines)?;
+    super::corpus::inputs(&args.corpus)?;
     if let Some(dir) = &args.save_failures {
         crate::files::check_output_dir(dir)?;
     }

@@ -35,7 +35,8 @@ pub fn run(args: ShowArgs) -> Result<u8, String> {
     for warning in replay::warnings(&recording, &content) {
         super::err(format_args!("warning: {name}: {warning}"));
     }
-    let (game, unlike) = replay::checked_game_at(&recording, content, args.at)?;
+    let (game, unlike) = replay::checked_game_at(&recording, content, args.at)
+        .map_err(|e| format!("{name}: {e}"))?;
     if let Some(verdict) = unlike {
         super::err(format_args!(
             "warning: {name}: not the recorded run by step {}: {verdict}; what is shown is the game as this build replays it",

@@ -30,7 +30,8 @@ pub fn watch(file: &Path, args: &ReplayArgs, content: Arc<Content>) -> Result<u8
     }
     let recording = recording::read(file)?;
     super::replay::report_hangs_against(&recording, file.display().to_string());
-    let timeline = Timeline::build(recording, content.clone())?;
+    let timeline = Timeline::build(recording, content.clone())
+        .map_err(|e| format!("{}: {e}", file.display()))?;
     let marks = &timeline.marks;
     let mut screen = Screen::open(super::colors())?;
     let signals = session::stop_on_signals(false);
@@ -102,7 +103,7 @@ fn take_control(
     args: &ReplayArgs,
     content: Arc<Content>,
 ) -> Result<u8, String> {
-    let runner = match crate::replay::take_over(&timeline.recording, content, step) {
+    let runner = match crate::replay::take_over(&timeline.recording, content, step, None) {
         Ok(Ok(runner)) => runner,
         Ok(Err(verdict)) => {
             drop(screen);
@@ -210,7 +211,8 @@ pub fn cast(
 ) -> Result<u8, String> {
     let recording = recording::read(file)?;
     super::replay::report_hangs_against(&recording, file.display().to_string());
-    let timeline = Timeline::build(recording, content)?;
+    let timeline =
+        Timeline::build(recording, content).map_err(|e| format!("{}: {e}", file.display()))?;
     let (w, h) = args.size;
     let last = args
         .to_step
@@ -249,12 +251,16 @@ pub fn cast(
         text.push_str(&line);
     }
     crate::files::write_atomic(out, text.as_bytes())?;
-    super::out(format_args!(
+    let line = format!(
         "{}: {}; wrote {} frames to {}",
         file.display(),
         timeline.verdict,
         last + 1,
         out.display()
-    ))?;
+    );
+    // --quiet says only the verdicts that are not "same".
+    if !(super::quiet() && timeline.verdict == crate::replay::Verdict::Same) {
+        super::out(line)?;
+    }
     Ok(timeline.verdict.exit_code())
 }
