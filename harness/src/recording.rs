@@ -1106,15 +1106,21 @@ mod tests {
         recording.keys = (0..10_000)
             .map(|_| *rng.pick(&alphabet).expect("keys"))
             .collect();
-        let full: Vec<u64> = (0..=10_000u64)
+        hash_every_step(&mut recording);
+        let text = to_text(&recording);
+        assert!(text.len() < 20 * 10_001, "{} bytes", text.len());
+        assert_eq!(from_text(&text), Ok(recording));
+    }
+
+    /// Gives `recording` made-up hashes and part digests for the start and
+    /// every key, and its checkpoints, as a run of its keys would have.
+    fn hash_every_step(recording: &mut Recording) {
+        let full: Vec<u64> = (0..=recording.keys.len() as u64)
             .map(|i| i.wrapping_mul(0x2545_f491_4f6c_dd1d))
             .collect();
         recording.step_hashes = full.iter().map(|&h| h as u32).collect();
         recording.part_digests = full.iter().map(|&h| [(h >> 8) as u8; PART_BYTES]).collect();
         recording.checkpoints = Recording::checkpoints_of(&full);
-        let text = to_text(&recording);
-        assert!(text.len() < 20 * 10_001, "{} bytes", text.len());
-        assert_eq!(from_text(&text), Ok(recording));
     }
 
     /// The limits agree: a run of [`MAX_KEYS`] keys, each of the longest
@@ -1129,12 +1135,7 @@ mod tests {
         };
         assert_eq!(longest.to_string().len(), 14);
         recording.keys = vec![longest; MAX_KEYS];
-        let full: Vec<u64> = (0..=MAX_KEYS as u64)
-            .map(|i| i.wrapping_mul(0x2545_f491_4f6c_dd1d))
-            .collect();
-        recording.step_hashes = full.iter().map(|&h| h as u32).collect();
-        recording.part_digests = full.iter().map(|&h| [(h >> 8) as u8; PART_BYTES]).collect();
-        recording.checkpoints = Recording::checkpoints_of(&full);
+        hash_every_step(&mut recording);
         // Characters RON writes longest: escaped controls.
         recording.note = "\u{1}".repeat(MAX_NOTE_CHARS);
         recording.expect = (0..MAX_EXPECTATIONS)

@@ -21,16 +21,21 @@ fn content_with(dir: &Path, edit: impl Fn(&str) -> String) -> String {
     content.to_str().unwrap().to_string()
 }
 
-#[test]
-fn a_changed_monster_rule_drifts_with_the_monsters_named_first() {
-    let dir = scratch("drift", "monster-hp");
-    // The cave spider that poisons the player is tougher.
-    let content = content_with(&dir, |m| {
+/// The embedded content with the cave spider (which poisons the player in
+/// death-by-poison.ron) tougher: 9 hit points.
+fn tougher_spider(dir: &Path) -> String {
+    content_with(dir, |m| {
         let at = m.find("name: \"cave spider\"").unwrap();
         let hp = at + m[at..].find("max_hp: ").unwrap();
         let end = hp + m[hp..].find(',').unwrap();
         format!("{}max_hp: 9{}", &m[..hp], &m[end..])
-    });
+    })
+}
+
+#[test]
+fn a_changed_monster_rule_drifts_with_the_monsters_named_first() {
+    let dir = scratch("drift", "monster-hp");
+    let content = tougher_spider(&dir);
     let out = support::run(
         &[
             "replay",
@@ -93,12 +98,7 @@ fn a_changed_key_names_every_part_it_moved() {
 #[test]
 fn diff_shows_the_fields_a_content_change_moves() {
     let dir = scratch("drift", "diff-content");
-    let content = content_with(&dir, |m| {
-        let at = m.find("name: \"cave spider\"").unwrap();
-        let hp = at + m[at..].find("max_hp: ").unwrap();
-        let end = hp + m[hp..].find(',').unwrap();
-        format!("{}max_hp: 9{}", &m[..hp], &m[end..])
-    });
+    let content = tougher_spider(&dir);
     let run = corpus("death-by-poison.ron");
     let out = support::run(&["diff", &run, &run, "--content-b", &content], &dir);
     assert_exit(&out, 3);
@@ -263,12 +263,7 @@ fn a_reworded_description_moves_no_recording() {
 #[test]
 fn diff_of_a_recording_before_and_after_bless_names_the_recorded_step() {
     let dir = scratch("drift", "diff-bless");
-    let content = content_with(&dir, |m| {
-        let at = m.find("name: \"cave spider\"").unwrap();
-        let hp = at + m[at..].find("max_hp: ").unwrap();
-        let end = hp + m[hp..].find(',').unwrap();
-        format!("{}max_hp: 9{}", &m[..hp], &m[end..])
-    });
+    let content = tougher_spider(&dir);
     let before = std::fs::read_to_string(corpus("throw-at-monster.ron")).unwrap();
     std::fs::write(dir.join("before.ron"), &before).unwrap();
     std::fs::write(dir.join("after.ron"), &before).unwrap();
@@ -303,7 +298,7 @@ fn diff_on_two_contents_finds_where_the_rule_change_first_matters() {
         &dir,
     );
     assert_exit(&out, 3);
-    assert_prints(
+    support::assert_says(
         &out,
         "the contents differ on purpose, so the content fingerprint is left out",
     );
@@ -341,12 +336,7 @@ fn a_tampered_hash_is_named_as_the_files_own_fault() {
 #[test]
 fn show_warns_when_the_game_shown_is_not_the_one_recorded() {
     let dir = scratch("drift", "show-warns");
-    let content = content_with(&dir, |m| {
-        let at = m.find("name: \"cave spider\"").unwrap();
-        let hp = at + m[at..].find("max_hp: ").unwrap();
-        let end = hp + m[hp..].find(',').unwrap();
-        format!("{}max_hp: 9{}", &m[..hp], &m[end..])
-    });
+    let content = tougher_spider(&dir);
     let run = corpus("death-by-poison.ron");
     let out = support::run(&["show", &run, "--at", "3", "--content", &content], &dir);
     assert_exit(&out, 0);

@@ -18,6 +18,25 @@ use support::deja;
 /// forever, and the timeout turns that into a failure.
 const TIMEOUT: Duration = Duration::from_secs(60);
 
+/// Runs deja with `args` in `dir`, bounded by [`TIMEOUT`]: its exit code
+/// (`None` when it was killed) and what it said on standard error.
+fn deja_in<I, S>(dir: &Path, args: I) -> (Option<i32>, String)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let out = deja()
+        .current_dir(dir)
+        .args(args)
+        .timeout(TIMEOUT)
+        .output()
+        .expect("deja runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 fn mkfifo(path: &Path) {
     let made = Command::new("mkfifo")
         .arg(path)
@@ -218,41 +237,31 @@ fn a_device_at_the_output_stays_a_device_and_a_full_one_is_an_error() {
     }
     let recording = support::corpus("win.ron");
     for args in writers(&recording) {
-        let out = deja()
-            .args(with_output(&args, &null))
-            .timeout(TIMEOUT)
-            .output()
-            .expect("deja runs");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{args:?} onto a null device: {err}"
-        );
-        assert!(
-            is_char_device(&null),
-            "{args:?} replaced the device with a file"
-        );
-
-        let out = deja()
-            .args(with_output(&args, &full))
-            .timeout(TIMEOUT)
-            .output()
-            .expect("deja runs");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(
-            out.status.code(),
-            Some(1),
-            "{args:?} onto a full device: {err}"
-        );
-        assert!(
-            err.contains(&full.display().to_string()) && err.contains("No space left"),
-            "{args:?} must name the full device and say why: {err}"
-        );
-        assert!(
-            is_char_device(&full),
-            "{args:?} replaced the device with a file"
-        );
+        for (device, exit) in [(&null, 0), (&full, 1)] {
+            let out = deja()
+                .args(with_output(&args, device))
+                .timeout(TIMEOUT)
+                .output()
+                .expect("deja runs");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(
+                out.status.code(),
+                Some(exit),
+                "{args:?} onto {}: {err}",
+                device.display()
+            );
+            assert!(
+                is_char_device(device),
+                "{args:?} replaced the device {} with a file",
+                device.display()
+            );
+            if exit == 1 {
+                assert!(
+                    err.contains(&full.display().to_string()) && err.contains("No space left"),
+                    "{args:?} must name the full device and say why: {err}"
+                );
+            }
+        }
     }
 }
 
@@ -329,19 +338,11 @@ fn a_symlink_at_the_output_keeps_its_link_and_its_target_gets_the_file() {
                 std::fs::write(&target, "old").unwrap();
             }
             std::os::unix::fs::symlink(target.file_name().unwrap(), &link).unwrap();
-            let out = deja()
-                .current_dir(&dir)
-                .args(with_output(&args, Path::new(link.file_name().unwrap())))
-                .timeout(TIMEOUT)
-                .output()
-                .expect("deja runs");
-            let err = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(
-                out.status.code(),
-                Some(0),
-                "{args:?} onto {}: {err}",
-                link.display()
+            let (code, err) = deja_in(
+                &dir,
+                with_output(&args, Path::new(link.file_name().unwrap())),
             );
+            assert_eq!(code, Some(0), "{args:?} onto {}: {err}", link.display());
             assert!(
                 std::fs::symlink_metadata(&link)
                     .unwrap()
@@ -484,14 +485,8 @@ fn no_command_writes_over_its_own_input() {
     ];
     for (args, input) in &cases {
         let before = std::fs::read(dir.join(input)).unwrap();
-        let out = deja()
-            .current_dir(&dir)
-            .args(args)
-            .timeout(TIMEOUT)
-            .output()
-            .expect("deja runs");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        let (code, err) = deja_in(&dir, args);
+        assert_eq!(code, Some(1), "{args:?}: {err}");
         assert!(
             err.contains("is this command's input"),
             "{args:?} must say why: {err}"
@@ -522,14 +517,8 @@ fn a_bug_report_never_takes_the_name_of_a_file_already_there() {
         "--frames",
         "none",
     ];
-    let out = deja()
-        .current_dir(&dir)
-        .args(play)
-        .timeout(TIMEOUT)
-        .output()
-        .expect("deja runs");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(4), "{err}");
+    let (code, err) = deja_in(&dir, play);
+    assert_eq!(code, Some(4), "{err}");
     assert!(
         err.contains("deja replay deja-failure-seed3-step3-3.ron"),
         "{err}"
@@ -543,14 +532,8 @@ fn a_bug_report_never_takes_the_name_of_a_file_already_there() {
     let edited = recorded.replace("id: \"screen.escapable\"", "id: \"map.connected\"");
     assert_ne!(edited, recorded);
     std::fs::write(&input, &edited).unwrap();
-    let out = deja()
-        .current_dir(&dir)
-        .args(["replay", "deja-failure-seed3-step3-3.ron"])
-        .timeout(TIMEOUT)
-        .output()
-        .expect("deja runs");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(4), "{err}");
+    let (code, err) = deja_in(&dir, ["replay", "deja-failure-seed3-step3-3.ron"]);
+    assert_eq!(code, Some(4), "{err}");
     assert!(
         err.contains("deja replay deja-failure-seed3-step3-4.ron"),
         "{err}"

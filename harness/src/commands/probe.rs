@@ -73,6 +73,9 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
     if let Some(seconds) = args.hang_seconds {
         crate::watchdog::set_budget(seconds);
     }
+    if let Some(dir) = &args.save_failures {
+        crate::files::check_output_dir(dir)?;
+    }
     // Every input is checked before the first seed: the sweeps take
     // minutes, and a missing corpus or baseline file found after them
     // (a probe run outside the repository's root) wastes them.
@@ -84,9 +87,6 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
     }
     let mut baselines = crate::baseline::Baselines::read(&args.baselines)?;
     super::corpus::inputs(&args.corpus)?;
-    if let Some(dir) = &args.save_failures {
-        crate::files::check_output_dir(dir)?;
-    }
     if args.bless {
         // The baselines are read and rewritten on purpose: --bless's job.
         crate::files::check_output_file(&args.baselines, &[])?;
