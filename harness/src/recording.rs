@@ -966,10 +966,8 @@ fn locate_field(text: &str, name: &str) -> Option<(usize, usize)> {
     None
 }
 
-/// Where the `index`-th element of the list `name: [ ... ]` starts, whatever
-/// the elements are (`Won`, `Depth(3)`, `Says("...")`): elements are what
-/// the list's own commas separate, outside any brackets inside it.
-fn locate_list_element(text: &str, name: &str, index: usize) -> Option<(usize, usize)> {
+/// A lexer just past the `name:` of the first field called `name`.
+fn after_field<'a>(text: &'a str, name: &str) -> Option<Lexer<'a>> {
     let mut lexer = Lexer { text, pos: 0 };
     let mut previous: Option<(usize, Token)> = None;
     while let Some(token) = lexer.next_token() {
@@ -977,54 +975,52 @@ fn locate_list_element(text: &str, name: &str, index: usize) -> Option<(usize, u
             && let Some((_, Token::Ident(ident))) = previous
             && ident == name
         {
-            let (mut depth, mut seen, mut starts) = (0usize, 0usize, true);
-            while let Some((at, token)) = lexer.next_token() {
-                let opens = matches!(token, Token::Punct('[' | '('));
-                if depth == 1 && starts && !matches!(token, Token::Punct(']' | ',')) {
-                    if seen == index {
-                        return Some(line_col(text, at));
-                    }
-                    starts = false;
-                }
-                match token {
-                    _ if opens => depth += 1,
-                    Token::Punct(']' | ')') if depth <= 1 => return None,
-                    Token::Punct(']' | ')') => depth -= 1,
-                    Token::Punct(',') if depth == 1 => {
-                        seen += 1;
-                        starts = true;
-                    }
-                    _ => {}
-                }
-            }
-            return None;
+            return Some(lexer);
         }
         previous = Some(token);
     }
     None
 }
 
+/// Where the `index`-th element of the list `name: [ ... ]` starts, whatever
+/// the elements are (`Won`, `Depth(3)`, `Says("...")`): elements are what
+/// the list's own commas separate, outside any brackets inside it.
+fn locate_list_element(text: &str, name: &str, index: usize) -> Option<(usize, usize)> {
+    let mut lexer = after_field(text, name)?;
+    let (mut depth, mut seen, mut starts) = (0usize, 0usize, true);
+    while let Some((at, token)) = lexer.next_token() {
+        let opens = matches!(token, Token::Punct('[' | '('));
+        if depth == 1 && starts && !matches!(token, Token::Punct(']' | ',')) {
+            if seen == index {
+                return Some(line_col(text, at));
+            }
+            starts = false;
+        }
+        match token {
+            _ if opens => depth += 1,
+            Token::Punct(']' | ')') if depth <= 1 => return None,
+            Token::Punct(']' | ')') => depth -= 1,
+            Token::Punct(',') if depth == 1 => {
+                seen += 1;
+                starts = true;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Where the `index`-th string of the list `name: [ ... ]` starts.
 fn locate_list_item(text: &str, name: &str, index: usize) -> Option<(usize, usize)> {
-    let mut lexer = Lexer { text, pos: 0 };
-    let mut previous: Option<(usize, Token)> = None;
-    while let Some(token) = lexer.next_token() {
-        if token.1 == Token::Punct(':')
-            && let Some((_, Token::Ident(ident))) = previous
-            && ident == name
-        {
-            let mut seen = 0;
-            while let Some((at, token)) = lexer.next_token() {
-                match token {
-                    Token::Str if seen == index => return Some(line_col(text, at)),
-                    Token::Str => seen += 1,
-                    Token::Punct(']') => return None,
-                    _ => {}
-                }
-            }
-            return None;
+    let mut lexer = after_field(text, name)?;
+    let mut seen = 0;
+    while let Some((at, token)) = lexer.next_token() {
+        match token {
+            Token::Str if seen == index => return Some(line_col(text, at)),
+            Token::Str => seen += 1,
+            Token::Punct(']') => return None,
+            _ => {}
         }
-        previous = Some(token);
     }
     None
 }
