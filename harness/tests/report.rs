@@ -252,7 +252,20 @@ fn bad_input_is_refused_naming_it() {
     let dir = scratch("bad");
     std::fs::write(dir.join("junk.json"), "not json at all").expect("written");
     std::fs::write(dir.join("other.json"), "{\"format\": 3}").expect("written");
-    let cases: [(&[&str], i32, &str); 6] = [
+    // Past the 256 MiB a report may be (sparse: it takes no room).
+    let huge = std::fs::File::create(dir.join("huge.json")).expect("made");
+    huge.set_len(256 * 1024 * 1024 + 1).expect("sized");
+    let cases: [(&[&str], i32, &str); 8] = [
+        (
+            &["report", "huge.json", "-o", "x.svg"],
+            1,
+            "huge.json: 268435457 bytes is over the 268435456-byte limit",
+        ),
+        (
+            &["merge", "huge.json"],
+            1,
+            "huge.json: 268435457 bytes is over the 268435456-byte limit",
+        ),
         (
             &["report", "missing.json", "-o", "x.svg"],
             1,
@@ -396,35 +409,33 @@ fn impossible_reports_are_refused_by_report_and_merge_naming_the_file_and_the_fi
             "results, seed 1: floors[0].depth is 4294967295",
         ),
     ];
+    // Each is written twice: in the order a sweep writes a report's fields,
+    // and with its keys sorted (results before the spec), as a tool that
+    // edits JSON may write it; the two are read by different paths.
     let mut files = Vec::new();
-    for (name, edit, figure) in summary_edits {
-        for (file, keep_results) in [
-            (format!("{name}.json"), true),
-            (format!("{name}-alone.json"), false),
+    let mut write = |name: String, report: &Value, figure: &'static str| {
+        let typed: harness::sweep::SweepReport =
+            serde_json::from_value(report.clone()).expect("an edit within the types");
+        let sorted = serde_json::to_string_pretty(report).expect("JSON");
+        for (file, text) in [
+            (format!("{name}.json"), harness::sweep::to_json(&typed)),
+            (format!("{name}-sorted.json"), sorted),
         ] {
-            let mut report = base.clone();
-            edit(&mut report);
-            if !keep_results {
-                report["results"] = json!([]);
-            }
-            std::fs::write(
-                dir.join(&file),
-                serde_json::to_string_pretty(&report).unwrap(),
-            )
-            .expect("written");
+            std::fs::write(dir.join(&file), text).expect("written");
             files.push((file, figure));
         }
+    };
+    for (name, edit, figure) in summary_edits {
+        let mut report = base.clone();
+        edit(&mut report);
+        write(name.to_string(), &report, figure);
+        report["results"] = json!([]);
+        write(format!("{name}-alone"), &report, figure);
     }
     for (name, edit, figure) in report_edits {
         let mut report = base.clone();
         edit(&mut report);
-        let file = format!("{name}.json");
-        std::fs::write(
-            dir.join(&file),
-            serde_json::to_string_pretty(&report).unwrap(),
-        )
-        .expect("written");
-        files.push((file, figure));
+        write(name.to_string(), &report, figure);
     }
     // The report they were made from is drawn and merged.
     assert_exit(&deja(&["report", "base.json", "-o", "base.svg"], &dir), 0);
@@ -465,4 +476,54 @@ fn impossible_reports_are_refused_by_report_and_merge_naming_the_file_and_the_fi
         files.len() * 2,
         wrong.join("\n\n")
     );
+}
+
+/// Reading a report holds one seed's result at a time: three reports of a
+/// hundred thousand seeds (35 MB each) are drawn in what three of a
+/// thousand take. (Read whole, as they once were, they took over 200 MB.)
+#[test]
+fn reports_are_read_in_memory_flat_in_their_seeds() {
+    let dir = support::scratch("report", "memory");
+    let sweep = |seeds: &str, file: &str| {
+        let args = [
+            "sweep",
+            "-q",
+            "--seeds",
+            seeds,
+            "--depths",
+            "1..=1",
+            "--map-size",
+            "20x12",
+            "--bot",
+            "none",
+            "--format",
+            "json",
+            "-o",
+            file,
+        ];
+        assert_exit(&deja(&args, &dir), 0);
+    };
+    sweep("1..1001", "few.json");
+    sweep("1..100001", "many.json");
+    let peak = |file: &str| {
+        let args = ["report", file, file, file, "-o", "out.svg"];
+        let (code, kb) = support::peak_kb_of(&args, &dir);
+        assert_eq!(code, 0, "report {file}");
+        kb
+    };
+    let few = peak("few.json");
+    let many = peak("many.json");
+    let bytes = std::fs::metadata(dir.join("many.json"))
+        .expect("written")
+        .len();
+    assert!(bytes > 30_000_000, "{bytes} bytes");
+    assert!(
+        many < 50 * 1024,
+        "{many} kB at the peak for 3 x {bytes} bytes"
+    );
+    assert!(
+        many < few + 8 * 1024,
+        "{many} kB at the peak for 100,000 seeds, {few} kB for 1,000"
+    );
+    std::fs::remove_file(dir.join("many.json")).expect("removed");
 }

@@ -493,7 +493,8 @@ impl Checked {
     }
 }
 
-/// Checks a report held in memory, its results with it.
+/// Checks a report held in memory, its results with it, as
+/// [`super::read`] checks a file as it reads it.
 pub fn in_memory(name: &str, report: &SweepReport) -> Result<Folded, String> {
     format(name, report.format)?;
     spec(name, &report.spec)?;
