@@ -565,7 +565,7 @@ pub struct SweepArgs {
     #[arg(long, value_enum, default_value = "explorer")]
     pub bot: crate::bots::BotKind,
     /// Most keys the bot presses per seed.
-    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=crate::sweep::MOST_KEYS))]
     pub turns: u64,
     /// Worker threads (default: the machine's cores).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
@@ -596,7 +596,7 @@ pub struct SweepArgs {
     /// The most keys in a row a bot may press without revealing ground,
     /// changing floor, fighting or moving an item (default: 200 for the
     /// explorer, 1500 for the random bot).
-    #[arg(long, value_name = "KEYS", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    #[arg(long, value_name = "KEYS", value_parser = clap::value_parser!(u64).range(1..=crate::sweep::MOST_KEYS))]
     pub progress_limit: Option<u64>,
     /// Compare the sweep's figures with this baseline file's entry for the
     /// same kind of sweep; a figure outside its band fails the sweep.
@@ -720,13 +720,16 @@ fn parse_depth_range(text: &str) -> Result<(u32, u32), String> {
 }
 
 fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+    use crate::sweep::MOST_SHARDS;
     let (i, n) = text
         .split_once('/')
         .ok_or_else(|| format!("{text:?} is not a shard; write I/N, e.g. 2/4"))?;
     let (i, n) = (i.parse::<u32>(), n.parse::<u32>());
     match (i, n) {
-        (Ok(i), Ok(n)) if (1..=n).contains(&i) && n <= 1024 => Ok((i, n)),
-        _ => Err(format!("{text:?}: a shard is I/N with 1 <= I <= N <= 1024")),
+        (Ok(i), Ok(n)) if (1..=n).contains(&i) && n <= MOST_SHARDS => Ok((i, n)),
+        _ => Err(format!(
+            "{text:?}: a shard is I/N with 1 <= I <= N <= {MOST_SHARDS}"
+        )),
     }
 }
 

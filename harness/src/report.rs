@@ -14,12 +14,17 @@ use game_core::mapgen::LAST_DEPTH;
 use plotters::prelude::*;
 
 use crate::bots::BotKind;
-use crate::sweep::{self, BotSummary, DepthPlay, OUT_OF_DEPTH, REPORT_FORMAT, SweepReport};
+use crate::sweep::{self, BotSummary, DepthPlay, OUT_OF_DEPTH, SweepReport};
 
 /// A sweep report and the name it was read from (the path as given).
 pub struct Source {
     pub name: String,
+    /// Its results need not be held: what the charts take from them is
+    /// `most_hp`.
     pub report: SweepReport,
+    /// The most hit points any run arrived on a floor with, from the
+    /// report's results when it has them.
+    pub most_hp: Option<i32>,
 }
 
 /// The charts, in the order they are drawn: an id (for the SVG element and
@@ -58,32 +63,12 @@ const PALETTE: [RGBColor; 10] = [
 const INK: RGBColor = RGBColor(0x33, 0x33, 0x33);
 const GREY: RGBColor = RGBColor(0x88, 0x88, 0x88);
 
-/// Refuses a report this deja cannot draw, naming the file and what to do.
+/// Refuses a report this deja cannot draw, naming the file and the figure
+/// and what to do: every figure drawn is recomputed from the report's
+/// results where it holds them, and bounded where it does not (see
+/// `sweep::check`), so no chart shows what no sweep could give.
 pub fn check(source: &Source) -> Result<(), String> {
-    let report = &source.report;
-    let name = &source.name;
-    if report.format != REPORT_FORMAT {
-        return Err(format!(
-            "{name}: a sweep report of format {}; this deja draws format {REPORT_FORMAT} (sweep again with this deja)",
-            report.format
-        ));
-    }
-    let depths = report.spec.depths;
-    if depths.first < 1 || depths.first > depths.last || depths.last > LAST_DEPTH {
-        return Err(format!(
-            "{name}: depths {depths} are not a range within 1..={LAST_DEPTH}; is this a report of `deja sweep`?"
-        ));
-    }
-    if let Some(bot) = &report.summary.bot
-        && bot.runs > 0
-        && bot.by_depth.is_empty()
-    {
-        return Err(format!(
-            "{name}: the {} bot's figures by depth are missing: the report was written before deja counted them; sweep again with this deja",
-            sweep::bot_name(report.spec.bot)
-        ));
-    }
-    Ok(())
+    sweep::check::in_memory(&source.name, &source.report).map(|_| ())
 }
 
 /// The report as one SVG: a header naming the sources, then every chart,
@@ -397,6 +382,12 @@ fn draw_all(sources: &[Source]) -> Result<Vec<String>, String> {
     for source in sources {
         check(source)?;
     }
+    charts(sources)
+}
+
+/// Every chart drawn from `sources`, which [`check`] passed. (Drawn from
+/// figures it would refuse, they are still drawn, without a panic.)
+fn charts(sources: &[Source]) -> Result<Vec<String>, String> {
     let played = played(sources);
     let figures = [
         survival(&played),
@@ -682,16 +673,7 @@ fn hit_points(played: &[Played]) -> Figure {
 /// from the runs' floors; from a summary alone, the mean on arriving at
 /// depth 1 (every run starts unhurt).
 fn max_hp(p: &Played) -> Option<f64> {
-    let from_runs = p
-        .source
-        .report
-        .results
-        .iter()
-        .filter_map(|r| r.bot.as_ref())
-        .flat_map(|b| &b.floors)
-        .map(|f| f.max_hp)
-        .max();
-    match from_runs {
+    match p.source.most_hp {
         Some(max) => Some(f64::from(max)),
         None => {
             let first = p.play(1).filter(|play| play.entered > 0)?;
@@ -1049,7 +1031,7 @@ pub fn escape(text: &str) -> String {
 mod tests {
     use super::*;
 
-    use crate::sweep::{DepthRange, SeedRange, Summary, SweepSpec};
+    use crate::sweep::{DepthRange, REPORT_FORMAT, SeedRange, Summary, SweepSpec};
 
     fn source(bot: BotKind, summary: Summary) -> Source {
         Source {
@@ -1073,13 +1055,15 @@ mod tests {
                 summary,
                 results: Vec::new(),
             },
+            most_hp: None,
         }
     }
 
     /// Figures no sweep writes (runs that entered nowhere, more deaths than
-    /// runs, counts near the top of a u64) are drawn, not a panic.
+    /// runs, counts near the top of a u64) are refused, naming the figure;
+    /// and drawn anyway, they are drawn, not a panic.
     #[test]
-    fn figures_out_of_all_proportion_are_drawn() {
+    fn figures_out_of_all_proportion_are_refused_and_would_not_panic() {
         let huge = DepthPlay {
             entered: 1,
             died: u64::MAX,
@@ -1100,39 +1084,29 @@ mod tests {
         let odd = source(
             BotKind::Explorer,
             Summary {
+                seeds: 1,
+                floors: 6,
                 bot: Some(bot),
                 ..Summary::default()
             },
         );
+        let err = check(&odd).unwrap_err();
+        assert!(err.starts_with("a.json: summary."), "{err}");
+        assert!(err.contains("sweep again with this deja"), "{err}");
         let none = source(BotKind::None, Summary::default());
         for sources in [vec![odd], vec![none]] {
-            let svg = svg(&sources).expect("drawn");
-            assert_eq!(svg.matches("<svg id=\"chart-").count(), CHARTS.len());
-            let html = html(&sources).expect("drawn");
-            assert!(html.contains("<table class=\"figures\">"));
+            let charts = charts(&sources).expect("drawn");
+            assert_eq!(charts.len(), CHARTS.len());
+            assert!(figures_table(&sources).contains("<table class=\"figures\">"));
         }
     }
 
     #[test]
-    fn a_report_of_another_format_or_without_figures_by_depth_is_refused() {
+    fn a_report_of_another_format_is_refused() {
         let mut old = source(BotKind::None, Summary::default());
         old.report.format = REPORT_FORMAT - 1;
-        assert!(
-            check(&old)
-                .unwrap_err()
-                .starts_with("a.json: a sweep report of format")
-        );
-        let before = source(
-            BotKind::Random,
-            Summary {
-                bot: Some(BotSummary {
-                    runs: 5,
-                    ..BotSummary::default()
-                }),
-                ..Summary::default()
-            },
-        );
-        let err = check(&before).unwrap_err();
+        let err = check(&old).unwrap_err();
+        assert!(err.starts_with("a.json: a sweep report of format"), "{err}");
         assert!(err.contains("sweep again"), "{err}");
     }
 

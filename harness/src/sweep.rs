@@ -23,10 +23,19 @@ use crate::bots::{self, BotKind};
 use crate::recording::{FailureKind, RecordedOutcome, Recording};
 use crate::runner::Runner;
 
+pub mod check;
+pub mod read;
+
 /// The version of the sweep report format. 2 adds the progress limit, what
 /// each bot run did (kills, items used, ground revealed, commands) and the
 /// figures' moments; 3 the failures grouped by signature.
 pub const REPORT_FORMAT: u32 = 3;
+
+/// The most keys a sweep's bot may press on a seed (`--turns`).
+pub const MOST_KEYS: u64 = 1_000_000;
+
+/// The most shards a sweep may be split into (`--shard I/N`).
+pub const MOST_SHARDS: u32 = 1024;
 
 /// What to sweep.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -929,9 +938,14 @@ impl Tally {
     }
 }
 
-/// Merges shard reports into the report of the whole sweep. They must be
-/// the same sweep (spec, game, content) and together hold every shard once.
-pub fn merge(named: Vec<(String, SweepReport)>) -> Result<SweepReport, String> {
+/// Merges shard reports into the report of the whole sweep. Each checked
+/// itself as it was read ([`read::file`]); together they must be the same
+/// sweep (spec, game, content), each complete, and hold every shard once.
+pub fn merge(checked: Vec<check::Checked>) -> Result<SweepReport, String> {
+    let named: Vec<(String, SweepReport)> = checked
+        .into_iter()
+        .map(check::Checked::into_parts)
+        .collect();
     let Some((first_name, first)) = named.first() else {
         return Err("no reports to merge".into());
     };
@@ -944,13 +958,8 @@ pub fn merge(named: Vec<(String, SweepReport)>) -> Result<SweepReport, String> {
         shard: None,
         ..first.spec.clone()
     };
+    let mut seeds = 0u64;
     for (name, report) in &named {
-        if report.format != REPORT_FORMAT {
-            return Err(format!(
-                "{name}: a report of format {}; this deja merges format {REPORT_FORMAT}",
-                report.format
-            ));
-        }
         if report.game != first.game || report.content != first.content {
             return Err(format!(
                 "{name} was made by {} with content {}, {first_name} by {} with content {}",
@@ -967,8 +976,9 @@ pub fn merge(named: Vec<(String, SweepReport)>) -> Result<SweepReport, String> {
                 this.differences(&unsharded).join("; ")
             ));
         }
+        // The check of its spec held the shard's index to 1..=its count.
         let shard = report.spec.shard.unwrap_or(Shard { index: 1, count: 1 });
-        if shard.count != count || shard.index == 0 || shard.index > count {
+        if shard.count != count {
             return Err(format!(
                 "{name} is shard {}/{}, not one of {count}",
                 shard.index, shard.count
@@ -982,10 +992,17 @@ pub fn merge(named: Vec<(String, SweepReport)>) -> Result<SweepReport, String> {
             ));
         }
         *slot = true;
-        check_results(name, report)?;
+        complete(name, report)?;
+        seeds = seeds.saturating_add(report.results.len() as u64);
     }
     if let Some(missing) = seen.iter().position(|s| !s) {
         return Err(format!("shard {}/{count} is missing", missing + 1));
+    }
+    if seeds > check::MOST_RESULTS {
+        return Err(format!(
+            "these shards hold {seeds} seeds' results, more than the {} one merge adds up",
+            check::MOST_RESULTS
+        ));
     }
     let (game, content) = (first.game.clone(), first.content.clone());
     let mut results: Vec<SeedResult> = named.into_iter().flat_map(|(_, r)| r.results).collect();
@@ -1001,41 +1018,21 @@ pub fn merge(named: Vec<(String, SweepReport)>) -> Result<SweepReport, String> {
     })
 }
 
-/// A report checks itself before it is merged: its results are exactly its
-/// seeds (its shard's), each once and in order, and its summary is the
-/// summary of those results. A report cut short (by --fail-fast or an
-/// interruption) or edited by hand is refused, naming the file and seed.
-fn check_results(name: &str, report: &SweepReport) -> Result<(), String> {
+/// A shard is merged only whole: its results are all its seeds (the checks
+/// held them to be the first of its seeds, in order, and its summary to be
+/// theirs). A report cut short (by --fail-fast or an interruption) is
+/// refused, naming the file and seed.
+fn complete(name: &str, report: &SweepReport) -> Result<(), String> {
     if let Some(cut) = &report.incomplete {
         return Err(format!(
             "{name}: the sweep was {} after {} of its {} seeds; an incomplete report cannot be merged (run it again)",
             cut.reason, cut.covered, cut.of
         ));
     }
-    let mut held = report.results.iter().map(|r| r.seed);
-    for wanted in report.spec.seeds() {
-        match held.next() {
-            Some(seed) if seed == wanted => {}
-            Some(seed) => {
-                return Err(format!(
-                    "{name}: the results hold seed {seed} where seed {wanted} belongs; a report holds each of its seeds once, in order"
-                ));
-            }
-            None => {
-                return Err(format!(
-                    "{name}: the results stop before seed {wanted}; a sweep cut short (--fail-fast, interrupted) cannot be merged"
-                ));
-            }
-        }
-    }
-    if let Some(seed) = held.next() {
+    let held = report.results.len();
+    if let Some(wanted) = report.spec.seeds().nth(held) {
         return Err(format!(
-            "{name}: the results hold seed {seed}, which is not one of this report's seeds"
-        ));
-    }
-    if report.summary != summarize(&report.results, report.spec.bot != BotKind::None) {
-        return Err(format!(
-            "{name}: the summary is not the summary of the results (was the file edited?)"
+            "{name}: the results stop before seed {wanted}; a sweep cut short (--fail-fast, interrupted) cannot be merged"
         ));
     }
     Ok(())

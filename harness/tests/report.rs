@@ -193,15 +193,46 @@ fn the_same_sweeps_give_the_same_bytes() {
     }
 }
 
+/// `value` with the monster kind `kind` called `name` wherever the report
+/// names it: as a killer, and at the end of a death's cause ("killed by an
+/// orc"), in the summary and the results alike, so the report still adds up.
+fn renamed(value: &serde_json::Value, kind: &str, name: &str) -> serde_json::Value {
+    use serde_json::Value;
+    let text = |s: &str| match s.strip_suffix(kind) {
+        Some(head) if head.is_empty() || head.ends_with(' ') => format!("{head}{name}"),
+        _ => s.to_string(),
+    };
+    match value {
+        Value::String(s) => Value::String(text(s)),
+        Value::Array(items) => Value::Array(items.iter().map(|v| renamed(v, kind, name)).collect()),
+        Value::Object(fields) => Value::Object(
+            fields
+                .iter()
+                .map(|(k, v)| (text(k), renamed(v, kind, name)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
 /// A monster's name is free text from a content file: it reaches the SVG
 /// and the page as text, never as markup.
 #[test]
 fn names_from_the_reports_are_escaped() {
     let dir = scratch("escaped");
-    let mut e = json(&dir.join("e.json"));
+    let e = json(&dir.join("e.json"));
     let name = "<b>\"Bob\" & 'the' imp</b>";
-    e["summary"]["bot"]["by_depth"]["1"]["killers"][name] = 50.into();
-    std::fs::write(dir.join("odd.json"), e.to_string()).expect("written");
+    let kind = e["summary"]["bot"]["by_depth"]
+        .as_object()
+        .expect("by_depth")
+        .values()
+        .flat_map(|d| d["killers"].as_object().expect("killers").keys())
+        .next()
+        .expect("the explorer died in 40 seeds")
+        .clone();
+    // Written with sorted keys, so its results come before its spec.
+    let odd = renamed(&e, &kind, name);
+    std::fs::write(dir.join("odd.json"), odd.to_string()).expect("written");
     for out in ["odd.svg", "odd.html"] {
         assert_exit(&deja(&["report", "odd.json", "-o", out], &dir), 0);
     }
@@ -221,7 +252,20 @@ fn bad_input_is_refused_naming_it() {
     let dir = scratch("bad");
     std::fs::write(dir.join("junk.json"), "not json at all").expect("written");
     std::fs::write(dir.join("other.json"), "{\"format\": 3}").expect("written");
-    let cases: [(&[&str], i32, &str); 6] = [
+    // Past the 256 MiB a report may be (sparse: it takes no room).
+    let huge = std::fs::File::create(dir.join("huge.json")).expect("made");
+    huge.set_len(256 * 1024 * 1024 + 1).expect("sized");
+    let cases: [(&[&str], i32, &str); 8] = [
+        (
+            &["report", "huge.json", "-o", "x.svg"],
+            1,
+            "huge.json: 268435457 bytes is over the 268435456-byte limit",
+        ),
+        (
+            &["merge", "huge.json"],
+            1,
+            "huge.json: 268435457 bytes is over the 268435456-byte limit",
+        ),
         (
             &["report", "missing.json", "-o", "x.svg"],
             1,
@@ -260,4 +304,226 @@ fn bad_input_is_refused_naming_it() {
     for file in ["x.svg", "x.html", "x.png", "x"] {
         assert!(!dir.join(file).exists(), "{file} was written");
     }
+}
+
+/// Reports no sweep could write, among them those `deja report` once drew
+/// ("1000.0% (20 of 2)", deaths on a depth nobody entered, a danger axis
+/// to 4.5e9, seeds 100..1) and `merge` once took (depths 6..=1 and 0..=6, a
+/// fingerprint that is not hex) or panicked over (sums past a u64): each is
+/// refused by both, exit 1, naming the file and the figure, and nothing is
+/// written. Edits of the summary are given with the report's results and
+/// without them (the summary then bounded, as it cannot be recomputed).
+#[test]
+fn impossible_reports_are_refused_by_report_and_merge_naming_the_file_and_the_figure() {
+    use serde_json::{Value, json};
+    let dir = support::scratch("report", "impossible");
+    // Two seeds, as in "20 of 2"; fifty keys, so no run gets near depth 6.
+    let sweep = [
+        "sweep",
+        "-q",
+        "--seeds",
+        "1..3",
+        "--turns",
+        "50",
+        "--format",
+        "json",
+        "-o",
+        "base.json",
+    ];
+    assert_exit(&deja(&sweep, &dir), 0);
+    let base = json(&dir.join("base.json"));
+    assert!(
+        base["summary"]["bot"]["by_depth"].get("6").is_none(),
+        "no run entered depth 6"
+    );
+    type Edit = fn(&mut Value);
+    let summary_edits: [(&str, Edit, &str); 4] = [
+        (
+            "wins",
+            |r| r["summary"]["bot"]["wins"] = json!(20),
+            "summary.bot.wins is 20",
+        ),
+        (
+            "deaths",
+            |r| {
+                r["summary"]["bot"]["by_depth"]["6"] = json!({
+                    "entered": 0, "died": 3, "killers": {"orc": 3}, "hp_on_arrival": 0,
+                    "hp_deciles": {}, "met": {}, "items_found": 0, "items_used": 0, "kills": 0
+                })
+            },
+            "summary.bot.by_depth.6.died is 3",
+        ),
+        (
+            "danger",
+            |r| r["summary"]["bot"]["by_depth"]["1"]["met"]["4294967295"] = json!(1),
+            "summary.bot.by_depth.1.met",
+        ),
+        (
+            "out-of-depth",
+            |r| r["summary"]["depths"]["1"]["out_of_depth"] = json!(20),
+            "summary.depths.1.out_of_depth is 20",
+        ),
+    ];
+    let report_edits: [(&str, Edit, &str); 8] = [
+        (
+            "met",
+            |r| {
+                let met = r["results"][0]["bot"]["floors"][0]["met"].as_array_mut();
+                met.expect("met").push(json!(4294967295u32));
+            },
+            "results, seed 1: bot.floors[0].met holds a danger of 4294967295",
+        ),
+        (
+            "seeds",
+            |r| r["spec"]["seeds"] = json!({"start": 100, "end": 1}),
+            "spec.seeds is 100..1",
+        ),
+        (
+            "depths-backwards",
+            |r| r["spec"]["depths"] = json!({"first": 6, "last": 1}),
+            "spec.depths is 6..=1",
+        ),
+        (
+            "depths-from-0",
+            |r| r["spec"]["depths"] = json!({"first": 0, "last": 6}),
+            "spec.depths is 0..=6",
+        ),
+        (
+            "fingerprint",
+            |r| r["content"] = json!("5f0ae2c84c78zzzz"),
+            "content is \"5f0ae2c84c78zzzz\"",
+        ),
+        (
+            "format",
+            |r| r["format"] = json!(2),
+            "a sweep report of format 2",
+        ),
+        (
+            "revealed",
+            |r| r["results"][0]["bot"]["revealed"] = json!(1u64 << 63),
+            "results, seed 1: bot.revealed is 9223372036854775808",
+        ),
+        (
+            "floor-depth",
+            |r| r["results"][0]["floors"][0]["depth"] = json!(u32::MAX),
+            "results, seed 1: floors[0].depth is 4294967295",
+        ),
+    ];
+    // Each is written twice: in the order a sweep writes a report's fields,
+    // and with its keys sorted (results before the spec), as a tool that
+    // edits JSON may write it; the two are read by different paths.
+    let mut files = Vec::new();
+    let mut write = |name: String, report: &Value, figure: &'static str| {
+        let typed: harness::sweep::SweepReport =
+            serde_json::from_value(report.clone()).expect("an edit within the types");
+        let sorted = serde_json::to_string_pretty(report).expect("JSON");
+        for (file, text) in [
+            (format!("{name}.json"), harness::sweep::to_json(&typed)),
+            (format!("{name}-sorted.json"), sorted),
+        ] {
+            std::fs::write(dir.join(&file), text).expect("written");
+            files.push((file, figure));
+        }
+    };
+    for (name, edit, figure) in summary_edits {
+        let mut report = base.clone();
+        edit(&mut report);
+        write(name.to_string(), &report, figure);
+        report["results"] = json!([]);
+        write(format!("{name}-alone"), &report, figure);
+    }
+    for (name, edit, figure) in report_edits {
+        let mut report = base.clone();
+        edit(&mut report);
+        write(name.to_string(), &report, figure);
+    }
+    // The report they were made from is drawn and merged.
+    assert_exit(&deja(&["report", "base.json", "-o", "base.svg"], &dir), 0);
+    assert_exit(&deja(&["merge", "base.json", "-o", "merged.json"], &dir), 0);
+    let mut wrong = Vec::new();
+    for (file, figure) in &files {
+        let svg = file.replace(".json", ".svg");
+        let out = file.replace(".json", "-merged.json");
+        for args in [
+            vec!["report", file.as_str(), "-o", svg.as_str()],
+            vec!["merge", file.as_str(), "-o", out.as_str()],
+        ] {
+            let ran = deja(&args, &dir);
+            let said = text(&ran.stderr);
+            let named = format!("{file}: ");
+            if ran.status.code() != Some(1)
+                || !said.contains(&named)
+                || !said.contains(figure)
+                || support::debug_looking(&said).is_some()
+            {
+                wrong.push(format!(
+                    "deja {}: exit {:?}, wanted 1 naming {named:?} and {figure:?}:\n{said}",
+                    args.join(" "),
+                    ran.status.code()
+                ));
+            }
+        }
+        for written in [&svg, &out] {
+            if dir.join(written).exists() {
+                wrong.push(format!("{written} was written"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {} went wrong:\n\n{}",
+        wrong.len(),
+        files.len() * 2,
+        wrong.join("\n\n")
+    );
+}
+
+/// Reading a report holds one seed's result at a time: three reports of a
+/// hundred thousand seeds (35 MB each) are drawn in what three of a
+/// thousand take. (Read whole, as they once were, they took over 200 MB.)
+#[test]
+fn reports_are_read_in_memory_flat_in_their_seeds() {
+    let dir = support::scratch("report", "memory");
+    let sweep = |seeds: &str, file: &str| {
+        let args = [
+            "sweep",
+            "-q",
+            "--seeds",
+            seeds,
+            "--depths",
+            "1..=1",
+            "--map-size",
+            "20x12",
+            "--bot",
+            "none",
+            "--format",
+            "json",
+            "-o",
+            file,
+        ];
+        assert_exit(&deja(&args, &dir), 0);
+    };
+    sweep("1..1001", "few.json");
+    sweep("1..100001", "many.json");
+    let peak = |file: &str| {
+        let args = ["report", file, file, file, "-o", "out.svg"];
+        let (code, kb) = support::peak_kb_of(&args, &dir);
+        assert_eq!(code, 0, "report {file}");
+        kb
+    };
+    let few = peak("few.json");
+    let many = peak("many.json");
+    let bytes = std::fs::metadata(dir.join("many.json"))
+        .expect("written")
+        .len();
+    assert!(bytes > 30_000_000, "{bytes} bytes");
+    assert!(
+        many < 50 * 1024,
+        "{many} kB at the peak for 3 x {bytes} bytes"
+    );
+    assert!(
+        many < few + 8 * 1024,
+        "{many} kB at the peak for 100,000 seeds, {few} kB for 1,000"
+    );
+    std::fs::remove_file(dir.join("many.json")).expect("removed");
 }

@@ -6,7 +6,7 @@ mod support;
 
 use std::path::PathBuf;
 
-use support::{assert_exit, assert_prints, assert_says, run as deja, text};
+use support::{assert_exit, assert_prints, assert_says, peak_kb_of, run as deja, text};
 
 fn scratch(name: &str) -> PathBuf {
     support::scratch("sweep", name)
@@ -390,37 +390,6 @@ fn an_interrupted_sweep_of_a_hundred_billion_seeds_stays_small_says_what_it_cove
     let merged = deja(&["merge", "report.json"], &dir);
     assert_exit(&merged, 1);
     assert_says(&merged, "an incomplete report cannot be merged");
-}
-
-/// Runs deja to the end with `args` in `dir`; its exit code and peak
-/// resident memory in kilobytes (Linux: wait4's rusage of that child alone).
-#[expect(
-    clippy::zombie_processes,
-    reason = "reaped by wait4, which gives its rusage"
-)]
-fn peak_kb_of(args: &[&str], dir: &std::path::Path) -> (i32, u64) {
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_deja"))
-        .current_dir(dir)
-        .args(args)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("deja runs");
-    let pid = libc::pid_t::try_from(child.id()).unwrap();
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is a valid value for wait4 to fill in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: pid is our child, not yet waited for; both pointers are valid.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
-    assert!(
-        libc::WIFEXITED(status),
-        "deja did not exit: status {status}"
-    );
-    (
-        libc::WEXITSTATUS(status),
-        u64::try_from(usage.ru_maxrss).unwrap(),
-    )
 }
 
 /// A sweep writing its report holds none of the results in memory: they

@@ -18,7 +18,7 @@ use std::sync::{Arc, OnceLock};
 
 pub use load::{MAX_ENTRIES, MAX_FILE_BYTES};
 pub use schema::*;
-pub use validate::{MAP_GLYPHS, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS};
+pub use validate::{MAP_GLYPHS, MAX_DANGER, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS};
 
 /// The shipped bestiary.
 pub const EMBEDDED_MONSTERS: &str = include_str!("../../content/monsters.ron");

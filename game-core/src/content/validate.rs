@@ -21,7 +21,10 @@ const MAX_HP: RangeInclusive<i64> = 1..=1000;
 const ATTACK: RangeInclusive<i64> = -20..=50;
 const DEFENCE_VALUE: RangeInclusive<i64> = 0..=60;
 const SPEED: RangeInclusive<i64> = 25..=400;
-const DANGER: RangeInclusive<i64> = 1..=20;
+/// The highest danger a monster or item may have: what a sweep report's
+/// dangers are held to when it is read back.
+pub const MAX_DANGER: u32 = 20;
+const DANGER: RangeInclusive<i64> = 1..=MAX_DANGER as i64;
 const WEIGHT: RangeInclusive<i64> = 0..=1000;
 const STATUS_TURNS: RangeInclusive<i64> = 1..=100;
 const BONUS: RangeInclusive<i64> = -20..=50;

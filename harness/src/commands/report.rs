@@ -5,10 +5,7 @@ use std::path::Path;
 use crate::cli::{ReportArgs, ReportFormat};
 use crate::exit;
 use crate::report::{self, Source};
-use crate::sweep::SweepReport;
-
-/// The largest sweep report read, as `deja merge` reads them.
-const REPORT_LIMIT: u64 = 256 * 1024 * 1024;
+use crate::sweep;
 
 pub fn run(args: ReportArgs) -> Result<u8, String> {
     let inputs: Vec<&Path> = args.files.iter().map(|p| p.as_path()).collect();
@@ -41,33 +38,16 @@ pub fn run(args: ReportArgs) -> Result<u8, String> {
 pub const OUTPUT_NAMES: &str =
     "the report is written as SVG or HTML: give a file name ending .svg or .html";
 
-/// What `deja report` reads, said when it is given something else.
-const GIVE: &str = "give the JSON report of a sweep (`deja sweep --format json -o FILE`)";
-
-/// Reads a sweep's JSON report, bounded, and checks it can be drawn.
+/// Reads a sweep's JSON report, bounded and streamed, checks it, and keeps
+/// only what the charts draw: the per-seed results are checked and added up
+/// as they are read, then dropped, so memory does not grow with the seeds.
 fn read(file: &Path) -> Result<Source, String> {
-    if let Err(e) = std::fs::metadata(file)
-        && e.kind() == std::io::ErrorKind::NotFound
-    {
-        return Err(format!("{}: no such file; {GIVE}", file.display()));
-    }
-    let text = crate::files::read_text(file, REPORT_LIMIT)?;
-    let report: SweepReport = serde_json::from_str(&text).map_err(|e| {
-        // serde_json ends its message with the place, which leads here.
-        let message = e.to_string();
-        let place = format!(" at line {} column {}", e.line(), e.column());
-        format!(
-            "{}:{}:{}: not a sweep report: {}; {GIVE}",
-            file.display(),
-            e.line(),
-            e.column(),
-            message.strip_suffix(&place).unwrap_or(&message)
-        )
-    })?;
-    let source = Source {
-        name: file.display().to_string(),
+    let checked = sweep::read::file(file, sweep::read::Keep::Summary)?;
+    let most_hp = checked.most_hp();
+    let (name, report) = checked.into_parts();
+    Ok(Source {
+        name,
         report,
-    };
-    report::check(&source)?;
-    Ok(source)
+        most_hp,
+    })
 }

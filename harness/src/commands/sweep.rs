@@ -469,10 +469,8 @@ pub fn merge(args: MergeArgs) -> Result<u8, String> {
     }
     let mut reports = Vec::new();
     for file in &args.files {
-        let text = crate::files::read_text(file, 256 * 1024 * 1024)?;
-        let report: SweepReport = serde_json::from_str(&text)
-            .map_err(|e| format!("{}:{}:{}: {e}", file.display(), e.line(), e.column()))?;
-        reports.push((file.display().to_string(), report));
+        // The results are kept: the merged report holds them all.
+        reports.push(sweep::read::file(file, sweep::read::Keep::Results)?);
     }
     let merged = sweep::merge(reports)?;
     let json = sweep::to_json(&merged);

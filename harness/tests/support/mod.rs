@@ -199,3 +199,34 @@ pub fn assert_replay_reproduces(recording: &Path, dir: &Path, wanted: &str) {
     assert_prints(&replayed, "reproduced at step");
     assert_prints(&replayed, wanted);
 }
+
+/// Runs deja to the end with `args` in `dir`; its exit code and peak
+/// resident memory in kilobytes (Linux: wait4's rusage of that child alone).
+#[expect(
+    clippy::zombie_processes,
+    reason = "reaped by wait4, which gives its rusage"
+)]
+pub fn peak_kb_of(args: &[&str], dir: &std::path::Path) -> (i32, u64) {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_deja"))
+        .current_dir(dir)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("deja runs");
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid value for wait4 to fill in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: pid is our child, not yet waited for; both pointers are valid.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
+    assert!(
+        libc::WIFEXITED(status),
+        "deja did not exit: status {status}"
+    );
+    (
+        libc::WEXITSTATUS(status),
+        u64::try_from(usage.ru_maxrss).unwrap(),
+    )
+}
