@@ -593,8 +593,9 @@ pub struct SweepArgs {
     #[arg(long)]
     pub fail_fast: bool,
     /// The most keys in a row a bot may press without revealing ground,
-    /// changing floor, fighting or moving an item (default: 200 for the
-    /// explorer, 1500 for the random bot).
+    /// changing floor, fighting, moving an item or coming nearer the unknown
+    /// or the way down (default: 200 for the explorer, 1500 for the random
+    /// bot).
     #[arg(long, value_name = "KEYS", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub progress_limit: Option<u64>,
     /// Compare the sweep's figures with this baseline file's entry for the
