@@ -134,7 +134,11 @@ pub enum Command {
     #[command(after_help = concat!(
         "Examples:\n",
         "  deja shrink failure.ron -o small.ron        the fewest keys that still fail the same way\n",
-        "  deja shrink hang.ron -o small.ron --max-tries 500"
+        "  deja shrink hang.ron -o small.ron --max-tries 500\n\n",
+        "Standard error says how many runs it has tried and how many keys are left\n",
+        "(none with --quiet). Ctrl-C or SIGTERM stops it at the next run: it writes the\n",
+        "smallest failing recording found so far to -o and exits 130; shrinking that\n",
+        "file goes on from there."
     ))]
     Shrink(ShrinkArgs),
     /// Run every committed fuzz input through its target's body.
