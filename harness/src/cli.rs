@@ -134,7 +134,11 @@ pub enum Command {
     #[command(after_help = concat!(
         "Examples:\n",
         "  deja shrink failure.ron -o small.ron        the fewest keys that still fail the same way\n",
-        "  deja shrink hang.ron -o small.ron --max-tries 500"
+        "  deja shrink hang.ron -o small.ron --max-tries 500\n\n",
+        "Standard error says how many runs it has tried and how many keys are left\n",
+        "(none with --quiet). Ctrl-C or SIGTERM stops it at the next run: it writes the\n",
+        "smallest failing recording found so far to -o and exits 130; shrinking that\n",
+        "file goes on from there."
     ))]
     Shrink(ShrinkArgs),
     /// Run every committed fuzz input through its target's body.
@@ -594,8 +598,9 @@ pub struct SweepArgs {
     #[arg(long)]
     pub fail_fast: bool,
     /// The most keys in a row a bot may press without revealing ground,
-    /// changing floor, fighting or moving an item (default: 200 for the
-    /// explorer, 1500 for the random bot).
+    /// changing floor, fighting, moving an item or coming nearer the unknown
+    /// or the way down (default: 200 for the explorer, 1500 for the random
+    /// bot).
     #[arg(long, value_name = "KEYS", value_parser = clap::value_parser!(u64).range(1..=crate::sweep::MOST_KEYS))]
     pub progress_limit: Option<u64>,
     /// Compare the sweep's figures with this baseline file's entry for the

@@ -28,7 +28,8 @@ pub struct Settings {
     /// panics is a failure like any other.
     pub frame: (u16, u16),
     /// For bot runs: the most keys in a row that reveal nothing, change no
-    /// floor, fight no one and move no item (`play.progress`).
+    /// floor, fight no one, move no item and come no nearer the unknown or
+    /// the way down (`play.progress`).
     pub progress_limit: Option<u64>,
 }
 
@@ -121,6 +122,61 @@ impl RunTally {
     }
 }
 
+/// Where a bot's run last got anywhere, for `play.progress`.
+#[derive(Clone, Copy)]
+struct Progress {
+    /// Revealed tiles and the depth at the last progress.
+    revealed: usize,
+    depth: u32,
+    /// Keys since the last progress.
+    idle: u64,
+    /// The smallest [`Approach`] distances measured since the run last
+    /// revealed ground, changed floor, fought or moved an item.
+    unknown: Option<u32>,
+    goal: Option<u32>,
+}
+
+impl Progress {
+    fn at(revealed: usize, depth: u32) -> Progress {
+        Progress {
+            revealed,
+            depth,
+            idle: 0,
+            unknown: None,
+            goal: None,
+        }
+    }
+}
+
+/// Steps from the player, by the game's own step rule, to the nearest tile
+/// it can reach that is not yet revealed, and to the way down (the exit on
+/// the last floor); `None` for what it cannot reach.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Approach {
+    unknown: Option<u32>,
+    goal: Option<u32>,
+}
+
+fn approach_distances(state: &game_core::game::state::GameState) -> Approach {
+    use game_core::paths::{UNREACHABLE, bfs_distances};
+    let map = &state.floor.map;
+    let distances = bfs_distances(map, state.player.pos);
+    let reached = |d: u32| (d != UNREACHABLE).then_some(d);
+    let goal = state.floor.goal;
+    Approach {
+        unknown: distances
+            .iter()
+            .enumerate()
+            .filter(|&(i, &d)| d != UNREACHABLE && !map.revealed.get(i))
+            .map(|(_, &d)| d)
+            .min(),
+        goal: map
+            .in_bounds(goal)
+            .then(|| distances[map.xy_idx(goal)])
+            .and_then(reached),
+    }
+}
+
 /// A game being driven, with the history a recording needs.
 pub struct Runner {
     game: Game,
@@ -136,8 +192,8 @@ pub struct Runner {
     failure: Option<Failure>,
     depth: u32,
     settings: Settings,
-    /// Revealed tiles and the depth at the last progress, and keys since.
-    progress: (usize, u32, u64),
+    /// The progress watch (`play.progress`).
+    progress: Progress,
     /// Revealed tiles after the last key, and the floor they are on.
     revealed: (usize, u32),
     tally: Option<RunTally>,
@@ -202,7 +258,7 @@ impl Runner {
         let mut runner = Runner {
             hashes: vec![game.state_digest()],
             hashing: true,
-            progress: (game.state().floor.map.revealed.count(), depth, 0),
+            progress: Progress::at(game.state().floor.map.revealed.count(), depth),
             revealed: (game.state().floor.map.revealed.count(), depth),
             game,
             trail,
@@ -427,9 +483,8 @@ impl Runner {
         }
         self.revealed = (revealed, state.depth);
         let limit = self.settings.progress_limit?;
-        let (seen, depth, idle) = self.progress;
-        let moved_on = revealed > seen
-            || state.depth != depth
+        let moved_on = revealed > self.progress.revealed
+            || state.depth != self.progress.depth
             || !self.game.is_over()
                 && events.iter().any(|e| {
                     matches!(
@@ -441,15 +496,46 @@ impl Runner {
                     )
                 });
         if moved_on || self.game.is_over() {
-            self.progress = (revealed, state.depth, 0);
+            self.progress = Progress::at(revealed, state.depth);
             return None;
         }
-        self.progress = (seen, depth, idle + 1);
-        (idle + 1 > limit).then(|| Violation {
+        self.progress.idle += 1;
+        // Walking toward the unknown or the way down is progress too: on a
+        // tall map the walk back to the stairs through ground already seen
+        // runs longer than the limit. The distances are a flood of the map,
+        // so they are measured only once a stretch is half the limit long:
+        // the explorer's stretches on the default map stay under 100 keys
+        // (docs/invariants.md), and its sweep of seeds 1..201 floods fewer
+        // than 16 times in 140,000 keys.
+        if self.progress.idle > limit / 2 {
+            let now = approach_distances(state);
+            // Only a new low since the run last revealed, fought or moved an
+            // item counts, so a bot that steps to and fro is still caught;
+            // each distance is held to its own low, as a walk to the stairs
+            // passes unknown corners that come near and go.
+            let closer = |now: Option<u32>, low: &mut Option<u32>| match (now, *low) {
+                (Some(d), Some(l)) if d < l => {
+                    *low = Some(d);
+                    true
+                }
+                (Some(d), None) => {
+                    *low = Some(d);
+                    false
+                }
+                _ => false,
+            };
+            let nearer_unknown = closer(now.unknown, &mut self.progress.unknown);
+            let nearer_goal = closer(now.goal, &mut self.progress.goal);
+            if nearer_unknown || nearer_goal {
+                self.progress.idle = 0;
+                return None;
+            }
+        }
+        let idle = self.progress.idle;
+        (idle > limit).then(|| Violation {
             id: "play.progress",
             message: format!(
-                "{} keys in a row revealed nothing, changed no floor, fought no one and moved no item",
-                idle + 1
+                "{idle} keys in a row revealed nothing, changed no floor, fought no one, moved no item and came no nearer the unknown or the way down"
             ),
         })
     }
@@ -669,5 +755,47 @@ mod tests {
         assert_eq!(recording.step_hashes.len(), 7);
         assert_eq!(recording.failure, None);
         assert_eq!(recording.checkpoints.last().map(|c| c.0), Some(6));
+    }
+
+    /// `keys` pressed over and over from the start of seed 3 with a
+    /// progress limit of `limit`: the step `play.progress` stopped the run
+    /// at, and the approach distances after each key before it.
+    fn until_no_progress(keys: &str, limit: u64) -> (Option<u64>, Vec<Approach>) {
+        let settings = Settings {
+            frame: DEFAULT_FRAME,
+            progress_limit: Some(limit),
+        };
+        let mut runner = Runner::with_settings(GameConfig::new(3), 1, settings).expect("valid");
+        let keys = Key::parse_all(keys).expect("valid");
+        let mut distances = Vec::new();
+        for &key in keys.iter().cycle().take(20 * limit as usize) {
+            if let Err(failure) = runner.press(key) {
+                let FailureKind::Invariant { id, .. } = &failure.kind else {
+                    panic!("{keys:?} met {} instead", failure.kind);
+                };
+                assert_eq!(id, "play.progress");
+                return (Some(failure.step), distances);
+            }
+            distances.push(approach_distances(runner.game().state()));
+        }
+        (None, distances)
+    }
+
+    #[test]
+    fn a_bot_that_stays_put_or_steps_to_and_fro_is_still_stopped() {
+        assert_eq!(until_no_progress(".", 40).0, Some(41));
+        // South and back: both distances fall on every other key, but never
+        // below their first low, so the run is stopped all the same.
+        let (stopped, distances) = until_no_progress("jk", 40);
+        let last = &distances[distances.len() - 4..];
+        assert!(
+            last[0] == last[2]
+                && last[1] == last[3]
+                && last[0].unknown != last[1].unknown
+                && last[0].goal != last[1].goal,
+            "the steps do not go to and fro: {last:?}"
+        );
+        let stopped = stopped.expect("stopped");
+        assert!(stopped <= 3 * 40, "stopped only at step {stopped}");
     }
 }

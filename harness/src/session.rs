@@ -90,9 +90,9 @@ fn utc_stamp(now: std::time::SystemTime) -> String {
 
 /// A flag SIGINT and SIGTERM set, for a loop to stop at: terminal play
 /// and the viewer give the terminal back and leave, a sweep stops taking
-/// seeds. With `second_exits`, a second signal once the flag is set ends
-/// the process at once with 130 (a sweep whose user presses Ctrl-C twice
-/// means it); the terminal loops see the flag within [`SIGNAL_POLL`] and
+/// seeds, a shrink stops at its next candidate. With `second_exits`, a
+/// second signal once the flag is set ends the process at once with 130 (a
+/// sweep or shrink whose user presses Ctrl-C twice means it); the terminal loops see the flag within [`SIGNAL_POLL`] and
 /// must restore the terminal themselves, so they do not ask for it.
 ///
 /// SIGHUP is left to end the process as it does by default: it means the

@@ -12,9 +12,16 @@
 //! A hang cannot be tried in this process: a thread that hangs cannot be
 //! stopped. Each candidate of a hang is run by a child `deja play`, whose
 //! own watchdog ends it after [`HANG_TRY_SECONDS`] and writes what it met.
+//!
+//! A long shrink is watched ([`Watch`]): told where it stands after every
+//! candidate, and stopped at the next candidate when asked (a signal), with
+//! the smallest failing keys found by then. Nothing about the watch reaches
+//! a decision: the same recording and budget shrink to the same keys however
+//! long each candidate took and however often anyone looked.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use game_core::Key;
@@ -32,6 +39,51 @@ pub struct Shrunk {
     pub tries: u32,
     /// Whether the try budget ran out before the passes settled.
     pub budget_spent: bool,
+    /// Whether the watch's stop ended it before the passes settled: the
+    /// recording is the smallest failing one found by then.
+    pub interrupted: bool,
+}
+
+/// Where a shrink stands, after each candidate run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Status {
+    /// Candidate runs tried so far.
+    pub tries: u32,
+    pub max_tries: u32,
+    /// The recording's keys, and the fewest that still fail the same way
+    /// found so far.
+    pub keys_before: usize,
+    pub keys_now: usize,
+    pub pass: Pass,
+}
+
+/// What the shrink is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pass {
+    /// Removing chunks of this many keys.
+    RemoveChunks {
+        size: usize,
+    },
+    FoldWalks,
+    Simplify,
+}
+
+impl std::fmt::Display for Pass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Pass::RemoveChunks { size } => write!(f, "removing chunks of {}", count_keys(*size)),
+            Pass::FoldWalks => f.write_str("folding walks into runs"),
+            Pass::Simplify => f.write_str("simplifying keys to waits"),
+        }
+    }
+}
+
+/// How a shrink is watched.
+pub struct Watch<'a> {
+    /// Set (by a signal) to stop at the next candidate.
+    pub stop: Option<&'a AtomicBool>,
+    /// Told where the shrink stands after every candidate run.
+    pub status: &'a mut dyn FnMut(&Status),
 }
 
 /// Candidate runs `deja shrink` tries unless told otherwise.
@@ -50,6 +102,22 @@ pub fn shrink(
     content_dir: Option<&Path>,
     max_tries: u32,
 ) -> Result<Shrunk, String> {
+    let watch = Watch {
+        stop: None,
+        status: &mut |_| {},
+    };
+    shrink_watched(recording, content, content_dir, max_tries, watch)
+}
+
+/// [`shrink`], telling `watch` where it stands after every candidate and
+/// stopping at the next one once `watch.stop` is set.
+pub fn shrink_watched(
+    recording: &Recording,
+    content: Arc<Content>,
+    content_dir: Option<&Path>,
+    max_tries: u32,
+    watch: Watch<'_>,
+) -> Result<Shrunk, String> {
     let hang = matches!(
         recording.failure.as_ref().map(|f| &f.kind),
         Some(FailureKind::Hang { .. })
@@ -62,6 +130,7 @@ pub fn shrink(
     let (target, failing_keys) = trier
         .failure_of(recording, &recording.keys, &content)?
         .ok_or("the recording does not fail in this build; there is nothing to shrink it to")?;
+    let keys_before = recording.keys.len();
     let mut search = Search {
         recording,
         content: &content,
@@ -69,19 +138,28 @@ pub fn shrink(
         tries: 0,
         max_tries,
         trier: &trier,
+        watch,
+        status: Status {
+            tries: 0,
+            max_tries,
+            keys_before,
+            keys_now: failing_keys.len(),
+            // Each pass names itself before its first candidate.
+            pass: Pass::FoldWalks,
+        },
     };
     // Only the keys up to the failure matter.
     let mut keys = failing_keys;
-    let keys_before = recording.keys.len();
     loop {
         let before = keys.len();
         keys = search.remove_chunks(keys);
         keys = search.fold_walks(keys);
         keys = search.simplify(keys);
-        if keys.len() == before || search.spent() {
+        if keys.len() == before || search.done() {
             break;
         }
     }
+    let interrupted = search.stopped();
     let note = |after: usize| -> String {
         format!(
             "Shrunk by deja shrink from {} to {}. {}",
@@ -116,7 +194,8 @@ pub fn shrink(
         recording: shrunk,
         keys_before,
         tries: search.tries,
-        budget_spent: search.spent(),
+        budget_spent: search.out_of_tries(),
+        interrupted,
     })
 }
 
@@ -267,42 +346,66 @@ fn with_keys(recording: &Recording, keys: Vec<Key>) -> Recording {
     }
 }
 
-struct Search<'a> {
+struct Search<'a, 'w> {
     recording: &'a Recording,
     content: &'a Arc<Content>,
     target: &'a FailureKind,
     tries: u32,
     max_tries: u32,
     trier: &'a Trier,
+    watch: Watch<'w>,
+    /// What the watch is told.
+    status: Status,
 }
 
-impl Search<'_> {
-    fn spent(&self) -> bool {
+impl Search<'_, '_> {
+    fn out_of_tries(&self) -> bool {
         self.tries >= self.max_tries
+    }
+
+    /// Whether the watch asked the shrink to stop.
+    fn stopped(&self) -> bool {
+        self.watch
+            .stop
+            .is_some_and(|stop| stop.load(Ordering::SeqCst))
+    }
+
+    /// No more candidates: the budget is spent or a stop was asked for.
+    /// Every pass looks here before each candidate, so a stop is met at the
+    /// next candidate boundary.
+    fn done(&self) -> bool {
+        self.out_of_tries() || self.stopped()
     }
 
     /// Whether `keys` still fail the same way; if so, the keys up to the
     /// failure (a shorter run is kept as soon as it is found).
     fn still_fails(&mut self, keys: &[Key]) -> Option<Vec<Key>> {
-        if self.spent() {
+        if self.done() {
             return None;
         }
         self.tries += 1;
-        match self.trier.failure_of(self.recording, keys, self.content) {
+        let kept = match self.trier.failure_of(self.recording, keys, self.content) {
             Ok(Some((kind, up_to))) if kind.same_as(self.target) => Some(up_to),
             _ => None,
+        };
+        self.status.tries = self.tries;
+        if let Some(up_to) = &kept {
+            self.status.keys_now = up_to.len();
         }
+        (self.watch.status)(&self.status);
+        kept
     }
 
     /// ddmin's reduce-to-complement: try removing each of `n` chunks, doubling
     /// `n` when none can go, down to single keys.
     fn remove_chunks(&mut self, mut keys: Vec<Key>) -> Vec<Key> {
         let mut chunks = 2usize;
-        while keys.len() >= 2 && !self.spent() {
+        while keys.len() >= 2 && !self.done() {
             let size = keys.len().div_ceil(chunks);
+            self.status.pass = Pass::RemoveChunks { size };
             let mut removed = false;
             let mut start = 0;
-            while start < keys.len() && !self.spent() {
+            while start < keys.len() && !self.done() {
                 let end = (start + size).min(keys.len());
                 let candidate: Vec<Key> =
                     keys[..start].iter().chain(&keys[end..]).copied().collect();
@@ -328,8 +431,9 @@ impl Search<'_> {
     /// Replaces each row of two or more of the same move key by the key that
     /// runs that way, where the failure stays.
     fn fold_walks(&mut self, mut keys: Vec<Key>) -> Vec<Key> {
+        self.status.pass = Pass::FoldWalks;
         let mut start = 0;
-        while start < keys.len() && !self.spent() {
+        while start < keys.len() && !self.done() {
             let key = keys[start];
             let end = start + keys[start..].iter().take_while(|&&k| k == key).count();
             let run = game_core::game::screens::direction_of(key)
@@ -354,8 +458,9 @@ impl Search<'_> {
     /// Replaces each key by the simplest one, a wait, where the failure stays.
     fn simplify(&mut self, mut keys: Vec<Key>) -> Vec<Key> {
         let wait = Key::char('.');
+        self.status.pass = Pass::Simplify;
         let mut i = 0;
-        while i < keys.len() && !self.spent() {
+        while i < keys.len() && !self.done() {
             if keys[i] != wait {
                 let mut candidate = keys.clone();
                 candidate[i] = wait;
@@ -366,5 +471,89 @@ impl Search<'_> {
             i += 1;
         }
         keys
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use game_core::GameConfig;
+    use game_core::canary::{Canaries, Canary};
+
+    /// A run of seed 3 whose help screen Esc cannot close: it fails at the
+    /// `?`, the fifth key.
+    fn sticky_help() -> Recording {
+        let config = GameConfig::new(3).with_canaries(Canaries::NONE.with(Canary::StickyHelp));
+        let mut runner = crate::runner::Runner::new(config).expect("valid");
+        let failed = Key::parse_all("llhh?")
+            .expect("valid")
+            .into_iter()
+            .any(|key| runner.press(key).is_err());
+        assert!(failed, "the canary is planted");
+        runner.recording("sticky help".into())
+    }
+
+    fn watched(recording: &Recording, stop_at: Option<u32>) -> (Shrunk, Vec<Status>) {
+        let stop = AtomicBool::new(false);
+        let mut seen = Vec::new();
+        let shrunk = shrink_watched(
+            recording,
+            Content::shared_embedded(),
+            None,
+            DEFAULT_MAX_TRIES,
+            Watch {
+                stop: Some(&stop),
+                status: &mut |status| {
+                    seen.push(*status);
+                    if Some(status.tries) == stop_at {
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                },
+            },
+        )
+        .expect("it shrinks");
+        (shrunk, seen)
+    }
+
+    #[test]
+    fn the_watch_is_told_every_run_and_changes_nothing() {
+        let recording = sticky_help();
+        let plain = shrink(
+            &recording,
+            Content::shared_embedded(),
+            None,
+            DEFAULT_MAX_TRIES,
+        )
+        .expect("it shrinks");
+        let (shrunk, seen) = watched(&recording, None);
+        assert_eq!(
+            crate::recording::to_text(&shrunk.recording),
+            crate::recording::to_text(&plain.recording)
+        );
+        assert!(!shrunk.interrupted);
+        let tries: Vec<u32> = seen.iter().map(|s| s.tries).collect();
+        assert_eq!(tries, (1..=shrunk.tries).collect::<Vec<_>>());
+        assert!(seen.windows(2).all(|w| w[1].keys_now <= w[0].keys_now));
+        assert_eq!(seen.last().map(|s| s.keys_now), Some(shrunk.keys_after));
+    }
+
+    #[test]
+    fn a_stop_ends_at_the_next_run_with_the_smallest_failure_so_far() {
+        let recording = sticky_help();
+        let (shrunk, seen) = watched(&recording, Some(1));
+        assert!(shrunk.interrupted && !shrunk.budget_spent);
+        assert_eq!(shrunk.tries, 1, "no run after the stop");
+        assert_eq!(seen.len(), 1);
+        assert_eq!(shrunk.keys_after, seen[0].keys_now);
+        assert!(
+            shrunk.keys_after < recording.keys.len(),
+            "the first run shrank it"
+        );
+        let content = Content::shared_embedded();
+        let (kind, _) = failure_of(&shrunk.recording, &shrunk.recording.keys, &content)
+            .expect("it replays")
+            .expect("it still fails");
+        let target = &recording.failure.as_ref().expect("a failure").kind;
+        assert!(kind.same_as(target), "{kind} is not {target}");
     }
 }

@@ -313,6 +313,41 @@ fn planted_defects_are_grouped_saved_shrunk_and_reproduced() {
     }
 }
 
+/// On a tall or a wide map the way back to the stairs through ground
+/// already seen is longer than the explorer's progress limit (200 keys):
+/// walking it steadily, coming nearer the way down, is progress. These
+/// seeds' runs were stopped as going nowhere while they walked it, on
+/// depths 2 to 4 (20x256: seeds 1, 82 and 85; 256x10: seed 30).
+#[test]
+fn the_explorer_walking_a_tall_or_wide_map_makes_progress() {
+    let dir = scratch("tall-maps");
+    for (size, seeds) in [("20x256", "1..91"), ("256x10", "1..41")] {
+        let out = deja(
+            &[
+                "sweep",
+                "--seeds",
+                seeds,
+                "--bot",
+                "explorer",
+                "--map-size",
+                size,
+                "--quiet",
+            ],
+            &dir,
+        );
+        let stdout = text(&out.stdout);
+        assert!(!stdout.contains("play.progress"), "{size}:\n{stdout}");
+        assert_exit(&out, 0);
+        assert!(
+            stdout.starts_with(&format!(
+                "swept {} seeds",
+                if size == "20x256" { 90 } else { 40 }
+            )),
+            "{size}:\n{stdout}"
+        );
+    }
+}
+
 #[test]
 fn bad_arguments_exit_1_or_2() {
     let dir = scratch("bad-args");

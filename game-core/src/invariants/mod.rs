@@ -247,7 +247,7 @@ pub const CATALOGUE: &[Invariant] = &[
     Invariant {
         id: "play.progress",
         when: When::Run,
-        asserts: "a bot's run reveals ground, changes floor, fights, picks up or uses something at least once in every stretch of keys of the stated length",
+        asserts: "a bot's run reveals ground, changes floor, fights, picks up or uses something, or comes nearer than ever since then to the unknown or the way down, at least once in every stretch of keys of the stated length",
     },
 ];
 
