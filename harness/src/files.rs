@@ -103,21 +103,16 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
 /// its target; a device or a FIFO is written through and needs no new file
 /// beside it; anything else must be a file name (not a directory) in a
 /// directory where a new file can be made.
-pub fn check_output_file(path: &Path, inputs: &[&Path]) -> Result<(), String> {
+pub fn check_output_file(path: &Path, inputs: &[PathBuf]) -> Result<(), String> {
     if is_stdout(path) {
         return Ok(());
     }
     check_not_an_input(path, inputs)?;
     let target = resolve(path)?;
-    match std::fs::metadata(&target) {
-        Ok(meta) if meta.is_dir() => {
-            return Err(format!(
-                "{}: is a directory; give a file name",
-                path.display()
-            ));
-        }
-        Ok(meta) if !meta.is_file() => return writable_special(path, meta.file_type()),
-        _ => {}
+    match kind_of(&target) {
+        Kind::Directory => return Err(is_a_directory(path)),
+        Kind::Special(kind) => return writable_special(path, kind),
+        Kind::FileOrNothing => {}
     }
     let dir = directory_of(&target);
     if !dir.is_dir() {
@@ -134,12 +129,12 @@ pub fn check_output_file(path: &Path, inputs: &[&Path]) -> Result<(), String> {
 /// Refuses an output that is one of the command's inputs, compared by what
 /// they are (device and inode), not by name, so `./x.ron`, `x.ron` and a
 /// link to it are the same file. A path that does not exist yet is no input.
-pub fn check_not_an_input(output: &Path, inputs: &[&Path]) -> Result<(), String> {
+pub fn check_not_an_input(output: &Path, inputs: &[PathBuf]) -> Result<(), String> {
     if is_stdout(output) {
         return Ok(());
     }
     if let Some(input) = inputs.iter().find(|input| same_file(output, input)) {
-        let also = if input == &output {
+        let also = if input == output {
             String::new()
         } else {
             format!(" ({})", input.display())
@@ -155,9 +150,30 @@ pub fn check_not_an_input(output: &Path, inputs: &[&Path]) -> Result<(), String>
 /// Whether `a` and `b` are the same existing file, through any links.
 pub fn same_file(a: &Path, b: &Path) -> bool {
     match (std::fs::metadata(a), std::fs::metadata(b)) {
-        (Ok(a), Ok(b)) => file_id(&a) == file_id(&b),
+        (Ok(a), Ok(b)) => matches!((file_id(&a), file_id(&b)), (Some(x), Some(y)) if x == y),
         _ => false,
     }
+}
+
+/// What a resolved path names, as far as writing it goes.
+enum Kind {
+    Directory,
+    /// A device, a FIFO or a socket: written through, never replaced.
+    Special(std::fs::FileType),
+    /// A regular file, or nothing yet: replaced atomically.
+    FileOrNothing,
+}
+
+fn kind_of(target: &Path) -> Kind {
+    match std::fs::metadata(target) {
+        Ok(meta) if meta.is_dir() => Kind::Directory,
+        Ok(meta) if !meta.is_file() => Kind::Special(meta.file_type()),
+        _ => Kind::FileOrNothing,
+    }
+}
+
+fn is_a_directory(path: &Path) -> String {
+    format!("{}: is a directory; give a file name", path.display())
 }
 
 #[cfg(unix)]
@@ -212,7 +228,8 @@ fn writable_special(path: &Path, kind: std::fs::FileType) -> Result<(), String> 
             ));
         }
     }
-    let _ = kind;
+    #[cfg(not(unix))]
+    let _ = (path, kind);
     Ok(())
 }
 
@@ -259,8 +276,30 @@ pub fn check_output_dir(dir: &Path) -> Result<(), String> {
 
 fn can_make_a_file_in(dir: &Path) -> std::io::Result<()> {
     let probe = dir.join(format!(".deja-write-check.{}.tmp", std::process::id()));
-    std::fs::File::create(&probe)?;
+    create_fresh(&probe)?;
     std::fs::remove_file(&probe)
+}
+
+/// A new file at `path`, made by this call (`O_EXCL`): whatever is already
+/// there is never opened, so a symlink planted at a temporary name cannot
+/// make deja, running as root, write through it into another file. What is
+/// there is litter of a killed deja (or a trap): removed (a link itself,
+/// never its target), then the file is made again, once.
+fn create_fresh(path: &Path) -> std::io::Result<std::fs::File> {
+    let open = || {
+        std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(path)
+    };
+    match open() {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            std::fs::remove_file(path)?;
+            open()
+        }
+        made => made,
+    }
 }
 
 /// Replaces `path` with `bytes`, atomically: see [`write_atomic_with`].
@@ -301,16 +340,13 @@ pub fn write_atomic_with(
             .map_err(crate::commands::output_error);
     }
     let target = resolve(path)?;
-    match std::fs::metadata(&target) {
-        Ok(meta) if meta.is_dir() => Err(format!(
-            "{}: is a directory; give a file name",
-            path.display()
-        )),
-        Ok(meta) if !meta.is_file() => {
-            writable_special(path, meta.file_type())?;
+    match kind_of(&target) {
+        Kind::Directory => Err(is_a_directory(path)),
+        Kind::Special(kind) => {
+            writable_special(path, kind)?;
             write_through(path, &target, write)
         }
-        _ => replace_atomically(path, &target, write),
+        Kind::FileOrNothing => replace_atomically(path, &target, write),
     }
 }
 
@@ -328,7 +364,7 @@ fn replace_atomically(
     let dir = directory_of(target);
     let temp = dir.join(temporary_name(name, "tmp"));
     let written = (|| {
-        let mut out = std::io::BufWriter::new(std::fs::File::create(&temp)?);
+        let mut out = std::io::BufWriter::new(create_fresh(&temp)?);
         write(&mut out)?;
         let file = out.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
@@ -430,7 +466,7 @@ pub fn scratch_beside(target: &Path) -> Result<std::fs::File, String> {
     let resolved = if is_stdout(target) {
         None
     } else {
-        Some(resolve(target)?).filter(|at| !matches!(std::fs::metadata(at), Ok(m) if !m.is_file()))
+        Some(resolve(target)?).filter(|at| matches!(kind_of(at), Kind::FileOrNothing))
     };
     let path = match resolved {
         None => std::env::temp_dir().join(temporary_name("deja-stdout".as_ref(), "scratch")),
@@ -441,13 +477,7 @@ pub fn scratch_beside(target: &Path) -> Result<std::fs::File, String> {
             directory_of(&at).join(temporary_name(name, "scratch"))
         }
     };
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(&path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let file = create_fresh(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     #[cfg(unix)]
     let _ = std::fs::remove_file(&path);
     Ok(file)
@@ -474,6 +504,25 @@ mod tests {
         assert!(err.contains("is a directory"), "{err}");
         let err = write_atomic(&dir.join("missing/out.txt"), b"x").unwrap_err();
         assert!(err.contains("missing/out.txt"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A symlink planted where the temporary file will be made is removed,
+    /// not written through: the file it points at keeps its bytes.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_at_the_temporary_name_is_never_written_through() {
+        let dir = std::env::temp_dir().join(format!("deja-planted-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let victim = dir.join("victim");
+        std::fs::write(&victim, b"keep").unwrap();
+        let target = dir.join("out.txt");
+        let temp = dir.join(temporary_name(target.file_name().unwrap(), "tmp"));
+        std::os::unix::fs::symlink(&victim, &temp).unwrap();
+        write_atomic(&target, b"new").unwrap();
+        assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
+        assert_eq!(std::fs::read(&target).unwrap(), b"new");
+        assert!(std::fs::symlink_metadata(&target).unwrap().is_file());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -92,8 +92,9 @@ fn utc_stamp(now: std::time::SystemTime) -> String {
 /// and the viewer give the terminal back and leave, a sweep stops taking
 /// seeds, a shrink stops at its next candidate. With `second_exits`, a
 /// second signal once the flag is set ends the process at once with 130 (a
-/// sweep or shrink whose user presses Ctrl-C twice means it); the terminal loops see the flag within [`SIGNAL_POLL`] and
-/// must restore the terminal themselves, so they do not ask for it.
+/// sweep or shrink whose user presses Ctrl-C twice means it); the terminal
+/// loops see the flag within [`SIGNAL_POLL`] and must restore the terminal
+/// themselves, so they do not ask for it.
 ///
 /// SIGHUP is left to end the process as it does by default: it means the
 /// terminal has gone, so there is nothing to give back, and a process that
@@ -149,7 +150,7 @@ pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Resu
     let path = autosave.path.clone();
     crate::watchdog::on_hang(Box::new(move |hang| {
         crate::terminal::restore();
-        crate::watchdog::report_written(hang, &path);
+        crate::watchdog::report_written(hang, Ok(path.clone()));
     }));
     let signals = stop_on_signals(false);
     let seed = runner.game().state().seed.0;

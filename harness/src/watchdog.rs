@@ -131,16 +131,27 @@ pub fn on_hang(handler: HangHandler) {
     *slot = Some(handler);
 }
 
-/// The default handler: the bug report goes to `./deja-hang-seedN-stepM.ron`.
+/// The default handler: the bug report goes to `./deja-hang-seedN-stepM.ron`
+/// (see [`default_path`]).
 pub fn write_to_working_directory(hang: &Hang) {
-    let recording = &hang.recording;
-    let step = recording.failure.as_ref().map_or(0, |f| f.step);
-    let path = PathBuf::from(format!("deja-hang-seed{}-step{step}.ron", recording.seed));
-    report_written(hang, &path);
+    report_written(hang, default_path(hang));
 }
 
-/// Writes the hang's recording to `path` and says so on standard error.
-pub fn report_written(hang: &Hang, path: &std::path::Path) {
+/// Where a hang's bug report goes when nobody named a file: the working
+/// directory, under a name nothing has yet (`-2`, `-3`, ...).
+pub fn default_path(hang: &Hang) -> Result<PathBuf, String> {
+    let recording = &hang.recording;
+    let step = recording.failure.as_ref().map_or(0, |f| f.step);
+    crate::files::free_name(
+        std::path::Path::new("."),
+        &format!("deja-hang-seed{}-step{step}", recording.seed),
+        "ron",
+    )
+}
+
+/// Writes the hang's recording to `path` (or says why there is no path
+/// for it) and says so on standard error.
+pub fn report_written(hang: &Hang, path: Result<PathBuf, String>) {
     let failure = hang
         .recording
         .failure
@@ -150,8 +161,10 @@ pub fn report_written(hang: &Hang, path: &std::path::Path) {
         "FAILURE seed {} {failure}",
         hang.recording.seed
     ));
-    match crate::recording::write(path, &hang.recording) {
-        Ok(()) => crate::commands::err(format_args!("  reproduce: deja replay {}", path.display())),
+    match path.and_then(|path| crate::recording::write(&path, &hang.recording).map(|()| path)) {
+        Ok(path) => {
+            crate::commands::err(format_args!("  reproduce: deja replay {}", path.display()))
+        }
         Err(message) => crate::commands::err(format_args!(
             "  the bug report could not be written: {message}"
         )),

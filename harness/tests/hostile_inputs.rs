@@ -509,12 +509,17 @@ fn raw_control(text: &str) -> Option<String> {
     let (at, c) = text
         .char_indices()
         .find(|&(_, c)| c != '\n' && harness::printable::is_unsafe(c))?;
+    Some(found_at(text, at, c))
+}
+
+/// `c`, found at byte `at` of `text`, with the forty characters before it.
+fn found_at(text: &str, at: usize, c: char) -> String {
     let from = text[..at]
         .char_indices()
         .rev()
         .nth(40)
         .map_or(0, |(i, _)| i);
-    Some(format!("{:?} after {:?}", c, &text[from..at]))
+    format!("{:?} after {:?}", c, &text[from..at])
 }
 
 /// The first control sequence in a movie frame that deja's own drawing does
@@ -536,12 +541,7 @@ fn foreign_sequence(frame: &str) -> Option<String> {
                 return Some(format!("CSI ending {end:?} at {at}"));
             }
         } else if c != '\r' && c != '\n' && harness::printable::is_unsafe(c) {
-            let from = frame[..at]
-                .char_indices()
-                .rev()
-                .nth(40)
-                .map_or(0, |(i, _)| i);
-            return Some(format!("{:?} after {:?}", c, &frame[from..at]));
+            return Some(found_at(frame, at, c));
         }
     }
     None

@@ -14,7 +14,7 @@ const MAX_ARTIFACT_BYTES: u64 = 1024 * 1024;
 
 pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
     let bytes = crate::files::read_bytes(&args.artifact, MAX_ARTIFACT_BYTES)?;
-    crate::files::check_output_file(&args.output, &[&args.artifact])?;
+    crate::files::check_output_file(&args.output, std::slice::from_ref(&args.artifact))?;
     let canaries = args
         .canary
         .iter()
@@ -25,7 +25,7 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
     // A libFuzzer timeout is a hang here too: its recording goes to -o.
     let output = args.output.clone();
     crate::watchdog::on_hang(Box::new(move |hang| {
-        crate::watchdog::report_written(hang, &output);
+        crate::watchdog::report_written(hang, Ok(output.clone()));
     }));
     // Exactly how libfuzzer-sys turns bytes into a typed input.
     let unstructured = Unstructured::new(&bytes);

@@ -3,7 +3,7 @@
 //! recording (`--from FILE --at STEP`).
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use game_core::canary::Canaries;
 use game_core::{GameConfig, RunSeed};
@@ -46,11 +46,10 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
         }
     }
     if let Some(record) = &args.output {
-        let content_files = args.content.files();
-        let inputs: Vec<&Path> = [args.from.as_deref(), args.keys_file.as_deref()]
+        let inputs: Vec<PathBuf> = [args.from.clone(), args.keys_file.clone()]
             .into_iter()
             .flatten()
-            .chain(content_files.iter().map(|p| p.as_path()))
+            .chain(args.content.files())
             .collect();
         crate::files::check_output_file(record, &inputs)?;
     }
@@ -166,15 +165,11 @@ fn play_script(
     let report_to = args.output.clone();
     crate::watchdog::on_hang(Box::new(move |hang| {
         let step = hang.recording.failure.as_ref().map_or(0, |f| f.step);
-        match report_to
-            .clone()
-            .map_or_else(|| super::default_report_path(hang.recording.seed, step), Ok)
-        {
-            Ok(path) => crate::watchdog::report_written(hang, &path),
-            Err(message) => crate::commands::err(format_args!(
-                "  the bug report could not be written: {message}"
-            )),
-        }
+        let path = match &report_to {
+            Some(path) => Ok(path.clone()),
+            None => super::default_report_path(hang.recording.seed, step),
+        };
+        crate::watchdog::report_written(hang, path);
     }));
     // The frames printed are the ones the runner draws and the recording
     // keeps.

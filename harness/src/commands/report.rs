@@ -8,8 +8,7 @@ use crate::report::{self, Source};
 use crate::sweep;
 
 pub fn run(args: ReportArgs) -> Result<u8, String> {
-    let inputs: Vec<&Path> = args.files.iter().map(|p| p.as_path()).collect();
-    crate::files::check_output_file(&args.output, &inputs)?;
+    crate::files::check_output_file(&args.output, &args.files)?;
     let mut sources = Vec::with_capacity(args.files.len());
     for file in &args.files {
         sources.push(read(file)?);

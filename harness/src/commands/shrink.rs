@@ -15,23 +15,22 @@ use crate::shrink::{Status, Watch, count_keys};
 
 pub fn run(args: ShrinkArgs) -> Result<u8, String> {
     let recording = crate::recording::read(&args.file)?;
-    let content_files = args.content.files();
-    let inputs: Vec<&std::path::Path> = std::iter::once(args.file.as_path())
-        .chain(content_files.iter().map(|p| p.as_path()))
-        .collect();
+    let inputs = [vec![args.file.clone()], args.content.files()].concat();
     crate::files::check_output_file(&args.output, &inputs)?;
     let content = super::load_content(&args.content)?;
     // A signal stops the shrink at its next candidate, which then writes
     // what it has. A second one ends the process at once with 130: -o is
     // written atomically, so it is left as it was.
     let stop = crate::session::stop_on_signals(true);
-    super::note(format!(
+    // Said once the recording is seen to fail (the first run), so a file
+    // with nothing to shrink gets its refusal alone.
+    let intro = format!(
         "shrinking {} ({}), at most {} runs; Ctrl-C stops at the next run and writes the smallest failing recording found so far",
         args.file.display(),
         count_keys(recording.keys.len()),
         args.max_tries
-    ));
-    let mut progress = Progress::new(std::io::stderr().is_terminal(), Instant::now());
+    );
+    let mut progress = Progress::new(std::io::stderr().is_terminal(), Instant::now(), intro);
     let shrunk = crate::shrink::shrink_watched(
         &recording,
         content,
@@ -50,43 +49,37 @@ pub fn run(args: ShrinkArgs) -> Result<u8, String> {
         .failure
         .as_ref()
         .map_or_else(String::new, |f| format!(" (step {}: {})", f.step, f.kind));
-    if shrunk.interrupted {
-        super::out(format!(
-            "INTERRUPTED: {}: {} -> {} after {} runs, the same failure{failure}",
-            args.file.display(),
-            count_keys(shrunk.keys_before),
-            count_keys(shrunk.keys_after),
-            shrunk.tries,
-        ))?;
-        super::out(format!(
-            "wrote {}, the smallest failing recording found so far; reproduce with: deja replay {}",
-            args.output.display(),
-            args.output.display()
-        ))?;
-        super::out(format!(
-            "shrink it further, going on from there, with: deja shrink {} -o SMALLER.ron",
-            args.output.display()
-        ))?;
-        return Ok(exit::INTERRUPTED);
-    }
+    let (said, written, code) = if shrunk.interrupted {
+        (
+            "INTERRUPTED: ",
+            ", the smallest failing recording found so far",
+            exit::INTERRUPTED,
+        )
+    } else {
+        ("", "", exit::OK)
+    };
+    let spent = if shrunk.budget_spent {
+        " (the budget ran out; a larger --max-tries may shrink further)"
+    } else {
+        ""
+    };
     super::out(format!(
-        "{}: {} -> {}, the same failure{failure}; {} runs tried{}",
+        "{said}{}: {} -> {}, the same failure{failure}; {} runs tried{spent}",
         args.file.display(),
         count_keys(shrunk.keys_before),
         count_keys(shrunk.keys_after),
         shrunk.tries,
-        if shrunk.budget_spent {
-            " (the budget ran out; a larger --max-tries may shrink further)"
-        } else {
-            ""
-        }
     ))?;
+    let out = args.output.display();
     super::out(format!(
-        "wrote {}; reproduce with: deja replay {}",
-        args.output.display(),
-        args.output.display()
+        "wrote {out}{written}; reproduce with: deja replay {out}"
     ))?;
-    Ok(exit::OK)
+    if shrunk.interrupted {
+        super::out(format!(
+            "shrink it further, going on from there, with: deja shrink {out} -o SMALLER.ron"
+        ))?;
+    }
+    Ok(code)
 }
 
 /// How often the line on a terminal is redrawn, at most.
@@ -99,6 +92,8 @@ const PLAIN_LINE_EVERY: Duration = Duration::from_secs(10);
 /// tenth of the budget and at least every [`PLAIN_LINE_EVERY`] between, so
 /// a CI log stays readable. The clock only paces what is printed.
 struct Progress {
+    /// What is being shrunk, said before the first status.
+    intro: Option<String>,
     bar: Option<indicatif::ProgressBar>,
     plain: bool,
     started: Instant,
@@ -108,7 +103,7 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(terminal: bool, now: Instant) -> Progress {
+    fn new(terminal: bool, now: Instant, intro: String) -> Progress {
         let shown = !super::quiet();
         let bar = (shown && terminal).then(|| {
             let bar = indicatif::ProgressBar::with_draw_target(
@@ -121,6 +116,7 @@ impl Progress {
             bar
         });
         Progress {
+            intro: Some(intro),
             bar,
             plain: shown && !terminal,
             started: now,
@@ -130,6 +126,9 @@ impl Progress {
     }
 
     fn show(&mut self, status: &Status, now: Instant) {
+        if let Some(intro) = self.intro.take() {
+            super::note(intro);
+        }
         if let Some(bar) = &self.bar {
             bar.set_message(line(status, now - self.started));
             return;
@@ -227,6 +226,7 @@ mod tests {
     fn a_log_gets_a_line_at_each_tenth_and_after_a_quiet_while() {
         let start = Instant::now();
         let mut progress = Progress {
+            intro: None,
             bar: None,
             plain: true,
             started: start,

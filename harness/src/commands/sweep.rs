@@ -42,13 +42,12 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     };
     // The baseline blessed is read and rewritten on purpose; the report
     // must not land on it, or on any file the sweep reads.
-    let content_files = args.content.files();
-    let mut read: Vec<&std::path::Path> = content_files.iter().map(|p| p.as_path()).collect();
+    let mut read = args.content.files();
     if let Some(path) = &args.bless_baseline {
         crate::files::check_output_file(path, &read)?;
     }
-    read.extend(args.baseline.as_deref());
-    read.extend(args.bless_baseline.as_deref());
+    read.extend(args.baseline.clone());
+    read.extend(args.bless_baseline.clone());
     if let Some(path) = &json_to {
         crate::files::check_output_file(path, &read)?;
     }
@@ -217,22 +216,11 @@ pub fn hang_reports_into(dir: Option<std::path::PathBuf>) {
     crate::watchdog::on_hang(Box::new(move |hang| {
         let recording = &hang.recording;
         let step = recording.failure.as_ref().map_or(0, |f| f.step);
-        let stem = format!("seed{}-step{step}-hang", recording.seed);
         let path = match &dir {
-            Some(dir) => Ok(dir.join(format!("{stem}.ron"))),
-            // Not the sweep's own folder: never over a file already there.
-            None => crate::files::free_name(
-                std::path::Path::new("."),
-                &format!("deja-hang-{stem}"),
-                "ron",
-            ),
+            Some(dir) => Ok(dir.join(format!("seed{}-step{step}-hang.ron", recording.seed))),
+            None => crate::watchdog::default_path(hang),
         };
-        match path {
-            Ok(path) => crate::watchdog::report_written(hang, &path),
-            Err(message) => crate::commands::err(format_args!(
-                "  the bug report could not be written: {message}"
-            )),
-        }
+        crate::watchdog::report_written(hang, path);
         crate::commands::err(format_args!(
             "the sweep stops here: a thread that hangs cannot be stopped"
         ));
@@ -464,8 +452,7 @@ impl Progress {
 
 pub fn merge(args: MergeArgs) -> Result<u8, String> {
     if let Some(path) = &args.output {
-        let inputs: Vec<&std::path::Path> = args.files.iter().map(|p| p.as_path()).collect();
-        crate::files::check_output_file(path, &inputs)?;
+        crate::files::check_output_file(path, &args.files)?;
     }
     let mut reports = Vec::new();
     for file in &args.files {
