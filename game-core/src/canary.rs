@@ -4,8 +4,12 @@
 //! travels in the game state, so a recording of a canary run replays the
 //! same defect. The defects only exist in builds with the `canary` cargo
 //! feature: in any other build [`Canaries::has`] is false whatever the flags
-//! say, and `Game::new` refuses a configuration that asks for one. A default
-//! build therefore has none.
+//! say, so a default build has none. There the flags are inert labels: a
+//! canary's bug report replays as the game without the defect, with the
+//! same state hashes up to the failure, and the verdict is "fixed", which
+//! is the truth about that build. Planting one where it cannot take
+//! (`--canary` in a default build) is refused by the harness, with
+//! [`crate::game::ConfigError::CanariesUnavailable`].
 //!
 //! A canary that no tool catches is a bug in the harness.
 

@@ -37,7 +37,7 @@ pub enum Command {
         "  deja play                                   play at the terminal, a fresh seed, recorded\n",
         "  deja play --seed 42 -o mine.ron             seed 42, recorded to mine.ron\n",
         "  deja play --from mine.ron --at 20           take control of a recording at step 20\n",
-        "  deja play --seed 7 --keys 'llll>'           scripted: four steps east, the stairs; the last frame\n",
+        "  deja play --seed 2700 --keys 'kkkk>'        scripted: four steps north, the stairs down; the last frame\n",
         "  deja play --seed 3 --keys-file run.keys -o run.ron --note 'what it shows'"
     ))]
     Play(PlayArgs),

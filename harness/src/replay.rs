@@ -213,6 +213,15 @@ pub fn warnings(recording: &Recording, content: &Content) -> Vec<String> {
             content.fingerprint()
         ));
     }
+    if !recording.canaries.is_empty() && !Canaries::AVAILABLE {
+        let names: Vec<&str> = recording.canaries.iter().map(|c| c.name()).collect();
+        warnings.push(format!(
+            "recorded with the planted {} {}, which this build does not have (a build with --features canary does): replaying the game without {}",
+            if names.len() == 1 { "defect" } else { "defects" },
+            names.join(", "),
+            if names.len() == 1 { "it" } else { "them" },
+        ));
+    }
     warnings
 }
 
@@ -305,8 +314,8 @@ pub fn take_over(
                 failure.step, failure.kind
             ),
             None => format!(
-                "step {step} is past the recording's end; it has {} keys, so give a step from 0 to {last}",
-                recording.keys.len()
+                "step {step} is past the recording's end; it has {}, so give a step from 0 to {last}",
+                crate::shrink::count_keys(recording.keys.len())
             ),
         });
     }

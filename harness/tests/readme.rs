@@ -2,7 +2,13 @@
 //! its `sh` blocks runs, top to bottom, in one scratch directory (with a
 //! copy of the corpus, the content as `my-mod/` and a key script, as a
 //! reader would have them), and must exit as its comment says (`# exit N`)
-//! or 0. The few that cannot run here are skipped by name, each with why.
+//! or 0. So does every `cargo run --release -p harness` line: with
+//! `--features canary` as this test's `deja` (built with the canaries),
+//! without as the README says, cargo building the default release build
+//! (the one its first command built, so a reader's second command reuses
+//! it, as CI's replay step does). The few that cannot run here are skipped
+//! by name, each with why; the claims the README makes about what a line
+//! prints are held in [`SAYS`].
 
 mod support;
 
@@ -21,6 +27,7 @@ const SKIPPED: &[(&str, &str)] = &[
     ("failure.ron", "made from that artifact"),
     ("deja probe", "takes minutes; ci/probe.sh runs it"),
     ("deja bench", "a benchmark, measured apart"),
+    ("-- bench", "a benchmark, measured apart"),
     (
         "--seeds 1..2001",
         "a 2,000-seed sweep; ci/sweep.sh runs one",
@@ -28,7 +35,25 @@ const SKIPPED: &[(&str, &str)] = &[
     ("deja merge shard1.json", "needs the four shards of CI"),
 ];
 
-/// The `deja` lines of the README's `sh` blocks, in order.
+/// What the README says a line prints, by a part of the line: a part of
+/// its output (standard output and error together).
+const SAYS: &[(&str, &str)] = &[
+    // The first command: "four steps north, then the stairs down".
+    ("--keys 'kkkk>'", "You descend to depth 2."),
+    ("-- replay bug.ron  ", "reproduced at step 3"),
+    ("-- shrink bug.ron", "3 keys -> 1 key, the same failure"),
+    ("-- diff bug.ron small.ron", "fails at step 1"),
+    (
+        "-- replay small.ron",
+        "fixed: the recorded failure at step 1",
+    ),
+];
+
+/// The canary build as the README runs it, and the default build.
+const CANARY_BUILD: &str = "cargo run --release -p harness --features canary --";
+const DEFAULT_BUILD: &str = "cargo run --release -p harness --";
+
+/// The `deja` and `cargo run` lines of the README's `sh` blocks, in order.
 fn examples() -> Vec<String> {
     let readme = include_str!("../../README.md");
     let mut lines = Vec::new();
@@ -38,7 +63,7 @@ fn examples() -> Vec<String> {
             in_sh = line == "```sh";
             continue;
         }
-        if in_sh && line.starts_with("deja ") {
+        if in_sh && (line.starts_with("deja ") || line.starts_with(DEFAULT_BUILD)) {
             lines.push(line.to_string());
         }
     }
@@ -94,7 +119,23 @@ fn the_readme_examples_run_in_the_order_written() {
         std::env::var("PATH").unwrap_or_default()
     );
 
-    let mut ran = 0;
+    // The canary lines run this test's `deja`, which must be the canary
+    // build the README asks for.
+    let version = std::process::Command::new(env!("CARGO_BIN_EXE_deja"))
+        .arg("--version")
+        .output()
+        .expect("deja runs");
+    assert!(
+        String::from_utf8_lossy(&version.stdout).contains("canary"),
+        "the tests' deja has no canaries"
+    );
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let default_build = format!(
+        "'{cargo}' run --quiet --locked --release --manifest-path '{}' -p harness --",
+        root.join("Cargo.toml").display()
+    );
+
+    let (mut ran, mut said) = (0, 0);
     let mut wrong = Vec::new();
     for line in examples() {
         if let Some((_, why)) = SKIPPED.iter().find(|(part, _)| line.contains(part)) {
@@ -102,6 +143,13 @@ fn the_readme_examples_run_in_the_order_written() {
             continue;
         }
         let (command, exit) = command_and_exit(&line);
+        let command = if let Some(rest) = command.strip_prefix(CANARY_BUILD) {
+            format!("deja{rest}")
+        } else if let Some(rest) = command.strip_prefix(DEFAULT_BUILD) {
+            format!("{default_build}{rest}")
+        } else {
+            command
+        };
         let out = std::process::Command::new("sh")
             .arg("-c")
             .arg(&command)
@@ -110,15 +158,32 @@ fn the_readme_examples_run_in_the_order_written() {
             .output()
             .expect("sh runs");
         ran += 1;
+        let printed = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
         if out.status.code() != Some(exit) {
             wrong.push(format!(
-                "{command}: exit {:?}, the README says {exit}\n{}",
+                "{line}: exit {:?}, the README says {exit}\n{printed}",
                 out.status.code(),
-                String::from_utf8_lossy(&out.stderr)
             ));
+        }
+        for (_, says) in SAYS.iter().filter(|(part, _)| line.contains(part)) {
+            said += 1;
+            if !printed.contains(says) {
+                wrong.push(format!(
+                    "{line}: the README says it prints {says:?}, it printed\n{printed}"
+                ));
+            }
         }
     }
     assert!(ran >= 15, "only {ran} examples ran");
+    assert_eq!(
+        said,
+        SAYS.len(),
+        "a claim in SAYS matched no line of the README"
+    );
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 

@@ -11,7 +11,6 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::canary::Canaries;
 use crate::content::Content;
 use crate::mapgen::LAST_DEPTH;
 
@@ -164,11 +163,6 @@ impl Game {
                 "unknown canary bits {:#x}",
                 canaries.unknown_bits()
             ));
-        }
-        if !canaries.is_empty() && !Canaries::AVAILABLE {
-            problems.push(
-                "the save plants canaries, which only a build with the `canary` feature has".into(),
-            );
         }
         if !(1..=LAST_DEPTH).contains(&self.state.depth) {
             problems.push(format!(

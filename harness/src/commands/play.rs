@@ -53,6 +53,9 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
             .collect();
         crate::files::check_output_file(record, &inputs)?;
     }
+    if !args.canary.is_empty() && !Canaries::AVAILABLE {
+        return Err(game_core::game::ConfigError::CanariesUnavailable.to_string());
+    }
     let content = super::load_content(&args.content)?;
     let (runner, origin) = match &args.from {
         Some(from) => match take_over(from, args.at, args.size, content)? {

@@ -224,8 +224,8 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
         && step > recording.keys.len() as u64
     {
         return Err(format!(
-            "--to-step {step} is past the recording's end: it has {} keys, so give 0 to {}",
-            recording.keys.len(),
+            "--to-step {step} is past the recording's end: it has {}, so give 0 to {}",
+            crate::shrink::count_keys(recording.keys.len()),
             recording.keys.len()
         ));
     }
