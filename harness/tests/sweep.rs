@@ -175,6 +175,9 @@ fn merged_shards_equal_the_whole_sweep_byte_for_byte() {
         &dir,
     );
     assert_exit(&out, 0);
+    // merge -o says what it wrote, as every command that writes a file does.
+    assert_says(&out, "wrote the merge of 3 reports");
+    assert_says(&out, "merged.json");
     let whole = std::fs::read(dir.join("whole.json")).expect("written");
     assert_eq!(
         whole,

@@ -462,7 +462,22 @@ pub fn merge(args: MergeArgs) -> Result<u8, String> {
     let merged = sweep::merge(reports)?;
     let json = sweep::to_json(&merged);
     match &args.output {
-        Some(path) => crate::files::write_atomic(path, json.as_bytes())?,
+        Some(path) => {
+            crate::files::write_atomic(path, json.as_bytes())?;
+            // As every command that writes a file says so (`--quiet` leaves
+            // it out); on standard output the JSON is all there is.
+            super::note(format!(
+                "wrote the merge of {} {} ({} seeds) to {}",
+                args.files.len(),
+                if args.files.len() == 1 {
+                    "report"
+                } else {
+                    "reports"
+                },
+                merged.summary.seeds,
+                path.display()
+            ));
+        }
         None => super::out(json.trim_end())?,
     }
     Ok(if merged.summary.failures > 0 {
