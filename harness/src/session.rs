@@ -142,6 +142,33 @@ pub fn with_status(frame: &Frame, status: &str, width: u16, height: u16) -> Fram
     screen
 }
 
+/// `before`, `path` and `after` as one status line of at most `width`
+/// columns: the path loses its middle (`~/.local/st…/run-seed15.ron`) so
+/// the file name's end and the hint after it survive a narrow terminal.
+pub fn status_line(before: &str, path: &str, after: &str, width: u16) -> String {
+    let fixed = before.chars().count() + after.chars().count();
+    let room = usize::from(width).saturating_sub(fixed).max(1);
+    format!("{before}{}{after}", abbreviate_middle(path, room))
+}
+
+/// `text` in at most `room` characters: whole when it fits, else its start
+/// and a longer end around an ellipsis. The end keeps the file name (from
+/// the last `/`) whole when it fits, since that is what names the run.
+pub fn abbreviate_middle(text: &str, room: usize) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= room {
+        return text.to_string();
+    }
+    let kept = room.saturating_sub(1);
+    let name = chars.iter().rev().take_while(|&&c| c != '/').count() + 1;
+    let tail = (kept - kept / 3).max(name.min(kept));
+    let head = kept - tail;
+    let mut out: String = chars[..head].iter().collect();
+    out.push('…');
+    out.extend(&chars[chars.len() - tail..]);
+    out
+}
+
 /// Plays `runner`'s game at the terminal until the run ends, the player
 /// quits or a failure happens, writing the run to `autosave` after every
 /// key. Gives the terminal back, then says where the run is. Returns the
@@ -161,18 +188,16 @@ pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Resu
     loop {
         let (w, h) = screen.size();
         let over = runner.game().is_over();
+        let path = autosave.path.display().to_string();
         let status = if over {
-            format!(
-                "{} · any key to leave · recorded to {}",
-                outcome_of(runner.game()),
-                autosave.path.display()
-            )
+            let before = format!(
+                "{} · any key to leave · recorded to ",
+                outcome_of(runner.game())
+            );
+            status_line(&before, &path, "", w)
         } else {
-            format!(
-                "seed {seed} · step {} · recording to {} · ? for help",
-                runner.step(),
-                autosave.path.display()
-            )
+            let before = format!("seed {seed} · step {} · recording to ", runner.step());
+            status_line(&before, &path, " · ? for help", w)
         };
         let game_frame = runner.game().frame(w, h.saturating_sub(1).max(1));
         screen.draw(&with_status(&game_frame, &status, w, h))?;
@@ -263,6 +288,34 @@ mod tests {
         assert_eq!(at(0), "1970-01-01T00-00-00");
         assert_eq!(at(951_782_400), "2000-02-29T00-00-00");
         assert_eq!(at(1_796_083_199), "2026-11-30T23-59-59");
+    }
+
+    #[test]
+    fn a_long_path_loses_its_middle_and_keeps_its_name_and_the_hint() {
+        let path = "/home/someone/.local/state/deja/runs/2026-12-02T05-07-15-seed15.ron";
+        let line = status_line(
+            "seed 15 · step 3 · recording to ",
+            path,
+            " · ? for help",
+            80,
+        );
+        assert_eq!(line.chars().count(), 80);
+        assert!(
+            line.ends_with("2026-12-02T05-07-15-seed15.ron · ? for help"),
+            "{line}"
+        );
+        assert!(line.contains('…'), "{line}");
+        assert!(
+            line.starts_with("seed 15 · step 3 · recording to /ho…/2026"),
+            "{line}"
+        );
+        // A path that fits is left whole.
+        let whole = status_line("to ", "/tmp/a.ron", " · ? for help", 80);
+        assert_eq!(whole, "to /tmp/a.ron · ? for help");
+        assert_eq!(abbreviate_middle("abcdefghij", 4), "…hij");
+        assert_eq!(abbreviate_middle("/abcdef/ghij", 8), "/a…/ghij");
+        assert_eq!(abbreviate_middle("/a/bcdefghij", 6), "…fghij");
+        assert_eq!(abbreviate_middle("abcdefghij", 1), "…");
     }
 
     #[test]

@@ -261,8 +261,14 @@ fn a_played_run_shows_the_frames_scripted_play_prints_and_gives_the_terminal_bac
     assert_eq!(files.len(), 1, "{files:?}");
     let file = &files[0];
     let name = file.display().to_string();
+    // The status line names it: its file name whole, before the help hint,
+    // however much of the directory the width leaves out.
+    let file_name = file.file_name().unwrap().to_string_lossy().to_string();
     assert!(
-        status.contains(&format!("recording to {}", &name[..name.len().min(40)])),
+        status.contains("recording to ")
+            && status
+                .trim_end()
+                .ends_with(&format!("{file_name} · ? for help")),
         "{status}"
     );
     let farewell = tmux.printed();
