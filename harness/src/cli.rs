@@ -287,8 +287,9 @@ pub struct PlayArgs {
     /// --keys or --keys-file the game opens in the terminal.
     #[arg(long)]
     pub keys: Option<String>,
-    /// A file of key notation (line breaks are ignored; write <Enter>); `-`
-    /// reads standard input.
+    /// A file of key notation (line breaks are ignored; write <Enter>; `#`
+    /// and the spaces before it start a comment to the end of the line: the
+    /// key `#` is <U+23>, a space there <Space>); `-` reads standard input.
     #[arg(long, value_name = "FILE")]
     pub keys_file: Option<PathBuf>,
     /// Take control of this recording: replay it (checked against its

@@ -25,7 +25,9 @@ pub fn from_arg(text: &str) -> Result<Vec<Key>, String> {
 }
 
 /// Keys from a file: key notation on any number of lines. Line breaks are not
-/// keys (write `<Enter>`); errors give `file:line:column`.
+/// keys (write `<Enter>`), `#` starts a comment to the end of its line (the
+/// key `#` is `<U+23>`, a space before a comment `<Space>`); errors give
+/// `file:line:column`.
 pub fn from_file(path: &Path) -> Result<Vec<Key>, String> {
     if path == Path::new("-") {
         return from_stdin();
@@ -57,11 +59,18 @@ fn from_stdin() -> Result<Vec<Key>, String> {
     parse_lines("standard input", &text)
 }
 
-/// Parses several lines of key notation; `label` names the source in errors.
+/// Parses several lines of key notation, each up to a `#` that starts a
+/// comment (with the spaces before it: a space key there is `<Space>`);
+/// `label` names the source in errors. No key token holds a `#`
+/// (the key is `<U+23>`), so the first one on a line is always a comment's
+/// start, and cutting there leaves the columns of what is left unchanged.
 pub fn parse_lines(label: &str, text: &str) -> Result<Vec<Key>, String> {
     let mut keys = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.strip_suffix('\r').unwrap_or(line);
+        let line = line
+            .split_once('#')
+            .map_or(line, |(keys, _comment)| keys.trim_end_matches([' ', '\t']));
         let parsed = Key::parse_all(line).map_err(|e| {
             format!(
                 "{label}:{}:{}: bad key {:?}: {}",
@@ -95,5 +104,20 @@ mod tests {
         assert_eq!(Key::format_all(&keys), "ll<Esc>j");
         let err = parse_lines("script", "ll\nj<Nope>").unwrap_err();
         assert!(err.starts_with("script:2:2:"), "{err}");
+    }
+
+    #[test]
+    fn a_hash_starts_a_comment_and_the_key_hash_has_a_name() {
+        let text = "# walk to the door\nllll  # four east\n<U+23>j # the key # itself\n";
+        let keys = parse_lines("script", text).expect("valid");
+        assert_eq!(Key::format_all(&keys), "llll#j");
+        // Spaces before a comment are not keys (a space key without a
+        // comment still is); an error before one names its own column.
+        assert_eq!(
+            Key::format_all(&parse_lines("script", "l \nl<Space> # wait").unwrap()),
+            "l<Space>l<Space>"
+        );
+        let err = parse_lines("script", "# note\nl <Nope> # why").unwrap_err();
+        assert!(err.starts_with("script:2:3:"), "{err}");
     }
 }

@@ -111,7 +111,11 @@ fn the_readme_examples_run_in_the_order_written() {
         }
     }
     std::os::unix::fs::symlink(root.join("fuzz"), dir.join("fuzz")).unwrap();
-    std::fs::write(dir.join("script.keys"), "llll>\noooo\n").unwrap();
+    std::fs::write(
+        dir.join("script.keys"),
+        "# a key script, as the README describes one\nllll>\noooo  # four auto-explores\n",
+    )
+    .unwrap();
     let bin = Path::new(env!("CARGO_BIN_EXE_deja")).parent().unwrap();
     let path = format!(
         "{}:{}",
