@@ -67,19 +67,35 @@ fn bless_refuses_what_would_change_a_recordings_point_and_blesses_the_rest() {
     assert_exit(&out, 3);
     let stdout = text(&out.stdout);
     let stderr = text(&out.stderr);
-    // The table: a header and a line per file.
+    // The table: a header, then each file's lines (its result wrapped,
+    // then how its run ends), no line over 100 columns.
     let lines: Vec<&str> = stdout.lines().collect();
     assert!(
-        lines[0].starts_with("file ") && lines[0].contains("old outcome"),
+        lines[0].starts_with("file ") && lines[0].contains("result"),
         "{stdout}"
     );
-    assert_eq!(lines.len(), files.len() + 1, "{stdout}");
+    assert!(
+        lines.iter().all(|l| l.chars().count() <= 100),
+        "wider than 100 columns:\n{stdout}"
+    );
+    let starts = |l: &str| files.iter().any(|f| l.starts_with(&format!("{f} ")));
+    assert_eq!(
+        lines.iter().filter(|l| starts(l)).count(),
+        files.len(),
+        "{stdout}"
+    );
+    // A file's lines, joined: up to the next file's.
+    let block = |file: &str| {
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with(&format!("{file} ")))
+            .unwrap_or_else(|| panic!("{file} is not in the table:\n{stdout}"));
+        let len = lines[at + 1..].iter().take_while(|l| !starts(l)).count();
+        lines[at..=at + len].join(" ")
+    };
     let mut refused = 0;
     for (file, old) in files.iter().zip(&before) {
-        let line = lines
-            .iter()
-            .find(|l| l.starts_with(&format!("{file} ")))
-            .unwrap_or_else(|| panic!("{file} is not in the table:\n{stdout}"));
+        let line = &block(file);
         let now = std::fs::read_to_string(dir.join(file)).unwrap();
         if line.contains("REFUSED") {
             refused += 1;
@@ -97,13 +113,7 @@ fn bless_refuses_what_would_change_a_recordings_point_and_blesses_the_rest() {
     );
     // win.ron no longer wins: refused for its expectations; the copy that
     // states none, for its outcome.
-    let line = |file: &str| {
-        lines
-            .iter()
-            .find(|l| l.starts_with(&format!("{file} ")))
-            .unwrap()
-            .to_string()
-    };
+    let line = block;
     assert!(line("win.ron").contains("REFUSED: expect no longer holds"));
     assert!(line(plain).contains("REFUSED: the outcome changes"));
     assert!(line(plain).contains("won at turn 1621"));
@@ -123,7 +133,8 @@ fn bless_refuses_what_would_change_a_recordings_point_and_blesses_the_rest() {
         &dir,
     );
     assert_exit(&out, 0);
-    assert_prints(&out, "outcome won at turn 1621 -> running on depth");
+    assert_prints(&out, "outcome changed");
+    assert_prints(&out, "ending: won at turn 1621 -> running on depth");
     assert_exit(&run(&["replay", "--content", &content, plain], &dir), 0);
     // Expectations hold even then.
     let out = run(

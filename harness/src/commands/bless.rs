@@ -187,17 +187,12 @@ fn first_drift(old: &Recording, new: &Recording) -> Option<u64> {
     Some(step as u64)
 }
 
-/// The table bless ends with: every file, how it ended before and after,
-/// the first step that moved, and what bless did.
+/// The table bless ends with: every file with the first step that moved
+/// and what bless did, then how its run ends (once when bless left the
+/// ending as it was, `old -> new` when it moved), within [`TABLE_WIDTH`]
+/// columns: a long cell wraps under its column rather than widening the
+/// table, and a file name too long for its column takes a line of its own.
 fn print_table(rows: &[Row]) -> Result<(), String> {
-    let header = Row {
-        file: "file".into(),
-        old: "old outcome".into(),
-        new: "new outcome".into(),
-        drift: "first drift".into(),
-        result: "result".into(),
-        code: 0,
-    };
     // --quiet leaves out the files bless did not touch, and the table
     // itself when that is all of them.
     let touched: Vec<&Row> = rows
@@ -207,27 +202,87 @@ fn print_table(rows: &[Row]) -> Result<(), String> {
     if touched.is_empty() {
         return Ok(());
     }
-    let shown: Vec<&Row> = std::iter::once(&header).chain(touched).collect();
-    let width = |cell: fn(&Row) -> &str| {
-        shown
-            .iter()
+    for line in table_lines(&touched) {
+        super::out(line)?;
+    }
+    Ok(())
+}
+
+/// The widest a line of the bless table gets.
+const TABLE_WIDTH: usize = 100;
+/// The widest the file column gets; a longer name has a line to itself.
+const MAX_FILE_COLUMN: usize = 44;
+
+fn table_lines(rows: &[&Row]) -> Vec<String> {
+    let column = |cell: fn(&Row) -> &str, title: &str| {
+        rows.iter()
             .map(|row| cell(row).chars().count())
+            .chain(std::iter::once(title.chars().count()))
             .max()
             .unwrap_or(0)
     };
-    let (wf, wo, wn, wd) = (
-        width(|r| &r.file),
-        width(|r| &r.old),
-        width(|r| &r.new),
-        width(|r| &r.drift),
-    );
-    for row in shown {
-        super::out(format!(
-            "{:<wf$}  {:<wo$}  {:<wn$}  {:<wd$}  {}",
-            row.file, row.old, row.new, row.drift, row.result
-        ))?;
+    let wf = column(|r| &r.file, "file").min(MAX_FILE_COLUMN);
+    let wd = column(|r| &r.drift, "first drift");
+    let result_at = wf + 2 + wd + 2;
+    let wr = TABLE_WIDTH.saturating_sub(result_at).max(20);
+    let mut lines = vec![format!("{:<wf$}  {:<wd$}  result", "file", "first drift")];
+    for row in rows {
+        let file = if row.file.chars().count() > wf {
+            lines.push(row.file.clone());
+            ""
+        } else {
+            row.file.as_str()
+        };
+        for (i, part) in wrap(&row.result, wr).into_iter().enumerate() {
+            lines.push(if i == 0 {
+                format!("{file:<wf$}  {:<wd$}  {part}", row.drift)
+            } else {
+                format!("{:result_at$}{part}", "")
+            });
+        }
+        let ending = if row.old == row.new || row.new == "-" {
+            row.old.clone()
+        } else {
+            format!("{} -> {}", row.old, row.new)
+        };
+        let indent = "    ending: ";
+        let width = TABLE_WIDTH - indent.len();
+        for (i, part) in wrap(&ending, width).into_iter().enumerate() {
+            let lead = if i == 0 { indent } else { "            " };
+            lines.push(format!("{lead}{part}"));
+        }
     }
-    Ok(())
+    lines
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces (a word
+/// longer than a line is cut).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let mut word = word.to_string();
+        while word.chars().count() > width {
+            if !line.is_empty() {
+                lines.push(std::mem::take(&mut line));
+            }
+            let cut: String = word.chars().take(width).collect();
+            word = word.chars().skip(width).collect();
+            lines.push(cut);
+        }
+        let needed = line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
+        if needed > width && !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&word);
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
 
 /// What a re-recording changed, in words.
@@ -255,7 +310,8 @@ fn changes(old: &Recording, new: &Recording) -> Vec<String> {
         found.push("part digests differ".into());
     }
     if old.outcome != new.outcome {
-        found.push(format!("outcome {} -> {}", old.outcome, new.outcome));
+        // The table's ending line says from what to what.
+        found.push("outcome changed".into());
     }
     if old.failure != new.failure {
         match (&old.failure, &new.failure) {
@@ -266,4 +322,63 @@ fn changes(old: &Recording, new: &Recording) -> Vec<String> {
         }
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(file: &str, old: &str, new: &str, result: &str) -> Row {
+        Row {
+            file: file.into(),
+            old: old.into(),
+            new: new.into(),
+            drift: "step 12".into(),
+            result: result.into(),
+            code: 0,
+        }
+    }
+
+    #[test]
+    fn the_table_fits_its_width_and_says_an_unchanged_ending_once() {
+        let poison = "died on depth 2 at turn 131: died of poison from a cave spider";
+        let rows = [
+            row(
+                "recordings/death-by-poison.ron",
+                poison,
+                poison,
+                "unchanged",
+            ),
+            row(
+                "recordings/a-recording-whose-name-is-longer-than-its-column.ron",
+                "won at turn 1621",
+                "running on depth 6 at turn 1621",
+                "REFUSED: the outcome changes; bless with --accept-outcome if the change is intended, or remake it",
+            ),
+        ];
+        let lines = table_lines(&rows.iter().collect::<Vec<_>>());
+        let table = lines.join("\n");
+        for line in &lines {
+            assert!(line.chars().count() <= TABLE_WIDTH, "{table}");
+        }
+        assert_eq!(table.matches(poison).count(), 1, "{table}");
+        assert!(
+            table.contains("ending: won at turn 1621 -> running on depth 6"),
+            "{table}"
+        );
+        // The long name stands whole on its own line.
+        assert!(lines.contains(&rows[1].file), "{table}");
+        // Wrapped, nothing is lost: the result's words are all there, in order.
+        let mut words = table.split_whitespace();
+        for word in rows[1].result.split_whitespace() {
+            assert!(words.any(|w| w == word), "{word} is missing:\n{table}");
+        }
+    }
+
+    #[test]
+    fn wrap_breaks_at_spaces_and_cuts_only_a_word_longer_than_a_line() {
+        assert_eq!(wrap("one two three", 7), vec!["one two", "three"]);
+        assert_eq!(wrap("abcdefghij x", 4), vec!["abcd", "efgh", "ij x"]);
+        assert_eq!(wrap("", 4), vec![""]);
+    }
 }
