@@ -11,9 +11,10 @@ pub fn run(args: ShowArgs) -> Result<u8, String> {
     let keys = recording.keys.len() as u64;
     if args.at > keys {
         return Err(format!(
-            "--at {}: {} has {keys} keys, so steps 0 to {keys}",
+            "--at {}: {} has {}, so steps 0 to {keys}",
             args.at,
-            args.file.display()
+            args.file.display(),
+            crate::shrink::count_keys(keys as usize)
         ));
     }
     if let Some(failure) = recording.failure.as_ref().filter(|f| args.at >= f.step) {
