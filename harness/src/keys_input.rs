@@ -60,17 +60,12 @@ fn from_stdin() -> Result<Vec<Key>, String> {
 }
 
 /// Parses several lines of key notation, each up to a `#` that starts a
-/// comment (with the spaces before it: a space key there is `<Space>`);
-/// `label` names the source in errors. No key token holds a `#`
-/// (the key is `<U+23>`), so the first one on a line is always a comment's
-/// start, and cutting there leaves the columns of what is left unchanged.
+/// comment (see [`without_comment`]); `label` names the source in errors.
 pub fn parse_lines(label: &str, text: &str) -> Result<Vec<Key>, String> {
     let mut keys = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.strip_suffix('\r').unwrap_or(line);
-        let line = line
-            .split_once('#')
-            .map_or(line, |(keys, _comment)| keys.trim_end_matches([' ', '\t']));
+        let line = without_comment(line);
         let parsed = Key::parse_all(line).map_err(|e| {
             format!(
                 "{label}:{}:{}: bad key {:?}: {}",
@@ -84,6 +79,34 @@ pub fn parse_lines(label: &str, text: &str) -> Result<Vec<Key>, String> {
         check_count(keys.len()).map_err(|e| format!("{label}:{}: {e}", number + 1))?;
     }
     Ok(keys)
+}
+
+/// A line's keys: up to the first `#` outside a bracketed token, less the
+/// spaces before it (a space key there is `<Space>`). Inside brackets a `#`
+/// is part of a key (`<A-#>`); the key `#` alone is `<U+23>`. Only the end
+/// is cut, so an error's column is the column in the file.
+fn without_comment(line: &str) -> &str {
+    let mut in_token = false;
+    for (at, c) in line.char_indices() {
+        match c {
+            '<' if !in_token => in_token = true,
+            '>' if in_token => in_token = false,
+            '#' if !in_token => return line[..at].trim_end_matches([' ', '\t']),
+            _ => {}
+        }
+    }
+    line
+}
+
+/// `keys` as the text of a key file that reads back as the same keys: key
+/// notation, with the key `#` written `<U+23>` so it is not a comment.
+pub fn to_file_text(keys: &[Key]) -> String {
+    keys.iter()
+        .map(|key| match key.to_string() {
+            hash if hash == "#" => "<U+23>".to_string(),
+            notation => notation,
+        })
+        .collect()
 }
 
 fn check_count(count: usize) -> Result<(), String> {
@@ -119,5 +142,19 @@ mod tests {
         );
         let err = parse_lines("script", "# note\nl <Nope> # why").unwrap_err();
         assert!(err.starts_with("script:2:3:"), "{err}");
+        // A '#' inside a bracketed key is that key's, not a comment.
+        let keys = parse_lines("script", "<A-#>l # comment").expect("valid");
+        assert_eq!(Key::format_all(&keys), "<A-#>l");
+    }
+
+    #[test]
+    fn a_key_file_written_reads_back_as_its_keys() {
+        let keys = Key::parse_all("l#<A-#> <U+23>i<Esc><lt>").expect("valid");
+        let text = to_file_text(&keys);
+        assert_eq!(
+            parse_lines("written", &text).expect("reads"),
+            keys,
+            "{text}"
+        );
     }
 }

@@ -274,7 +274,7 @@ impl Child {
         let keys_file = self.scratch.join("candidate.keys");
         let report = self.scratch.join("candidate.ron");
         let _ = std::fs::remove_file(&report);
-        crate::files::write_atomic(&keys_file, Key::format_all(keys).as_bytes())?;
+        crate::files::write_atomic(&keys_file, crate::keys_input::to_file_text(keys).as_bytes())?;
         let mut command = std::process::Command::new(&self.exe);
         command
             .arg("play")
@@ -295,8 +295,12 @@ impl Child {
             .env(crate::watchdog::BUDGET_VAR, HANG_TRY_SECONDS.to_string())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null());
-        for canary in &recording.canaries {
-            command.args(["--canary", canary.name()]);
+        // A build without canaries plays their names as inert labels (the
+        // game without the defects) and refuses to plant them.
+        if game_core::canary::Canaries::AVAILABLE {
+            for canary in &recording.canaries {
+                command.args(["--canary", canary.name()]);
+            }
         }
         if let Some(dir) = &self.content_dir {
             command.arg("--content").arg(dir);
