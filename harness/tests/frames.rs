@@ -164,6 +164,20 @@ fn item_action_menu_for_the_darts() {
 }
 
 #[test]
+fn a_dart_used_from_the_pack_or_its_menu_is_aimed_to_be_thrown() {
+    // `a` then b (the darts), or i, b and the menu's use: the reticle's
+    // hint names what Enter does, a throw, not the scrolls' read.
+    for keys in ["oab", "oiba"] {
+        let game = play(1, 1, keys);
+        let reticle = reticle(&game).expect("the reticle is open");
+        assert_eq!(reticle.purpose, Purpose::Use { slot: 1 }, "{keys}");
+        let text = game.frame(80, 24).to_text();
+        assert!(text.contains("Enter: throw"), "{keys}:\n{text}");
+        assert!(!text.contains("Enter: read"), "{keys}:\n{text}");
+    }
+}
+
+#[test]
 fn throw_reticle_on_a_monster() {
     // `o` stops when a monster comes into view; t, b (the darts) opens the
     // reticle on it, with the flight path drawn as `*`.

@@ -33,6 +33,17 @@ fn message_rows(height: i32) -> i32 {
 }
 
 impl Game {
+    /// Whether the pack's `slot` holds a missile, which Enter on a reticle
+    /// throws.
+    fn is_missile(&self, slot: u8) -> bool {
+        self.state.player.pack.get(slot).is_some_and(|stack| {
+            matches!(
+                self.content.item(stack.item).effect,
+                ItemEffect::Thrown { .. }
+            )
+        })
+    }
+
     /// The frame a player would see at this size. Pure: the same state and
     /// size always give the same frame.
     pub fn frame(&self, width: u16, height: u16) -> Frame {
@@ -336,11 +347,10 @@ impl Game {
                         "Tab: next  Esc: done",
                         "Esc: done",
                     ],
-                    Purpose::Throw { .. } => &[
-                        "move/Tab: aim  Enter: throw  Esc: cancel",
-                        "Tab: aim  Enter: throw",
-                        "Enter: throw",
-                    ],
+                    // A missile used from the pack or its menu flies as a
+                    // throw does: the hint names what Enter will do.
+                    Purpose::Throw { .. } => THROW_HINTS,
+                    Purpose::Use { slot } if self.is_missile(slot) => THROW_HINTS,
                     Purpose::Use { .. } => &[
                         "move/Tab: aim  Enter: read  Esc: cancel",
                         "Tab: aim  Enter: read",
@@ -647,6 +657,13 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     }
     lines
 }
+
+/// The reticle's keys when Enter throws, widest first.
+const THROW_HINTS: &[&str] = &[
+    "move/Tab: aim  Enter: throw  Esc: cancel",
+    "Tab: aim  Enter: throw",
+    "Enter: throw",
+];
 
 #[cfg(test)]
 mod tests {
