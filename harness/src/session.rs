@@ -188,7 +188,9 @@ pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Resu
     loop {
         let (w, h) = screen.size();
         let over = runner.game().is_over();
-        let path = autosave.path.display().to_string();
+        // Measured as shown: escaped first (with_status escapes again,
+        // which leaves escaped text as it is), then cut to the width.
+        let path = crate::printable::escape(&autosave.path.display().to_string()).into_owned();
         let status = if over {
             let before = format!(
                 "{} · any key to leave · recorded to ",

@@ -607,36 +607,6 @@ fn dash_is_standard_output_for_every_output_flag() {
     support::assert_says(&out, "add --frames none");
 }
 
-/// Words of a shell line: spaces split, single quotes group.
-fn shell_words(line: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut quoted = false;
-    let mut started = false;
-    for c in line.chars() {
-        match c {
-            '\'' => {
-                quoted = !quoted;
-                started = true;
-            }
-            ' ' if !quoted => {
-                if started {
-                    words.push(std::mem::take(&mut word));
-                    started = false;
-                }
-            }
-            c => {
-                word.push(c);
-                started = true;
-            }
-        }
-    }
-    if started {
-        words.push(word);
-    }
-    words
-}
-
 #[test]
 fn every_subcommand_shows_examples_that_parse() {
     use clap::{CommandFactory, Parser};
@@ -660,7 +630,7 @@ fn every_subcommand_shows_examples_that_parse() {
         for line in lines {
             // The command, then two or more spaces before its comment.
             let example = line.trim_start().split("   ").next().unwrap().trim_end();
-            let words = shell_words(example);
+            let words = support::shell_words(example);
             assert_eq!(words[1], *command, "{line}");
             if let Err(e) = harness::cli::Cli::try_parse_from(&words) {
                 panic!("deja {command}: the example `{example}` does not parse: {e}");

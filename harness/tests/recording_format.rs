@@ -10,7 +10,7 @@
 mod support;
 
 use base64::Engine as _;
-use support::{run, scratch, text};
+use support::{run, scratch, shell_words, text};
 
 const DOC: &str = include_str!("../../docs/recording-format.md");
 
@@ -34,33 +34,6 @@ fn blocks() -> Vec<(String, String)> {
     found
 }
 
-/// Splits a shell line into words, honouring single quotes.
-fn words(line: &str) -> Vec<String> {
-    let (mut words, mut word, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
-    for c in line.chars() {
-        match c {
-            '\'' => {
-                quoted = !quoted;
-                any = true;
-            }
-            ' ' if !quoted => {
-                if any {
-                    words.push(std::mem::take(&mut word));
-                    any = false;
-                }
-            }
-            _ => {
-                word.push(c);
-                any = true;
-            }
-        }
-    }
-    if any {
-        words.push(word);
-    }
-    words
-}
-
 #[test]
 fn the_files_and_replies_the_page_shows_are_what_deja_writes_and_says() {
     let dir = scratch("recording-format", "page");
@@ -69,7 +42,7 @@ fn the_files_and_replies_the_page_shows_are_what_deja_writes_and_says() {
     for (i, (info, body)) in blocks.iter().enumerate() {
         let line = body.trim();
         if info == "sh" && line.starts_with("deja play ") && line.contains(" -o ") {
-            let args = words(line);
+            let args = shell_words(line);
             let args: Vec<&str> = args[1..].iter().map(String::as_str).collect();
             let out = run(&args, &dir);
             let file = args[args.iter().position(|a| *a == "-o").unwrap() + 1];
@@ -87,7 +60,7 @@ fn the_files_and_replies_the_page_shows_are_what_deja_writes_and_says() {
         }
         if info.is_empty() && line.starts_with("$ deja replay ") {
             let lines: Vec<&str> = line.lines().collect();
-            let args = words(lines[0].trim_start_matches("$ "));
+            let args = shell_words(lines[0].trim_start_matches("$ "));
             let args: Vec<&str> = args[1..].iter().map(String::as_str).collect();
             let out = run(&args, &dir);
             assert_eq!(

@@ -42,7 +42,7 @@ pub use floor::{BASE_ITEMS, BASE_MONSTERS, START_CLEARANCE};
 pub use intent::{Aim, Intent, Slot};
 pub use monsters::{CHASE_RADIUS, MAX_ACTIVATIONS};
 pub use persist::{LoadError, MAX_SAVE_BYTES};
-pub use render::camera;
+pub use render::{camera, wrap};
 use state::{GameState, RunStatus};
 
 /// How a run is set up: the seed, the content and the map size.

@@ -208,6 +208,17 @@ fn print_table(rows: &[Row]) -> Result<(), String> {
     Ok(())
 }
 
+/// A cell's text wrapped to `width` (the game's word wrap), at least one
+/// line so that every row is printed.
+fn cell_lines(text: &str, width: usize) -> Vec<String> {
+    let lines = game_core::game::wrap(text, width);
+    if lines.is_empty() {
+        vec![String::new()]
+    } else {
+        lines
+    }
+}
+
 /// The widest a line of the bless table gets.
 const TABLE_WIDTH: usize = 100;
 /// The widest the file column gets; a longer name has a line to itself.
@@ -233,7 +244,7 @@ fn table_lines(rows: &[&Row]) -> Vec<String> {
         } else {
             row.file.as_str()
         };
-        for (i, part) in wrap(&row.result, wr).into_iter().enumerate() {
+        for (i, part) in cell_lines(&row.result, wr).into_iter().enumerate() {
             lines.push(if i == 0 {
                 format!("{file:<wf$}  {:<wd$}  {part}", row.drift)
             } else {
@@ -247,40 +258,10 @@ fn table_lines(rows: &[&Row]) -> Vec<String> {
         };
         let indent = "    ending: ";
         let width = TABLE_WIDTH - indent.len();
-        for (i, part) in wrap(&ending, width).into_iter().enumerate() {
+        for (i, part) in cell_lines(&ending, width).into_iter().enumerate() {
             let lead = if i == 0 { indent } else { "            " };
             lines.push(format!("{lead}{part}"));
         }
-    }
-    lines
-}
-
-/// `text` in lines of at most `width` characters, broken at spaces (a word
-/// longer than a line is cut).
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        let mut word = word.to_string();
-        while word.chars().count() > width {
-            if !line.is_empty() {
-                lines.push(std::mem::take(&mut line));
-            }
-            let cut: String = word.chars().take(width).collect();
-            word = word.chars().skip(width).collect();
-            lines.push(cut);
-        }
-        let needed = line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
-        if needed > width && !line.is_empty() {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&word);
-    }
-    if !line.is_empty() || lines.is_empty() {
-        lines.push(line);
     }
     lines
 }
@@ -373,12 +354,5 @@ mod tests {
         for word in rows[1].result.split_whitespace() {
             assert!(words.any(|w| w == word), "{word} is missing:\n{table}");
         }
-    }
-
-    #[test]
-    fn wrap_breaks_at_spaces_and_cuts_only_a_word_longer_than_a_line() {
-        assert_eq!(wrap("one two three", 7), vec!["one two", "three"]);
-        assert_eq!(wrap("abcdefghij x", 4), vec!["abcd", "efgh", "ij x"]);
-        assert_eq!(wrap("", 4), vec![""]);
     }
 }

@@ -230,3 +230,33 @@ pub fn peak_kb_of(args: &[&str], dir: &std::path::Path) -> (i32, u64) {
         u64::try_from(usage.ru_maxrss).unwrap(),
     )
 }
+
+/// Words of a shell line: spaces split, single quotes group.
+pub fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut started = false;
+    for c in line.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                started = true;
+            }
+            ' ' if !quoted => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                    started = false;
+                }
+            }
+            c => {
+                word.push(c);
+                started = true;
+            }
+        }
+    }
+    if started {
+        words.push(word);
+    }
+    words
+}
