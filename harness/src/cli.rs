@@ -69,14 +69,22 @@ pub enum Command {
         "  deja diff run.ron run.ron --content-b my-mod/   what a content change does to a run"
     ))]
     Diff(DiffArgs),
-    /// Show the frame (and with --state, the whole state) at a step of a
-    /// recording.
+    /// Show the frame (and with --state, every field of the state) at a step
+    /// of a recording.
     #[command(after_help = concat!(
         "Examples:\n",
         "  deja show run.ron --at 4                    the frame after the fourth key\n",
-        "  deja show run.ron --at 0 --state            the start, and the whole state as RON"
+        "  deja show run.ron --at 0 --state            the start, and every field of the state\n",
+        "  deja show run.ron --at 0 --state --raw      the state as raw RON, as a save holds it"
     ))]
     Show(ShowArgs),
+    /// The first step of a recording at which a condition on the state
+    /// holds: its key, turn and frame, and what the key did to make it hold.
+    #[command(
+        after_help = crate::condition::short_help(),
+        after_long_help = crate::condition::long_help()
+    )]
+    When(WhenArgs),
     /// Print a generated floor and its stats.
     #[command(after_help = concat!(
         "Examples:\n",
@@ -409,6 +417,11 @@ pub struct DiffArgs {
     /// --content): what a content change does to a run, field by field.
     #[arg(long, value_name = "DIR")]
     pub content_b: Option<PathBuf>,
+    /// text: the fields that differ in words, the player first, monsters
+    /// by name and id, bit grids as tiles. json: one object with the raw
+    /// serde paths and values, for scripts.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 #[derive(Args)]
@@ -419,9 +432,35 @@ pub struct ShowArgs {
     /// The step to show: 0 is the start, N is after the N-th key.
     #[arg(long, value_name = "STEP")]
     pub at: u64,
-    /// Also print the whole game state as RON.
+    /// Also print the game state: every field in the words `deja diff`
+    /// uses and `deja when` conditions name.
     #[arg(long)]
     pub state: bool,
+    /// With --state: the whole state as raw RON instead (what a save
+    /// holds: bit grids as words, kinds as numbers).
+    #[arg(long, requires = "state")]
+    pub raw: bool,
+    /// Frame size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "80x24", value_parser = crate::frames::parse_frame_size)]
+    pub size: (u16, u16),
+    #[command(flatten)]
+    pub content: ContentArgs,
+}
+
+#[derive(Args)]
+pub struct WhenArgs {
+    /// A recording file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// What to look for, over the field paths `deja diff` and `deja show
+    /// --state` print: 'player.hp <= 5', 'monsters[kind=orc].awake'
+    /// (--help says the whole syntax).
+    #[arg(value_name = "CONDITION")]
+    pub condition: String,
+    /// List every step at which the condition comes to hold, not only the
+    /// first (without frames).
+    #[arg(long)]
+    pub all: bool,
     /// Frame size, WIDTHxHEIGHT.
     #[arg(long, default_value = "80x24", value_parser = crate::frames::parse_frame_size)]
     pub size: (u16, u16),
@@ -785,6 +824,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Bless(args) => crate::commands::bless::run(args),
         Command::Diff(args) => crate::commands::diff::run(args),
         Command::Show(args) => crate::commands::show::run(args),
+        Command::When(args) => crate::commands::when::run(args),
         Command::Map(args) => crate::commands::map::run(args),
         Command::Bench(args) => crate::commands::bench::run(args),
         Command::Sweep(args) => crate::commands::sweep::run(args),

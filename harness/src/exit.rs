@@ -21,6 +21,7 @@ Exit codes:
   1  error (unreadable file, bad arguments)
   2  bad usage (from the argument parser)
   3  drift: a replay's state differs from its recording, or the run no longer
-     shows its expect list (bless: refused, the outcome would change)
+     shows its expect list (bless: refused, the outcome would change; when:
+     the condition never holds)
   4  failure found: panic, broken invariant or stuck turn
   130  ended by Ctrl-C or a signal (the work done so far is kept)";

@@ -227,6 +227,24 @@ impl Timeline {
         }
     }
 
+    /// Calls `visit` with the game at every step of keyframe `segment`'s
+    /// stretch: the keyframe's own step, then each step pressed from it, up
+    /// to the next keyframe or the last step shown. The stretches of every
+    /// keyframe cover steps 0 to the last once each, and can be walked at
+    /// the same time (`deja when` walks them on every core).
+    pub fn walk_segment(&self, segment: usize, mut visit: impl FnMut(u64, &Game)) {
+        let from = segment as u64 * self.spacing;
+        let to = (from + self.spacing - 1).min(self.marks.last);
+        let mut game = self.keyframes[segment].clone();
+        visit(from, &game);
+        for step in from + 1..=to {
+            // As in `press_to`: the checked replay pressed these already.
+            let key = self.recording.keys[(step - 1) as usize];
+            let _ = crate::runner::catch_panic(|| game.press(key));
+            visit(step, &game);
+        }
+    }
+
     /// The key pressed at `step` (none at the start).
     pub fn key_at(&self, step: u64) -> Option<Key> {
         step.checked_sub(1)

@@ -400,7 +400,27 @@ fn show_seeks_to_a_step() {
     support::assert_exit_printing_data(&out, 0);
     let stdout = text(&out.stdout);
     assert!(
-        stdout.contains("--- state ---") && stdout.contains("seed: (18)"),
+        stdout.contains("--- state ---")
+            && stdout.contains("seed: 18")
+            && stdout.contains("player.hp: ")
+            && stdout.contains("map.visible: "),
+        "{stdout}"
+    );
+    // Every line a person reads: no dump of bit-grid words or kind ids.
+    let state = &stdout[stdout.find("--- state ---").expect("a state")..];
+    for line in state.lines() {
+        let numbers = line
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|s| !s.is_empty())
+            .count();
+        assert!(numbers <= 20, "a list of {numbers} numbers: {line}");
+        assert!(!line.contains("words"), "{line}");
+    }
+    let out = run(&["show", "run.ron", "--at", "0", "--state", "--raw"], &dir);
+    support::assert_exit_printing_data(&out, 0);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("--- state (raw RON) ---") && stdout.contains("seed: (18)"),
         "{stdout}"
     );
     let out = run(&["show", "run.ron", "--at", "6"], &dir);
@@ -734,5 +754,117 @@ fn a_taken_over_run_records_the_size_it_was_drawn_at() {
     assert_eq!(
         harness::recording::read(&dir.join("on.ron")).unwrap().frame,
         (100, 30)
+    );
+}
+
+/// The value `deja show --state` prints for `field` at `step`.
+fn shown_field(file: &str, step: u64, field: &str, dir: &Path) -> String {
+    let out = run(&["show", file, "--at", &step.to_string(), "--state"], dir);
+    assert_exit(&out, 0);
+    let stdout = text(&out.stdout);
+    let prefix = format!("{field}: ");
+    stdout
+        .lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .unwrap_or_else(|| panic!("no {field} at step {step}: {stdout}"))
+        .to_string()
+}
+
+/// The step a `deja when` answer names first.
+fn step_named(stdout: &str) -> u64 {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("step "))
+        .unwrap_or_else(|| panic!("no step: {stdout}"));
+    line["step ".len()..]
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"))
+}
+
+#[test]
+fn when_finds_the_bite_that_poisoned_the_player() {
+    let dir = scratch("when-poison");
+    let file = support::corpus("death-by-poison.ron");
+    let out = run(&["when", &file, "player.statuses.poison"], &dir);
+    assert_exit(&out, 0);
+    let stdout = text(&out.stdout);
+    let step = step_named(&stdout);
+    assert!(step > 0, "{stdout}");
+    // The step is the first the state says so: none before it, poison at it.
+    assert_eq!(
+        shown_field(&file, step - 1, "player.statuses.poison", &dir),
+        "none"
+    );
+    let rounds = shown_field(&file, step, "player.statuses.poison.rounds", &dir);
+    assert!(
+        stdout.contains(&format!(
+            "player.statuses.poison: none -> rounds {rounds}, damage "
+        )),
+        "{stdout}"
+    );
+    // The bite: a monster that hit the player, and the poison it gave.
+    assert!(
+        stdout.lines().any(|l| l.starts_with("  the record: the ")
+            && l.contains("attacks the player")
+            && l.contains("hits")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  the record: the player is poisoned for"),
+        "{stdout}"
+    );
+    // The frame at that step follows.
+    assert!(stdout.contains("HP:") || stdout.contains("HP "), "{stdout}");
+}
+
+#[test]
+fn when_answers_conditions_on_hit_points_depth_and_monsters() {
+    let dir = scratch("when-conditions");
+    let file = support::corpus("death-by-poison.ron");
+    let out = run(&["when", &file, "player.hp <= 5"], &dir);
+    assert_exit(&out, 0);
+    let step = step_named(&text(&out.stdout));
+    let hp = |step| {
+        shown_field(&file, step, "player.hp", &dir)
+            .parse::<i32>()
+            .expect("a number")
+    };
+    assert!(hp(step) <= 5 && hp(step - 1) > 5, "step {step}");
+    assert_prints(
+        &out,
+        &format!("  player.hp: {} -> {}", hp(step - 1), hp(step)),
+    );
+    // True from the start.
+    let out = run(&["when", &file, "depth == 1 && monsters.count > 0"], &dir);
+    assert_exit(&out, 0);
+    assert_prints(&out, "step 0 (the start, turn 0): it holds from the start");
+    // Never: exit 3, saying so.
+    let out = run(&["when", &file, "depth == 6"], &dir);
+    assert_exit(&out, 3);
+    assert_prints(&out, "`depth == 6` never holds, from step 0 to 63");
+    // --all: each step it comes to hold, first among them the first.
+    let first = run(&["when", &file, "monsters[*].awake"], &dir);
+    assert_exit(&first, 0);
+    let all = run(&["when", &file, "monsters[*].awake", "--all"], &dir);
+    assert_exit(&all, 0);
+    let all = text(&all.stdout);
+    assert!(all.contains("comes to hold"), "{all}");
+    assert_eq!(step_named(&all), step_named(&text(&first.stdout)), "{all}");
+}
+
+#[test]
+fn a_malformed_condition_is_refused_naming_its_column() {
+    let dir = scratch("when-malformed");
+    let file = support::corpus("death-by-poison.ron");
+    let out = run(&["when", &file, "player.hp <="], &dir);
+    assert_exit(&out, 1);
+    assert_says(&out, "the condition, column 13: expected a value");
+    let out = run(&["when", &file, "player.hpp > 2"], &dir);
+    assert_exit(&out, 1);
+    assert_says(
+        &out,
+        "column 1: no field `player.hpp`; `player` has: pos, hp",
     );
 }

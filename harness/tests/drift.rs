@@ -105,9 +105,9 @@ fn diff_shows_the_fields_a_content_change_moves() {
     assert_prints(&out, "differ first at step 0 (the start): monsters differ");
     let stdout = text(&out.stdout);
     assert!(
-        stdout
-            .lines()
-            .any(|l| l.starts_with("  monsters[") && l.ends_with("].hp: 7 -> 9")),
+        stdout.lines().any(|l| l.starts_with("  monsters[")
+            && l.contains(" (cave spider #")
+            && l.ends_with(").hp: 7 -> 9")),
         "{stdout}"
     );
     let same = support::run(&["diff", &run, &run], &dir);
@@ -130,7 +130,34 @@ fn diff_finds_where_two_runs_of_a_seed_part() {
             "a.ron and b.ron differ first at step 12 (a.ron pressed {pressed}, b.ron pressed h)"
         ),
     );
-    assert_prints(&out, "  player.pos.x: ");
+    // In the state view's words, the parts in the digests' order: the
+    // player's fields before the map's, monsters by name and id, a bit
+    // grid as the tiles that differ and never as its words.
+    let stdout = text(&out.stdout);
+    let fields: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("  "))
+        .collect();
+    assert!(fields[0].starts_with("player.pos: ("), "{stdout}");
+    let part = |field: &str| {
+        [
+            "player", "monsters", "items", "depth", "floor", "map", "clock", "rng",
+        ]
+        .iter()
+        .position(|p| field.starts_with(p))
+        .unwrap_or(usize::MAX)
+    };
+    let order: Vec<usize> = fields.iter().map(|f| part(f)).collect();
+    assert!(order.is_sorted(), "fields out of part order: {stdout}");
+    for field in &fields {
+        assert!(!field.contains("words"), "{stdout}");
+        if field.starts_with("monsters[") {
+            assert!(field.contains(" #"), "a monster without its name: {field}");
+        }
+        if field.starts_with("map.visible") || field.starts_with("map.revealed") {
+            assert!(field.contains("differ"), "{field}");
+        }
+    }
     std::fs::write(
         dir.join("other.ron"),
         support::with_the_next_seed(&original),

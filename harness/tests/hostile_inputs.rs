@@ -119,6 +119,7 @@ fn recording_commands(file: &str, dir: &Path, exits: &'static [i32]) -> Vec<Case
         ),
         case(&["show", file, "--at", "1"], exits),
         case(&["diff", file, file], exits),
+        case(&["when", file, "depth >= 1"], exits),
         case(&["bless", &copy], exits),
         case(&["shrink", file, "-o", &shrunk, "--max-tries", "30"], exits),
         case(
@@ -690,6 +691,7 @@ fn no_text_from_a_recording_reaches_the_terminal_raw() {
             vec!["bless", &copy, "--accept-outcome"],
             vec!["show", file, "--at", "1"],
             vec!["show", file, "--at", "1", "--state"],
+            vec!["when", file, "messages.last ~ \"a\""],
             vec!["diff", file, base],
             vec!["diff", base, file],
             vec!["replay", file, "--cast", "-o", "movie.cast"],

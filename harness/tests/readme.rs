@@ -43,6 +43,11 @@ const SAYS: &[(&str, &str)] = &[
     ("-- replay bug.ron  ", "reproduced at step 3"),
     ("-- shrink bug.ron", "3 keys -> 1 key, the same failure"),
     ("-- diff bug.ron small.ron", "fails at step 1"),
+    ("-- when bug.ron 'screen'", "step 3 (key ?"),
+    (
+        "'player.statuses.poison'",
+        "player.statuses.poison: none -> rounds",
+    ),
     (
         "-- replay small.ron",
         "fixed: the recorded failure at step 1",

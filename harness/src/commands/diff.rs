@@ -11,11 +11,12 @@ use serde_json::Value;
 
 use game_core::game::digest::compare_parts;
 
-use crate::cli::DiffArgs;
+use crate::cli::{DiffArgs, Format};
 use crate::exit;
 use crate::recording::Recording;
 use crate::replay;
 use crate::runner::Runner;
+use crate::state_view;
 
 /// The most field differences printed; the count of the rest is said.
 const MAX_FIELDS_SHOWN: usize = 40;
@@ -55,6 +56,9 @@ pub fn run(args: DiffArgs) -> Result<u8, String> {
         ));
     }
     let found = first_difference((&a, &name_a), (&b, &name_b), content_a, content_b)?;
+    if args.format == Format::Json {
+        return json_report(&name_a, &name_b, found);
+    }
     let out = |line: String| super::out(line);
     match found {
         Found::RecordedOnly { steps, step, parts } => {
@@ -105,6 +109,7 @@ pub fn run(args: DiffArgs) -> Result<u8, String> {
             keys,
             parts,
             fields,
+            ..
         } => {
             let keys = match keys {
                 (None, None) => "the start".to_string(),
@@ -175,9 +180,77 @@ enum Found {
         step: u64,
         keys: (Option<String>, Option<String>),
         parts: Vec<String>,
-        /// `path: A's value -> B's value`, fields in name order.
+        /// `path: A's value -> B's value` in the state view's words, the
+        /// parts in digest order.
         fields: Vec<String>,
+        /// The same differences as raw serde paths, for `--format json`.
+        raw: Vec<RawField>,
     },
+}
+
+/// A raw leaf of the serialized state that differs; `None` where one side
+/// has no such field or element.
+struct RawField {
+    path: String,
+    a: Option<Value>,
+    b: Option<Value>,
+}
+
+impl RawField {
+    fn line(&self) -> String {
+        let side = |v: &Option<Value>| v.as_ref().map_or_else(|| "(absent)".into(), short);
+        format!("{}: {} -> {}", self.path, side(&self.a), side(&self.b))
+    }
+}
+
+/// `deja diff --format json`: one object saying what was found.
+fn json_report(name_a: &str, name_b: &str, found: Found) -> Result<u8, String> {
+    let (object, code) = match found {
+        Found::Same { steps } => (
+            serde_json::json!({"result": "same", "steps": steps}),
+            exit::OK,
+        ),
+        Found::RecordedOnly { steps, step, parts } => (
+            serde_json::json!({"result": "recorded hashes differ", "steps": steps, "step": step, "parts": parts}),
+            exit::DRIFT,
+        ),
+        Found::Failed { which, step, what } => (
+            serde_json::json!({"result": "failed", "file": if which == 0 { name_a } else { name_b }, "step": step, "failure": what}),
+            exit::DRIFT,
+        ),
+        Found::Differs {
+            step,
+            keys,
+            parts,
+            raw,
+            ..
+        } => {
+            let fields: Vec<Value> = raw
+                .into_iter()
+                .map(|f| {
+                    let mut field = serde_json::Map::new();
+                    field.insert("path".into(), Value::String(f.path));
+                    if let Some(a) = f.a {
+                        field.insert("a".into(), a);
+                    }
+                    if let Some(b) = f.b {
+                        field.insert("b".into(), b);
+                    }
+                    Value::Object(field)
+                })
+                .collect();
+            (
+                serde_json::json!({"result": "differs", "step": step, "keys": [keys.0, keys.1], "parts": parts, "fields": fields}),
+                exit::DRIFT,
+            )
+        }
+    };
+    let mut object = object;
+    object["a"] = Value::String(name_a.into());
+    object["b"] = Value::String(name_b.into());
+    // JSON escapes every control character, so the line is printed as is.
+    println!("{object}");
+    Ok(code)
 }
 
 fn first_difference(
@@ -219,15 +292,24 @@ fn first_difference(
             if parts.is_empty() {
                 parts.push("what the runs started with (seed, content, canaries)".into());
             }
-            let mut fields = field_differences(&runners[0], &runners[1]);
+            let mut raw = raw_differences(&runners[0], &runners[1]);
+            let tree = |r: &Runner| state_view::tree(r.game().state(), r.game().content());
+            let mut fields = state_view::differences(&tree(&runners[0]), &tree(&runners[1]));
             if contents_differ {
+                raw.retain(|field| field.path != "content_fingerprint");
                 fields.retain(|field| !field.starts_with("content_fingerprint:"));
+            }
+            if fields.is_empty() {
+                // What the state view leaves out (the order of equal
+                // things, a counter it does not name) still tells.
+                fields = raw.iter().map(RawField::line).collect();
             }
             return Ok(Found::Differs {
                 step,
                 keys: (key(a), key(b)),
                 parts,
                 fields,
+                raw,
             });
         }
         if step == common {
@@ -253,8 +335,8 @@ fn names(parts: Vec<&str>) -> Vec<String> {
     parts.into_iter().map(String::from).collect()
 }
 
-/// Every leaf of the two states that differs, as `path: a -> b`.
-fn field_differences(a: &Runner, b: &Runner) -> Vec<String> {
+/// Every leaf of the two serialized states that differs, by raw path.
+fn raw_differences(a: &Runner, b: &Runner) -> Vec<RawField> {
     let to_value = |r: &Runner| {
         serde_json::to_value(r.game().state()).expect("the game state serializes to JSON")
     };
@@ -263,10 +345,15 @@ fn field_differences(a: &Runner, b: &Runner) -> Vec<String> {
     found
 }
 
-fn compare(path: &str, a: &Value, b: &Value, found: &mut Vec<String>) {
+fn compare(path: &str, a: &Value, b: &Value, found: &mut Vec<RawField>) {
     if a == b {
         return;
     }
+    let field = |path: String, a: Option<&Value>, b: Option<&Value>| RawField {
+        path,
+        a: a.cloned(),
+        b: b.cloned(),
+    };
     match (a, b) {
         (Value::Object(fa), Value::Object(fb)) => {
             // Fields in name order (serde_json's maps are sorted).
@@ -274,30 +361,27 @@ fn compare(path: &str, a: &Value, b: &Value, found: &mut Vec<String>) {
                 let here = join(path, key);
                 match fb.get(key) {
                     Some(vb) => compare(&here, va, vb, found),
-                    None => found.push(format!("{here}: {} -> (absent)", short(va))),
+                    None => found.push(field(here, Some(va), None)),
                 }
             }
             for (key, vb) in fb {
                 if !fa.contains_key(key) {
-                    found.push(format!("{}: (absent) -> {}", join(path, key), short(vb)));
+                    found.push(field(join(path, key), None, Some(vb)));
                 }
             }
         }
         (Value::Array(xa), Value::Array(xb)) => {
-            if xa.len() != xb.len() {
-                found.push(format!("{path}: {} items -> {}", xa.len(), xb.len()));
-            }
             for (i, (va, vb)) in xa.iter().zip(xb).enumerate() {
                 compare(&format!("{path}[{i}]"), va, vb, found);
             }
             for (i, extra) in xa.iter().enumerate().skip(xb.len()) {
-                found.push(format!("{path}[{i}]: {} -> (absent)", short(extra)));
+                found.push(field(format!("{path}[{i}]"), Some(extra), None));
             }
             for (i, extra) in xb.iter().enumerate().skip(xa.len()) {
-                found.push(format!("{path}[{i}]: (absent) -> {}", short(extra)));
+                found.push(field(format!("{path}[{i}]"), None, Some(extra)));
             }
         }
-        _ => found.push(format!("{path}: {} -> {}", short(a), short(b))),
+        _ => found.push(field(path.to_string(), Some(a), Some(b))),
     }
 }
 
@@ -325,15 +409,15 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn fields_that_differ_are_listed_by_path() {
+    fn raw_fields_that_differ_are_listed_by_path() {
         let a = json!({"player": {"pos": {"x": 3, "y": 4}, "hp": 10}, "monsters": [{"hp": 2}, {"hp": 5}]});
         let b = json!({"player": {"pos": {"x": 3, "y": 5}, "hp": 9}, "monsters": [{"hp": 2}]});
         let mut found = Vec::new();
         compare("", &a, &b, &mut found);
+        let found: Vec<String> = found.iter().map(RawField::line).collect();
         assert_eq!(
             found,
             [
-                "monsters: 2 items -> 1",
                 "monsters[1]: {\"hp\":5} -> (absent)",
                 "player.hp: 10 -> 9",
                 "player.pos.y: 4 -> 5",

@@ -14,6 +14,7 @@ pub mod show;
 pub mod shrink;
 pub mod sweep;
 pub mod watch;
+pub mod when;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

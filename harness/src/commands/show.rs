@@ -57,9 +57,15 @@ pub fn run(args: ShowArgs) -> Result<u8, String> {
         "{}",
         game.frame(args.size.0, args.size.1).to_text()
     ))?;
-    if args.state {
-        super::out(format_args!("--- state ---"))?;
+    if args.raw {
+        super::out(format_args!("--- state (raw RON) ---"))?;
         super::out(format_args!("{}", game.save()))?;
+    } else if args.state {
+        super::out(format_args!("--- state ---"))?;
+        let tree = crate::state_view::tree(game.state(), game.content());
+        for line in crate::state_view::lines(&tree) {
+            super::out(line)?;
+        }
     }
     Ok(exit::OK)
 }

@@ -1,0 +1,994 @@
+//! Conditions on the game state, for `deja when`: `player.hp <= 5`,
+//! `depth == 3`, `monsters[kind=orc].awake`, `player.statuses.poison`.
+//!
+//! A condition names the field paths `deja diff` and `deja show --state`
+//! print (the tree of [`crate::state_view`]), so what a person reads in one
+//! they can ask about in the other. It is checked against
+//! [`state_view::FIELDS`] when it is read, so a misspelt field or a
+//! comparison of a place with a number is refused once, naming its column,
+//! rather than silently never holding.
+//!
+//! The syntax is in [`SYNTAX`], which `deja when --help` prints.
+
+use std::fmt;
+
+use game_core::content::Content;
+use game_core::game::state::GameState;
+use game_core::geom::Pos;
+
+use crate::state_view::{self, Entity, FIELDS, Kind, Node, Value};
+
+/// `deja when`'s examples, in both its helps.
+const EXAMPLES: &str = "\
+Examples:
+  deja when run.ron 'player.hp <= 5'           the first step you are down to 5
+  deja when run.ron 'player.statuses.poison'   the bite that poisoned you
+  deja when run.ron 'depth == 3' --all         every step depth 3 is entered
+
+Exit 0 when the condition comes to hold, 3 when it never does.";
+
+/// `deja when -h`: the examples, and where the syntax is.
+pub fn short_help() -> String {
+    format!("{EXAMPLES}\n--help says the condition syntax.")
+}
+
+/// `deja when --help`: the examples, the condition syntax and every field.
+pub fn long_help() -> String {
+    let fields: Vec<String> = FIELDS
+        .iter()
+        .map(|(path, _)| path.replace("[]", "[..]"))
+        .collect();
+    let fields = game_core::game::wrap(&fields.join(" "), 78).join("\n  ");
+    format!("{EXAMPLES}\n\n{SYNTAX}\nEvery field:\n  {fields}")
+}
+
+/// The condition syntax.
+pub const SYNTAX: &str = "\
+Conditions:
+  FIELD                 holds when the field is true, a number other than 0,
+                        text, a place, a set with a tile in it, or a group
+                        that is there (player.statuses.poison: while poisoned)
+  FIELD OP VALUE        OP is == != < <= > >= or ~ (text contains, any case)
+  A && B, A || B, !A    also `and`, `or`, `not`; ( ) to group
+  VALUE                 a number, true or false, none, a word (orc), a
+                        \"quoted text\", or a place (x, y)
+Fields are the paths `deja diff` and `deja show --state` print: player.hp,
+player.pos, player.statuses.poison, player.statuses.confused, depth, status,
+monsters[..].kind, monsters[..].hp, monsters[..].awake, items[..].kind,
+clock.turn, map.visible, screen, messages.last and the rest (listed below). A list's entries are picked in brackets: monsters[3] (by index),
+monsters[#12] (by id), player.pack[c] (by letter), monsters[kind=orc] (by a
+field), monsters[*] (any); with none, any entry will do (monsters.awake: some
+monster is awake). LIST.count is how many entries the list has. Where several
+entries match, the condition holds when one of them does. A set of tiles
+compares by its count (map.visible > 100).
+More conditions:
+  'monsters[kind=orc].awake'   'monsters.count == 0'   'player.pos == (12, 7)'
+  'messages.last ~ \"bites\"'   'player.hp < 5 && !player.statuses.poison'";
+
+/// A condition that does not read, or names what is not there: where and
+/// why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConditionError {
+    /// 1-based, in characters.
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ConditionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "column {}: {}", self.column, self.message)
+    }
+}
+
+/// A condition, read and checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Condition {
+    expr: Expr,
+    /// The roots of the state tree it reads, so a step builds only those.
+    roots: Vec<&'static str>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Expr {
+    Or(Box<Expr>, Box<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    Not(Box<Expr>),
+    Test {
+        path: Path,
+        compare: Option<(Op, Literal)>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Path {
+    /// As written, for reports.
+    pub text: String,
+    segments: Vec<Segment>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Segment {
+    name: String,
+    select: Option<Select>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Select {
+    /// `[*]`
+    Any,
+    /// `[3]` or `[c]`: what the entry's path shows between its brackets.
+    Shown(String),
+    /// `[#12]`
+    Id(u32),
+    /// `[kind=orc]`
+    Field(String, String),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Contains,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Literal {
+    Number(i128),
+    Flag(bool),
+    Text(String),
+    Place(Pos),
+    None,
+}
+
+impl Condition {
+    /// Reads and checks a condition.
+    pub fn parse(text: &str) -> Result<Condition, ConditionError> {
+        let mut parser = Parser {
+            chars: text.chars().collect(),
+            at: 0,
+        };
+        parser.skip_space();
+        if parser.peek().is_none() {
+            return Err(parser.error("the condition is empty; try `player.hp <= 5`"));
+        }
+        let expr = parser.or()?;
+        parser.skip_space();
+        if parser.peek() == Some('=') {
+            return Err(parser.error("`=` on its own; write == for equal"));
+        }
+        if let Some(c) = parser.peek() {
+            return Err(parser.error(format!(
+                "`{c}` after a whole condition; join conditions with && or ||"
+            )));
+        }
+        let mut roots = Vec::new();
+        collect_roots(&expr, &mut roots);
+        Ok(Condition { expr, roots })
+    }
+
+    /// Whether it holds of `state`.
+    pub fn holds(&self, state: &GameState, content: &Content) -> bool {
+        let roots = self.roots_of(state, content);
+        eval(&self.expr, &roots)
+    }
+
+    /// The fields it reads, each as written, with what it reaches in
+    /// `state` in words: one value, or one for each list entry it passes
+    /// through, named (`cave spider #3`). For saying what changed when it
+    /// came to hold.
+    pub fn readings(&self, state: &GameState, content: &Content) -> Vec<Reading> {
+        let roots = self.roots_of(state, content);
+        let mut paths = Vec::new();
+        collect_paths(&self.expr, &mut paths);
+        paths
+            .into_iter()
+            .map(|path| Reading {
+                path: path.text.clone(),
+                values: resolve(path, &roots)
+                    .iter()
+                    .map(|(entry, reached)| (entry.map(str::to_string), reached.summary()))
+                    .collect(),
+            })
+            .collect()
+    }
+
+    fn roots_of(&self, state: &GameState, content: &Content) -> Vec<(&'static str, Node)> {
+        self.roots
+            .iter()
+            .filter_map(|name| Some((*name, state_view::root(state, content, name)?)))
+            .collect()
+    }
+}
+
+fn collect_roots(expr: &Expr, roots: &mut Vec<&'static str>) {
+    match expr {
+        Expr::Or(a, b) | Expr::And(a, b) => {
+            collect_roots(a, roots);
+            collect_roots(b, roots);
+        }
+        Expr::Not(a) => collect_roots(a, roots),
+        Expr::Test { path, .. } => {
+            let root = state_view::ROOTS
+                .iter()
+                .map(|(name, _)| *name)
+                .find(|name| *name == path.segments[0].name)
+                .expect("a checked path starts at a root");
+            if !roots.contains(&root) {
+                roots.push(root);
+            }
+        }
+    }
+}
+
+fn collect_paths<'a>(expr: &'a Expr, paths: &mut Vec<&'a Path>) {
+    match expr {
+        Expr::Or(a, b) | Expr::And(a, b) => {
+            collect_paths(a, paths);
+            collect_paths(b, paths);
+        }
+        Expr::Not(a) => collect_paths(a, paths),
+        Expr::Test { path, .. } => {
+            if !paths.iter().any(|p| p.text == path.text) {
+                paths.push(path);
+            }
+        }
+    }
+}
+
+/// What one field of a condition reads in a state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reading {
+    /// The path as the condition writes it.
+    pub path: String,
+    /// Each value reached, with the name of the list entry it belongs to
+    /// where the path goes through a list.
+    pub values: Vec<(Option<String>, String)>,
+}
+
+impl Reading {
+    /// The values in words: `29`, `cave spider #3 false, rat #4 true`.
+    pub fn text(&self) -> String {
+        if self.values.is_empty() {
+            return "none".into();
+        }
+        self.values
+            .iter()
+            .map(|(entry, value)| match entry {
+                Some(entry) => format!("{entry} {value}"),
+                None => value.clone(),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// What changed from `before` to this, in words: `6 -> 5`, or for a
+    /// list, only the entries whose value changed (`cave spider #3 false
+    /// -> true`); `None` when nothing did.
+    pub fn change_from(&self, before: &Reading) -> Option<String> {
+        if self.values == before.values {
+            return None;
+        }
+        let listed = self
+            .values
+            .iter()
+            .chain(&before.values)
+            .any(|(e, _)| e.is_some());
+        if !listed {
+            return Some(format!("{} -> {}", before.text(), self.text()));
+        }
+        let mut changes = Vec::new();
+        for (entry, now) in &self.values {
+            match before.values.iter().find(|(e, _)| e == entry) {
+                Some((_, was)) if was == now => {}
+                Some((_, was)) => changes.push(format!("{} {was} -> {now}", name(entry))),
+                None => changes.push(format!("{} (absent) -> {now}", name(entry))),
+            }
+        }
+        for (entry, was) in &before.values {
+            if !self.values.iter().any(|(e, _)| e == entry) {
+                changes.push(format!("{} {was} -> (gone)", name(entry)));
+            }
+        }
+        Some(changes.join(", "))
+    }
+}
+
+fn name(entry: &Option<String>) -> &str {
+    entry.as_deref().unwrap_or("")
+}
+
+/// What a path reaches in a tree.
+enum Reached<'a> {
+    Node(&'a Node),
+    Entity(&'a Entity),
+    Count(usize),
+}
+
+impl Reached<'_> {
+    fn summary(&self) -> String {
+        match self {
+            Reached::Node(node) => state_view::summary(node),
+            Reached::Entity(entity) => format!(
+                "{}: {}",
+                entity.name,
+                state_view::summary(&Node::Group(entity.fields.clone()))
+            ),
+            Reached::Count(n) => n.to_string(),
+        }
+    }
+
+    fn truthy(&self) -> bool {
+        match self {
+            Reached::Node(Node::Leaf(value)) => value.truthy(),
+            Reached::Node(Node::Group(_)) | Reached::Entity(_) => true,
+            Reached::Node(Node::List(entities)) => !entities.is_empty(),
+            Reached::Count(n) => *n > 0,
+        }
+    }
+}
+
+fn eval(expr: &Expr, roots: &[(&'static str, Node)]) -> bool {
+    match expr {
+        Expr::Or(a, b) => eval(a, roots) || eval(b, roots),
+        Expr::And(a, b) => eval(a, roots) && eval(b, roots),
+        Expr::Not(a) => !eval(a, roots),
+        Expr::Test { path, compare } => {
+            let found = resolve(path, roots);
+            match compare {
+                None => found.iter().any(|(_, r)| r.truthy()),
+                Some((op, literal)) => found.iter().any(|(_, r)| compares(r, *op, literal)),
+            }
+        }
+    }
+}
+
+fn compares(reached: &Reached, op: Op, literal: &Literal) -> bool {
+    let value = match reached {
+        Reached::Node(Node::Leaf(value)) => value.clone(),
+        Reached::Count(n) => Value::Number(*n as i128),
+        Reached::Node(Node::List(entities)) if entities.is_empty() => Value::None,
+        // Groups and entries are compared only with none (checked when read).
+        _ => {
+            return op != Op::Eq;
+        }
+    };
+    let order = |a: i128, b: i128| match op {
+        Op::Eq => a == b,
+        Op::Ne => a != b,
+        Op::Lt => a < b,
+        Op::Le => a <= b,
+        Op::Gt => a > b,
+        Op::Ge => a >= b,
+        Op::Contains => false,
+    };
+    match (&value, literal) {
+        (Value::None, Literal::None) => op == Op::Eq,
+        (_, Literal::None) | (Value::None, _) => op == Op::Ne,
+        (Value::Number(n), Literal::Number(m)) => order(*n, *m),
+        (Value::Tiles { cells, .. }, Literal::Number(m)) => order(cells.len() as i128, *m),
+        (Value::Flag(a), Literal::Flag(b)) => (a == b) == (op == Op::Eq),
+        (Value::Place(a), Literal::Place(b)) => (a == b) == (op == Op::Eq),
+        (Value::Text(a), Literal::Text(b)) => {
+            let (a, b) = (a.to_lowercase(), b.to_lowercase());
+            match op {
+                Op::Eq => a == b,
+                Op::Ne => a != b,
+                Op::Contains => a.contains(&b),
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+/// What `path` reaches in `roots`, each with the name of the last list
+/// entry on its way (none outside lists).
+fn resolve<'a>(
+    path: &Path,
+    roots: &'a [(&'static str, Node)],
+) -> Vec<(Option<&'a str>, Reached<'a>)> {
+    let Some((_, root)) = roots
+        .iter()
+        .find(|(name, _)| *name == path.segments[0].name)
+    else {
+        return Vec::new();
+    };
+    let mut here = vec![(None, Reached::Node(root))];
+    for (i, segment) in path.segments.iter().enumerate() {
+        if i > 0 {
+            here = step_into(here, &segment.name);
+        }
+        if let Some(select) = &segment.select {
+            here = here
+                .into_iter()
+                .flat_map(|(_, r)| match r {
+                    Reached::Node(Node::List(entities)) => entities
+                        .iter()
+                        .filter(|e| selects(select, e))
+                        .map(|e| (Some(e.name.as_str()), Reached::Entity(e)))
+                        .collect(),
+                    _ => Vec::new(),
+                })
+                .collect();
+        }
+    }
+    here
+}
+
+fn step_into<'a>(
+    here: Vec<(Option<&'a str>, Reached<'a>)>,
+    name: &str,
+) -> Vec<(Option<&'a str>, Reached<'a>)> {
+    let field = |fields: &'a [(&'static str, Node)]| {
+        fields
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, node)| Reached::Node(node))
+    };
+    here.into_iter()
+        .flat_map(|(entry, r)| match r {
+            Reached::Node(Node::Group(fields)) => field(fields)
+                .map(|r| (entry, r))
+                .into_iter()
+                .collect::<Vec<_>>(),
+            Reached::Entity(entity) => field(&entity.fields)
+                .map(|r| (entry, r))
+                .into_iter()
+                .collect(),
+            Reached::Node(Node::List(entities)) if name == "count" => {
+                vec![(entry, Reached::Count(entities.len()))]
+            }
+            // A list without brackets: any of its entries.
+            Reached::Node(Node::List(entities)) => entities
+                .iter()
+                .filter_map(|e| field(&e.fields).map(|r| (Some(e.name.as_str()), r)))
+                .collect(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+fn selects(select: &Select, entity: &Entity) -> bool {
+    let field = |name: &str| {
+        entity
+            .fields
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, node)| node)
+    };
+    match select {
+        Select::Any => true,
+        Select::Shown(shown) => entity.shown == *shown,
+        Select::Id(id) => field("id") == Some(&Node::Leaf(Value::Number(i128::from(*id)))),
+        Select::Field(name, wanted) => match field(name) {
+            Some(Node::Leaf(value)) => value.to_string().eq_ignore_ascii_case(wanted.trim()),
+            _ => false,
+        },
+    }
+}
+
+/// What a path names, by [`FIELDS`].
+enum Named {
+    Leaf(Kind),
+    /// Fields under it (a group, or an optional group like poison).
+    Group,
+    /// A list's entries; `.count` counts them.
+    List,
+    Count,
+}
+
+/// `monsters[kind=orc].hp` as FIELDS writes it: `monsters[].hp`.
+fn pattern(segments: &[Segment], lists: &[bool]) -> String {
+    segments
+        .iter()
+        .zip(lists)
+        .map(|(s, list)| {
+            if *list {
+                format!("{}[]", s.name)
+            } else {
+                s.name.clone()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+fn is_list(prefix: &str) -> bool {
+    let list = format!("{prefix}[]");
+    FIELDS.iter().any(|(p, _)| p.starts_with(&list))
+}
+
+/// What a path names, or why it names nothing.
+fn name_of(segments: &[Segment]) -> Result<Named, String> {
+    // Which segments are lists, decided from the left.
+    let mut lists = Vec::new();
+    for i in 0..segments.len() {
+        let prefix = pattern(&segments[..i], &lists);
+        let here = if prefix.is_empty() {
+            segments[i].name.clone()
+        } else {
+            format!("{prefix}.{}", segments[i].name)
+        };
+        let list = is_list(&here);
+        if segments[i].select.is_some() && !list {
+            return Err(format!(
+                "`{}` is not a list, so it takes no [ ]",
+                segments[i].name
+            ));
+        }
+        // `monsters.count` counts the list; after a pick (`items[*].count`)
+        // `count` is the entry's own field, if it has one.
+        if i + 1 == segments.len()
+            && segments[i].name == "count"
+            && i > 0
+            && lists[i - 1]
+            && segments[i - 1].select.is_none()
+        {
+            return Ok(Named::Count);
+        }
+        lists.push(list);
+    }
+    let whole = pattern(segments, &lists);
+    if let Some((_, kind)) = FIELDS.iter().find(|(p, _)| *p == whole) {
+        return Ok(Named::Leaf(*kind));
+    }
+    if lists.last() == Some(&true) && segments.last().is_some_and(|s| s.select.is_some()) {
+        return Ok(Named::Group);
+    }
+    if *lists.last().unwrap_or(&false) {
+        return Ok(Named::List);
+    }
+    let under = format!("{whole}.");
+    if FIELDS.iter().any(|(p, _)| p.starts_with(&under)) {
+        return Ok(Named::Group);
+    }
+    // Say what is there at the deepest place the path got right.
+    let mut known = whole.as_str();
+    let mut fields = Vec::new();
+    while fields.is_empty() {
+        known = match known.rfind('.') {
+            Some(dot) => &known[..dot],
+            None => "",
+        };
+        let inside = if known.is_empty() {
+            String::new()
+        } else if is_list(known.trim_end_matches("[]")) && !known.ends_with("[]") {
+            format!("{known}[].")
+        } else {
+            format!("{known}.")
+        };
+        for (p, _) in FIELDS {
+            if let Some(rest) = p.strip_prefix(inside.as_str()) {
+                let next = rest.split(['.', '[']).next().unwrap_or(rest);
+                if !fields.contains(&next) {
+                    fields.push(next);
+                }
+            }
+        }
+        if known.is_empty() {
+            break;
+        }
+    }
+    let place = if known.is_empty() {
+        "the state".to_string()
+    } else {
+        format!("`{}`", known.replace("[]", "[..]"))
+    };
+    Err(format!(
+        "no field `{}`; {place} has: {}",
+        whole.replace("[]", "[..]"),
+        fields.join(", ")
+    ))
+}
+
+struct Parser {
+    chars: Vec<char>,
+    at: usize,
+}
+
+impl Parser {
+    fn error(&self, message: impl Into<String>) -> ConditionError {
+        self.error_at(self.at, message)
+    }
+
+    fn error_at(&self, at: usize, message: impl Into<String>) -> ConditionError {
+        ConditionError {
+            column: at + 1,
+            message: message.into(),
+        }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.at).copied()
+    }
+
+    fn skip_space(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.at += 1;
+        }
+    }
+
+    /// Takes `text` if it comes next (after spaces).
+    fn eat(&mut self, text: &str) -> bool {
+        self.skip_space();
+        let want: Vec<char> = text.chars().collect();
+        if self.chars[self.at..].starts_with(&want) {
+            // A word must end where it ends: `order` is not `or`.
+            let word = want.iter().all(|c| c.is_alphabetic());
+            let next = self.chars.get(self.at + want.len());
+            if word && next.is_some_and(|c| c.is_alphanumeric() || *c == '_') {
+                return false;
+            }
+            self.at += want.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn or(&mut self) -> Result<Expr, ConditionError> {
+        let mut left = self.and()?;
+        while self.eat("||") || self.eat("or") {
+            let right = self.and()?;
+            left = Expr::Or(Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    fn and(&mut self) -> Result<Expr, ConditionError> {
+        let mut left = self.unary()?;
+        while self.eat("&&") || self.eat("and") {
+            let right = self.unary()?;
+            left = Expr::And(Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    fn unary(&mut self) -> Result<Expr, ConditionError> {
+        if self.eat("!") || self.eat("not") {
+            return Ok(Expr::Not(Box::new(self.unary()?)));
+        }
+        if self.eat("(") {
+            let inner = self.or()?;
+            if !self.eat(")") {
+                return Err(self.error("expected `)` to close the `(`"));
+            }
+            return Ok(inner);
+        }
+        self.test()
+    }
+
+    fn test(&mut self) -> Result<Expr, ConditionError> {
+        self.skip_space();
+        let start = self.at;
+        let path = self.path()?;
+        let named = name_of(&path.segments).map_err(|m| self.error_at(start, m))?;
+        self.skip_space();
+        let op_at = self.at;
+        let op = [
+            ("==", Op::Eq),
+            ("!=", Op::Ne),
+            ("<=", Op::Le),
+            (">=", Op::Ge),
+            ("<", Op::Lt),
+            (">", Op::Gt),
+            ("~", Op::Contains),
+        ]
+        .into_iter()
+        .find(|(text, _)| self.eat(text));
+        let Some((_, op)) = op else {
+            return Ok(Expr::Test {
+                path,
+                compare: None,
+            });
+        };
+        if self.peek() == Some('=') {
+            return Err(self.error("`=` after a comparison; write == for equal"));
+        }
+        self.skip_space();
+        let literal_at = self.at;
+        let literal = self.literal()?;
+        check_comparison(&path, &named, op, &literal)
+            .map_err(|(on_op, m)| self.error_at(if on_op { op_at } else { literal_at }, m))?;
+        Ok(Expr::Test {
+            path,
+            compare: Some((op, literal)),
+        })
+    }
+
+    fn word(&mut self) -> String {
+        let start = self.at;
+        while self.peek().is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            self.at += 1;
+        }
+        self.chars[start..self.at].iter().collect()
+    }
+
+    fn path(&mut self) -> Result<Path, ConditionError> {
+        let start = self.at;
+        let mut segments = Vec::new();
+        loop {
+            if !self.peek().is_some_and(|c| c.is_alphabetic() || c == '_') {
+                return Err(self.error(match self.peek() {
+                    None => "expected a field, such as player.hp, at the end".to_string(),
+                    Some(c) => format!("expected a field, such as player.hp, at `{c}`"),
+                }));
+            }
+            let name = self.word();
+            let select = if self.peek() == Some('[') {
+                Some(self.select()?)
+            } else {
+                None
+            };
+            segments.push(Segment { name, select });
+            if self.peek() == Some('.') {
+                self.at += 1;
+            } else {
+                break;
+            }
+        }
+        Ok(Path {
+            text: self.chars[start..self.at].iter().collect(),
+            segments,
+        })
+    }
+
+    fn select(&mut self) -> Result<Select, ConditionError> {
+        let open = self.at;
+        self.at += 1;
+        let Some(len) = self.chars[self.at..].iter().position(|&c| c == ']') else {
+            return Err(self.error_at(open, "`[` without its `]`"));
+        };
+        let inside: String = self.chars[self.at..self.at + len].iter().collect();
+        let inside_at = self.at;
+        self.at += len + 1;
+        let inside = inside.trim();
+        let bad = |m: String| self.error_at(inside_at, m);
+        if inside == "*" {
+            Ok(Select::Any)
+        } else if let Some(id) = inside.strip_prefix('#') {
+            id.trim()
+                .parse()
+                .map(Select::Id)
+                .map_err(|_| bad(format!("`#{id}` is not a monster id; write [#12]")))
+        } else if let Some((field, value)) = inside.split_once('=') {
+            let field = field.trim();
+            if field.is_empty() || !field.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                return Err(bad(format!(
+                    "`{field}` is not a field name; write [kind=orc]"
+                )));
+            }
+            Ok(Select::Field(field.to_string(), value.trim().to_string()))
+        } else if !inside.is_empty() && inside.chars().all(|c| c.is_alphanumeric()) {
+            Ok(Select::Shown(inside.to_string()))
+        } else {
+            Err(bad(format!(
+                "`[{inside}]` picks nothing; write [3] (an index), [#12] (an id), [c] (a pack letter), [kind=orc] or [*]"
+            )))
+        }
+    }
+
+    fn literal(&mut self) -> Result<Literal, ConditionError> {
+        let start = self.at;
+        match self.peek() {
+            None => Err(self.error("expected a value after the comparison")),
+            Some('"') => {
+                self.at += 1;
+                let Some(len) = self.chars[self.at..].iter().position(|&c| c == '"') else {
+                    return Err(self.error_at(start, "a quoted text without its closing `\"`"));
+                };
+                let text: String = self.chars[self.at..self.at + len].iter().collect();
+                self.at += len + 1;
+                Ok(Literal::Text(text))
+            }
+            Some('(') => {
+                self.at += 1;
+                let x = self.number()?;
+                if !self.eat(",") {
+                    return Err(self.error("expected `,` in a place, such as (12, 7)"));
+                }
+                let y = self.number()?;
+                if !self.eat(")") {
+                    return Err(self.error("expected `)` to close the place"));
+                }
+                let fits = |n: i128| i32::try_from(n).ok();
+                match (fits(x), fits(y)) {
+                    (Some(x), Some(y)) => Ok(Literal::Place(Pos::new(x, y))),
+                    _ => Err(self.error_at(start, "that place is off any map")),
+                }
+            }
+            Some(c) if c.is_ascii_digit() || c == '-' => Ok(Literal::Number(self.number()?)),
+            Some(c) if c.is_alphabetic() || c == '_' => {
+                let word = self.word();
+                Ok(match word.as_str() {
+                    "true" => Literal::Flag(true),
+                    "false" => Literal::Flag(false),
+                    "none" => Literal::None,
+                    _ => Literal::Text(word),
+                })
+            }
+            Some(c) => Err(self.error(format!(
+                "`{c}` is not a value; write a number, true, false, none, a word, \"text\" or (x, y)"
+            ))),
+        }
+    }
+
+    fn number(&mut self) -> Result<i128, ConditionError> {
+        self.skip_space();
+        let start = self.at;
+        if self.peek() == Some('-') {
+            self.at += 1;
+        }
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.at += 1;
+        }
+        let text: String = self.chars[start..self.at].iter().collect();
+        text.parse::<i64>()
+            .map(i128::from)
+            .map_err(|_| self.error_at(start, "expected a number"))
+    }
+}
+
+/// Whether `path OP literal` can ever be true; on refusal, whether the
+/// operator (rather than the value) is at fault, and why.
+fn check_comparison(
+    path: &Path,
+    named: &Named,
+    op: Op,
+    literal: &Literal,
+) -> Result<(), (bool, String)> {
+    let kind = match named {
+        Named::Leaf(kind) => *kind,
+        Named::Count => Kind::Number,
+        Named::Group | Named::List => {
+            return match (op, literal) {
+                (Op::Eq | Op::Ne, Literal::None) => Ok(()),
+                _ => Err((
+                    true,
+                    format!(
+                        "`{}` is a group of fields, not a value: name one of its fields, or compare it with none",
+                        path.text
+                    ),
+                )),
+            };
+        }
+    };
+    let ordered = matches!(op, Op::Lt | Op::Le | Op::Gt | Op::Ge);
+    if *literal == Literal::None {
+        return if matches!(op, Op::Eq | Op::Ne) {
+            Ok(())
+        } else {
+            Err((true, "none is only == or != to a field".into()))
+        };
+    }
+    let fits = match (kind, literal) {
+        (Kind::Number | Kind::Tiles, Literal::Number(_)) => op != Op::Contains,
+        (Kind::Flag, Literal::Flag(_)) | (Kind::Place, Literal::Place(_)) => {
+            matches!(op, Op::Eq | Op::Ne)
+        }
+        (Kind::Text, Literal::Text(_)) => !ordered,
+        _ => {
+            return Err((
+                false,
+                format!(
+                    "`{}` is {}, so it cannot be compared with that",
+                    path.text,
+                    kind.name()
+                ),
+            ));
+        }
+    };
+    if fits {
+        Ok(())
+    } else {
+        Err((
+            true,
+            format!(
+                "`{}` is {}, which that comparison does not take",
+                path.text,
+                kind.name()
+            ),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use game_core::{Game, GameConfig};
+
+    fn holds(condition: &str, state: &GameState) -> bool {
+        Condition::parse(condition)
+            .unwrap_or_else(|e| panic!("{condition}: {e}"))
+            .holds(state, &Content::shared_embedded())
+    }
+
+    fn refused(condition: &str) -> ConditionError {
+        Condition::parse(condition).expect_err(condition)
+    }
+
+    #[test]
+    fn conditions_on_the_player_the_depth_and_the_monsters() {
+        let game = Game::new(GameConfig::new(7)).expect("starts");
+        let mut state = game.state().clone();
+        let hp = state.player.hp;
+        assert!(holds(&format!("player.hp == {hp}"), &state));
+        assert!(!holds(&format!("player.hp < {hp}"), &state));
+        assert!(holds("depth == 1 && !player.statuses.poison", &state));
+        assert!(holds("status == playing", &state));
+        let pos = state.player.pos;
+        assert!(holds(
+            &format!("player.pos == ({}, {})", pos.x, pos.y),
+            &state
+        ));
+        let monsters = state.monsters.len();
+        assert!(holds(&format!("monsters.count == {monsters}"), &state));
+        let kind = Content::shared_embedded()
+            .monster(state.monsters[0].kind)
+            .name
+            .clone();
+        state.monsters[0].awake = true;
+        for m in &mut state.monsters[1..] {
+            m.awake = false;
+        }
+        assert!(holds(&format!("monsters[kind={kind}].awake"), &state));
+        assert!(holds("monsters[0].awake", &state));
+        assert!(holds(
+            &format!("monsters[#{}].awake", state.monsters[0].id.0),
+            &state
+        ));
+        state.monsters[0].awake = false;
+        assert!(!holds("monsters.awake", &state));
+        assert!(!holds(
+            "monsters[*].awake or player.statuses.poison",
+            &state
+        ));
+        state.player.statuses.poison = Some(game_core::game::state::Poisoned {
+            rounds: 3,
+            damage: "1d2".parse().expect("dice"),
+            source: "a giant newt".into(),
+        });
+        assert!(holds("player.statuses.poison", &state));
+        assert!(holds("player.statuses.poison.source ~ NEWT", &state));
+        assert!(holds("player.statuses.poison != none", &state));
+        assert!(holds("map.visible > 0 and (clock.turn >= 0)", &state));
+    }
+
+    #[test]
+    fn a_malformed_condition_names_its_column() {
+        let e = refused("player.hp <= ");
+        assert_eq!(e.column, 14, "{e}");
+        let e = refused("player.hpp <= 5");
+        assert_eq!(e.column, 1);
+        assert!(e.message.contains("no field `player.hpp`"), "{e}");
+        assert!(e.message.contains("hp, max_hp"), "{e}");
+        let e = refused("depth == 3 &&");
+        assert_eq!(e.column, 14, "{e}");
+        let e = refused("player.pos > 3");
+        assert_eq!(e.column, 14, "{e}");
+        let e = refused("depth = 3");
+        assert_eq!(e.column, 7, "{e}");
+        let e = refused("player.hp[2] > 1");
+        assert!(e.message.contains("not a list"), "{e}");
+        let e = refused("monsters[kind=orc");
+        assert_eq!(e.column, 9, "{e}");
+        let e = refused("(depth == 1");
+        assert!(e.message.contains("`)`"), "{e}");
+        let e = refused("monsters[0].nope");
+        assert!(e.message.contains("monsters[..]` has: id, kind"), "{e}");
+        assert!(refused("").message.contains("empty"));
+        assert!(refused("depth == 1 depth").message.contains("&&"));
+    }
+
+    #[test]
+    fn every_listed_field_can_be_named() {
+        for (path, _) in FIELDS {
+            let path = path.replace("[]", "[*]");
+            Condition::parse(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        }
+    }
+}
