@@ -602,3 +602,31 @@ fn turns_is_still_taken_as_keys() {
     assert_eq!(old, new);
     assert!(new.contains("\"keys\": 120"), "{new}");
 }
+
+/// A baseline file of format 1, which named the key budget `turns`, is
+/// still held to: the sweep finds its entry and passes, as with the same
+/// file blessed in format 2.
+#[test]
+fn a_format_1_baseline_is_still_read() {
+    let dir = scratch("baseline-format-1");
+    let mut bless = vec!["sweep", "-q", "--bless-baseline", "new.ron"];
+    bless.extend(SMALL);
+    assert_exit(&deja(&bless, &dir), 0);
+    let new = std::fs::read_to_string(dir.join("new.ron")).expect("blessed");
+    assert!(
+        new.contains("    format: 2,") && new.contains("keys: 400,"),
+        "{new}"
+    );
+    let old = new
+        .replace("    format: 2,", "    format: 1,")
+        .replace("keys: 400,", "turns: 400,");
+    std::fs::write(dir.join("old.ron"), old).expect("written");
+    for file in ["old.ron", "new.ron"] {
+        let mut args = vec!["sweep", "-q", "--baseline", file];
+        args.extend(SMALL);
+        let out = deja(&args, &dir);
+        assert_exit(&out, 0);
+        assert_prints(&out, &format!("baseline {file}: "));
+        assert!(!text(&out.stdout).contains("FAILURE"), "{file}");
+    }
+}
