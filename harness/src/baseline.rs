@@ -25,8 +25,10 @@ use serde::{Deserialize, Serialize};
 use crate::figures::Moments;
 use crate::sweep::{SweepReport, SweepSpec, bot_name};
 
-/// The version of the baseline file format.
-pub const FORMAT: u32 = 1;
+/// The version of the baseline file format. 2 names an entry's key budget
+/// `keys`, as the sweep's `--keys` does; format 1 called it `turns`, and is
+/// still read (see [`Baselines::read`]).
+pub const FORMAT: u32 = 2;
 /// How many standard errors a figure may move: at 5 a sweep of 20 figures
 /// fails by chance about once in a hundred thousand runs.
 pub const Z: f64 = 5.0;
@@ -37,24 +39,53 @@ pub const RELATIVE: f64 = 0.05;
 const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 
 /// The baseline file.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Baselines {
     pub format: u32,
     pub sweeps: Vec<Entry>,
 }
 
 /// One kind of sweep's figures.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Entry {
     pub bot: String,
-    pub turns: u64,
+    /// The most keys a run presses (`--keys`).
+    pub keys: u64,
     pub depths: (u32, u32),
     pub map: (i32, i32),
     /// The seeds it was measured on, for the reader.
     pub measured_on: String,
     pub figures: BTreeMap<String, Stat>,
+}
+
+/// The file as written, in either format: an entry's key budget is
+/// `keys` in format 2 and `turns` in format 1, and which one a file may use
+/// is held to its format once it is read.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileIn {
+    format: u32,
+    sweeps: Vec<EntryIn>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EntryIn {
+    bot: String,
+    #[serde(default, deserialize_with = "present")]
+    keys: Option<u64>,
+    #[serde(default, deserialize_with = "present")]
+    turns: Option<u64>,
+    depths: (u32, u32),
+    map: (i32, i32),
+    measured_on: String,
+    figures: BTreeMap<String, Stat>,
+}
+
+/// A field that may be left out, written as a plain number when it is
+/// there (RON would otherwise want `Some(3000)`).
+fn present<'de, D: serde::Deserializer<'de>>(value: D) -> Result<Option<u64>, D::Error> {
+    u64::deserialize(value).map(Some)
 }
 
 /// A figure as measured.
@@ -114,7 +145,7 @@ fn round(x: f64) -> String {
 impl Entry {
     fn matches(&self, spec: &SweepSpec) -> bool {
         self.bot == bot_name(spec.bot)
-            && self.turns == spec.turns
+            && self.keys == spec.keys
             && self.depths == (spec.depths.first, spec.depths.last)
             && self.map == (spec.map_width, spec.map_height)
     }
@@ -124,7 +155,7 @@ impl Entry {
         let spec = &report.spec;
         Entry {
             bot: bot_name(spec.bot).to_string(),
-            turns: spec.turns,
+            keys: spec.keys,
             depths: (spec.depths.first, spec.depths.last),
             map: (spec.map_width, spec.map_height),
             measured_on: format!("seeds {}..{}", spec.seeds.start, spec.seeds.end),
@@ -165,7 +196,7 @@ impl Baselines {
             });
         }
         let text = crate::files::read_text(path, MAX_FILE_BYTES)?;
-        let baselines: Baselines = ron::from_str(&text).map_err(|e| {
+        let file: FileIn = ron::from_str(&text).map_err(|e| {
             format!(
                 "{}:{}:{}: {}",
                 path.display(),
@@ -174,14 +205,57 @@ impl Baselines {
                 e.code
             )
         })?;
-        if baselines.format != FORMAT {
-            return Err(format!(
-                "{}: baseline format {} is not {FORMAT}, the one this deja reads",
-                path.display(),
-                baselines.format
-            ));
-        }
-        Ok(baselines)
+        Baselines::of_file(file).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// The baselines a file read holds, in this format. A format-1 file
+    /// (from before `--turns` was renamed `--keys`) is read with its
+    /// entries' `turns` taken as their `keys`: it measured the same thing,
+    /// and the next bless writes it in format 2.
+    fn of_file(file: FileIn) -> Result<Baselines, String> {
+        let name = match file.format {
+            1 => "turns",
+            FORMAT => "keys",
+            other => {
+                return Err(format!(
+                    "baseline format {other} is not one this deja reads (1 or {FORMAT}); bless it again with this deja (deja probe --bless)"
+                ));
+            }
+        };
+        let sweeps = file
+            .sweeps
+            .into_iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let (budget, other) = if file.format == 1 {
+                    (e.turns, e.keys.map(|_| "keys"))
+                } else {
+                    (e.keys, e.turns.map(|_| "turns"))
+                };
+                let at = format!("sweeps[{i}] (the {} sweep)", e.bot);
+                if let Some(other) = other {
+                    return Err(format!(
+                        "{at} has `{other}`, which a format-{} file does not: its key budget is `{name}`",
+                        file.format
+                    ));
+                }
+                let Some(keys) = budget else {
+                    return Err(format!("{at} has no `{name}`, its key budget"));
+                };
+                Ok(Entry {
+                    bot: e.bot,
+                    keys,
+                    depths: e.depths,
+                    map: e.map,
+                    measured_on: e.measured_on,
+                    figures: e.figures,
+                })
+            })
+            .collect::<Result<Vec<Entry>, String>>()?;
+        Ok(Baselines {
+            format: FORMAT,
+            sweeps,
+        })
     }
 
     /// The entry for the kind of sweep `spec` is, if one was blessed.
@@ -198,7 +272,7 @@ impl Baselines {
             None => self.sweeps.push(entry),
         }
         self.sweeps
-            .sort_by(|a, b| (&a.bot, a.turns, a.depths).cmp(&(&b.bot, b.turns, b.depths)));
+            .sort_by(|a, b| (&a.bot, a.keys, a.depths).cmp(&(&b.bot, b.keys, b.depths)));
     }
 
     /// The file's text: one figure a line, means and spreads to six places,
@@ -214,7 +288,7 @@ impl Baselines {
         for e in &self.sweeps {
             let _ = writeln!(out, "        (");
             let _ = writeln!(out, "            bot: {:?},", e.bot);
-            let _ = writeln!(out, "            turns: {},", e.turns);
+            let _ = writeln!(out, "            keys: {},", e.keys);
             let _ = writeln!(out, "            depths: ({}, {}),", e.depths.0, e.depths.1);
             let _ = writeln!(out, "            map: ({}, {}),", e.map.0, e.map.1);
             let _ = writeln!(out, "            measured_on: {:?},", e.measured_on);
@@ -298,6 +372,50 @@ mod tests {
         assert!((many - 0.15).abs() < 1e-9, "the 5% floor: {many}");
     }
 
+    fn parsed(text: &str) -> Result<Baselines, String> {
+        Baselines::of_file(ron::from_str(text).expect("RON"))
+    }
+
+    /// A format-1 file (its key budget named `turns`) is read as the
+    /// format-2 file it would be blessed into; a file that mixes the names
+    /// is refused naming the entry.
+    #[test]
+    fn a_format_1_file_is_read_with_its_turns_as_keys() {
+        let entry = |budget: &str| {
+            format!(
+                "(bot: \"random\", {budget}, depths: (1, 6), map: (80, 40), measured_on: \"seeds 1..2001\", figures: {{\"win rate\": (mean: 0.0, sd: 0.0, n: 2000)}})"
+            )
+        };
+        let old = parsed(&format!("(format: 1, sweeps: [{}])", entry("turns: 2000"))).unwrap();
+        let new = parsed(&format!("(format: 2, sweeps: [{}])", entry("keys: 2000"))).unwrap();
+        assert_eq!(old, new);
+        assert_eq!((old.format, old.sweeps[0].keys), (FORMAT, 2000));
+        // What the next bless writes reads back the same.
+        let text = old.to_text();
+        assert!(text.contains("keys: 2000,"), "{text}");
+        assert_eq!(parsed(&text).unwrap(), old);
+        let mixed = parsed(&format!("(format: 2, sweeps: [{}])", entry("turns: 2000")));
+        assert_eq!(
+            mixed.unwrap_err(),
+            "sweeps[0] (the random sweep) has `turns`, which a format-2 file does not: its key budget is `keys`"
+        );
+        let newer = parsed(&format!("(format: 3, sweeps: [{}])", entry("keys: 2000")));
+        assert!(
+            newer
+                .unwrap_err()
+                .starts_with("baseline format 3 is not one"),
+            "a newer format is refused"
+        );
+    }
+
+    /// The committed baselines are in this format, as a bless writes them.
+    #[test]
+    fn the_committed_baselines_are_as_a_bless_writes_them() {
+        let text = include_str!("../../baselines/sweep.ron");
+        let read = parsed(text).unwrap();
+        assert_eq!(read.to_text(), text);
+    }
+
     #[test]
     fn a_figure_outside_its_band_is_named() {
         let mut figures = BTreeMap::new();
@@ -308,7 +426,7 @@ mod tests {
         figures.insert("deepest floor".to_string(), m);
         let entry = Entry {
             bot: "explorer".into(),
-            turns: 3000,
+            keys: 3000,
             depths: (1, 6),
             map: (80, 40),
             measured_on: "seeds 1..2001".into(),

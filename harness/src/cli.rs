@@ -106,6 +106,10 @@ pub enum Command {
     Bench(BenchArgs),
     /// Check every floor of a range of seeds, and play them with a bot,
     /// checking every invariant after every key.
+    ///
+    /// The summary says how every run ended (won, died, quit, out of keys,
+    /// stuck, failed) and counts the deaths by killer: the kind of monster
+    /// whose blow or poison the death was, as `deja report` counts them.
     #[command(after_help = concat!(
         "Examples:\n",
         "  deja sweep                                  seeds 1..201, every floor, the explorer bot\n",
@@ -122,8 +126,10 @@ pub enum Command {
     ))]
     Merge(MergeArgs),
     /// Draw the balance report of sweeps (one JSON report per bot): survival,
-    /// deaths by cause, danger met, hit points and items by depth, as charts
-    /// in one SVG or in an HTML page with a table of the key figures.
+    /// deaths by killer (the kind of monster whose blow or poison the death
+    /// was, as the sweep's summary counts them), danger met, hit points and
+    /// items by depth, as charts in one SVG or in an HTML page with a table
+    /// of the key figures.
     #[command(after_help = concat!(
         "Examples:\n",
         "  deja report explorer.json random.json -o balance.html   the page: charts and key figures\n",
@@ -608,9 +614,10 @@ pub struct SweepArgs {
     /// The bot that plays each seed from the start.
     #[arg(long, value_enum, default_value = "explorer")]
     pub bot: crate::bots::BotKind,
-    /// Most keys the bot presses per seed.
-    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=crate::sweep::MOST_KEYS))]
-    pub turns: u64,
+    /// Most keys the bot presses per seed (`--turns`, its old name, still
+    /// works).
+    #[arg(long, alias = "turns", default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=crate::sweep::MOST_KEYS))]
+    pub keys: u64,
     /// Worker threads (default: the machine's cores).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: Option<u32>,

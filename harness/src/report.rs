@@ -132,6 +132,11 @@ pub fn html(sources: &[Source]) -> Result<String, String> {
     );
     out.push_str(&sources_table(sources));
     out.push_str(&figures_table(sources));
+    let _ = writeln!(
+        out,
+        "<p>Deaths are counted by killer, as <code>deja sweep</code>'s summary counts them: {}, so a kind's deaths are its blows' and its poison's together.</p>",
+        sweep::KILLER_MEANS
+    );
     let _ = writeln!(out, "<h2>Charts</h2>");
     for (chart, (id, title)) in charts.iter().zip(CHARTS) {
         let _ = writeln!(out, r#"<figure id="{id}">"#);
@@ -464,17 +469,14 @@ fn deaths(played: &[Played]) -> Figure {
         "deaths",
         Numbers::Whole,
     );
-    // Kinds by their deaths, most first; past KINDS_SHOWN they share a bar.
-    let mut totals = BTreeMap::<&str, u64>::new();
-    for play in p.bot.by_depth.values() {
-        for (kind, n) in &play.killers {
-            let total = totals.entry(kind).or_default();
-            *total = total.saturating_add(*n);
-        }
-    }
-    let mut kinds: Vec<(&str, u64)> = totals.into_iter().collect();
-    kinds.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    let shown: Vec<&str> = kinds.iter().take(KINDS_SHOWN).map(|k| k.0).collect();
+    // Killers by their deaths, most first, as the sweep's summary ranks
+    // them; past KINDS_SHOWN they share a bar.
+    let kinds = sweep::killers(p.bot);
+    let shown: Vec<&str> = kinds
+        .iter()
+        .take(KINDS_SHOWN)
+        .map(|k| k.0.as_str())
+        .collect();
     let color_of = |kind: &str| {
         shown
             .iter()
@@ -898,7 +900,7 @@ fn sources_table(sources: &[Source]) -> String {
             r.spec.seeds,
             escape(&shard_text(r)),
             r.spec.depths,
-            r.spec.turns,
+            r.spec.keys,
             r.spec.map_width,
             r.spec.map_height,
             escape(&r.game),
@@ -943,22 +945,15 @@ fn figures_table(sources: &[Source]) -> String {
                         || "none".to_string(),
                         |(d, p)| format!("depth {d}: {}", share(p.died, p.entered)),
                     );
-                let mut killers = BTreeMap::<&str, u64>::new();
-                let mut died = 0u64;
-                for play in bot.by_depth.values() {
-                    died = died.saturating_add(play.died);
-                    for (kind, n) in &play.killers {
-                        let k = killers.entry(kind).or_default();
-                        *k = k.saturating_add(*n);
-                    }
-                }
-                let top = killers
-                    .iter()
-                    .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-                    .map_or_else(
-                        || "no deaths".to_string(),
-                        |(kind, n)| format!("{}: {}", escape(kind), share(*n, died)),
-                    );
+                let died = bot
+                    .by_depth
+                    .values()
+                    .fold(0u64, |died, play| died.saturating_add(play.died));
+                // The top of the ranking the sweep's text summary prints.
+                let top = sweep::killers(bot).into_iter().next().map_or_else(
+                    || "no deaths".to_string(),
+                    |(kind, n)| format!("{}: {}", escape(&kind), share(n, died)),
+                );
                 vec![
                     bot.runs.to_string(),
                     share(bot.wins, bot.runs),
@@ -1044,7 +1039,7 @@ mod tests {
                     seeds: SeedRange { start: 1, end: 3 },
                     depths: DepthRange { first: 1, last: 6 },
                     bot,
-                    turns: 10,
+                    keys: 10,
                     map_width: 80,
                     map_height: 40,
                     canaries: Vec::new(),

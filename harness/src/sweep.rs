@@ -28,10 +28,12 @@ pub mod read;
 
 /// The version of the sweep report format. 2 adds the progress limit, what
 /// each bot run did (kills, items used, ground revealed, commands) and the
-/// figures' moments; 3 the failures grouped by signature.
-pub const REPORT_FORMAT: u32 = 3;
+/// figures' moments; 3 the failures grouped by signature; 4 names the key
+/// budget `spec.keys` (it was `spec.turns`, though it counts keys) and counts
+/// how every run ended (`summary.bot.outcomes`).
+pub const REPORT_FORMAT: u32 = 4;
 
-/// The most keys a sweep's bot may press on a seed (`--turns`).
+/// The most keys a sweep's bot may press on a seed (`--keys`).
 pub const MOST_KEYS: u64 = 1_000_000;
 
 /// The most shards a sweep may be split into (`--shard I/N`).
@@ -45,8 +47,8 @@ pub struct SweepSpec {
     /// Floors `first..=last` generated and checked for each seed.
     pub depths: DepthRange,
     pub bot: BotKind,
-    /// Most keys a bot presses per seed.
-    pub turns: u64,
+    /// Most keys a bot presses per seed (`--keys`).
+    pub keys: u64,
     pub map_width: i32,
     pub map_height: i32,
     /// Planted defects switched on in every run (harness tests only), by name.
@@ -133,8 +135,8 @@ impl SweepSpec {
             ("bot", self.bot.to_string(), other.bot.to_string()),
             (
                 "keys per seed",
-                self.turns.to_string(),
-                other.turns.to_string(),
+                self.keys.to_string(),
+                other.keys.to_string(),
             ),
             (
                 "map size",
@@ -381,6 +383,10 @@ pub struct BotSummary {
     pub wins: u64,
     /// Wins per thousand runs.
     pub win_rate_permille: u64,
+    /// How the runs ended: every run counted once, so these add up to
+    /// `runs`.
+    pub outcomes: Outcomes,
+    /// Deaths by the cause on the tombstone ("killed by an orc").
     pub deaths: BTreeMap<String, u64>,
     /// Runs by the deepest floor they reached.
     pub deepest: BTreeMap<u32, u64>,
@@ -391,6 +397,71 @@ pub struct BotSummary {
     /// What the runs met floor by floor: the balance report's figures.
     #[serde(default)]
     pub by_depth: BTreeMap<u32, DepthPlay>,
+}
+
+/// How a sweep's bot runs ended, one count for each way a run can end.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Outcomes {
+    pub won: u64,
+    pub died: u64,
+    /// Quit at the game's prompt (the random bot can press `Q`, then `y`).
+    pub quit: u64,
+    /// Still playing when the key budget (`spec.keys`) ran out.
+    pub out_of_keys: u64,
+    /// Ended by a loop in the game that gave up (a `Stuck` failure).
+    pub stuck: u64,
+    /// Ended by any other failure: an invariant broken, a panic (the game's
+    /// or the bot's), a hang, or a run that could not start.
+    pub failed: u64,
+}
+
+impl Outcomes {
+    /// Counts the end of one run. `failure` is the run's own failure, when
+    /// it ended in one.
+    fn add(&mut self, outcome: &RecordedOutcome, failure: Option<&FailureKind>) {
+        let count = match outcome {
+            RecordedOutcome::Won { .. } => &mut self.won,
+            RecordedOutcome::Died { .. } => &mut self.died,
+            RecordedOutcome::Quit { .. } => &mut self.quit,
+            RecordedOutcome::Running { .. } => &mut self.out_of_keys,
+            RecordedOutcome::Failed => match failure {
+                Some(FailureKind::Stuck { .. }) => &mut self.stuck,
+                _ => &mut self.failed,
+            },
+        };
+        *count += 1;
+    }
+
+    /// Every count, with the words the text summary gives it, in the order
+    /// it says them.
+    pub fn named(&self) -> [(&'static str, u64); 6] {
+        [
+            ("won", self.won),
+            ("died", self.died),
+            ("quit", self.quit),
+            ("out of keys", self.out_of_keys),
+            ("stuck", self.stuck),
+            ("failed", self.failed),
+        ]
+    }
+
+    /// The runs counted, however they ended (wider than a u64, so a
+    /// report's impossible figures cannot overflow the sum).
+    pub fn total(&self) -> u128 {
+        self.named().iter().map(|&(_, n)| u128::from(n)).sum()
+    }
+}
+
+/// The failure a bot's run ended in, when its outcome is a failure: the
+/// last of its seed's failures, since a seed's floors are checked (and
+/// their failures listed) before its run is played, and a run ends at its
+/// first failure.
+pub fn run_failure(result: &SeedResult) -> Option<&FailureKind> {
+    match result.bot.as_ref().map(|run| &run.outcome) {
+        Some(RecordedOutcome::Failed) => result.failures.last().map(|f| &f.kind),
+        _ => None,
+    }
 }
 
 /// How the runs of a bot fared on the floors of one depth.
@@ -413,8 +484,14 @@ pub struct DepthPlay {
     pub kills: u64,
 }
 
+/// What a killer is, as the text summary and the balance report both say
+/// it: [`killer`] is the one definition, and [`killers`] the one ranking.
+pub const KILLER_MEANS: &str = "a killer is the kind of monster whose blow or poison the death was";
+
 /// The kind of monster a death's cause names: "killed by an orc" and "died
-/// of poison from a cave spider" name "orc" and "cave spider".
+/// of poison from a cave spider" name "orc" and "cave spider". A death by
+/// poison counts against the monster whose poison it was, so a kind's
+/// deaths are its blows' and its poison's together.
 pub fn killer(cause: &str) -> String {
     let who = cause
         .strip_prefix("killed by ")
@@ -425,6 +502,21 @@ pub fn killer(cause: &str) -> String {
         .find_map(|article| who.strip_prefix(article))
         .unwrap_or(who)
         .to_string()
+}
+
+/// The runs' deaths by [`killer`], the most first (equal counts by name):
+/// the ranking both the text summary and the balance report show, so their
+/// top killers are the same.
+pub fn killers(bot: &BotSummary) -> Vec<(String, u64)> {
+    let mut by_kind = BTreeMap::<String, u64>::new();
+    for (cause, n) in &bot.deaths {
+        let total = by_kind.entry(killer(cause)).or_default();
+        // Saturating: a report read back is bounded but not yet added up.
+        *total = total.saturating_add(*n);
+    }
+    let mut ranked: Vec<(String, u64)> = by_kind.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    ranked
 }
 
 /// Where a sweep saves the recordings of its failures, if anywhere.
@@ -501,7 +593,9 @@ pub fn sweep_seed(
             }
         };
         let mut deepest = runner.game().state().depth;
-        'play: while runner.step() < spec.turns
+        // A bot that panics ends its run in a failure the runner never saw.
+        let mut bot_panicked = false;
+        'play: while runner.step() < spec.keys
             && !runner.game().is_over()
             && runner.failure().is_none()
         {
@@ -522,6 +616,7 @@ pub fn sweep_seed(
                             Some(recording),
                             saving,
                         ));
+                        bot_panicked = true;
                         break 'play;
                     }
                 };
@@ -530,7 +625,7 @@ pub fn sweep_seed(
                     break;
                 }
                 deepest = deepest.max(runner.game().state().depth);
-                if runner.step() >= spec.turns {
+                if runner.step() >= spec.keys {
                     break;
                 }
             }
@@ -555,7 +650,11 @@ pub fn sweep_seed(
             keys: runner.step(),
             turns: u64::from(runner.game().state().turns_taken),
             deepest,
-            outcome: runner.outcome(),
+            outcome: if bot_panicked {
+                RecordedOutcome::Failed
+            } else {
+                runner.outcome()
+            },
             kills: runner.game().state().kills,
             items_used: tally.items_used,
             revealed: tally.revealed,
@@ -723,11 +822,11 @@ fn found_failure(
                 format!(" --map-size {}x{}", spec.map_width, spec.map_height)
             };
             format!(
-                "deja sweep --seeds {seed}..={seed} --depths {}..={} --bot {} --turns {}{map}{limit}{canaries} --save-failures DIR",
+                "deja sweep --seeds {seed}..={seed} --depths {}..={} --bot {} --keys {}{map}{limit}{canaries} --save-failures DIR",
                 spec.depths.first,
                 spec.depths.last,
                 bot_name(spec.bot),
-                spec.turns
+                spec.keys
             )
         }
     };
@@ -860,6 +959,7 @@ impl Tally {
                 total[1] += worked;
             }
             *bot.deepest.entry(run.deepest).or_default() += 1;
+            bot.outcomes.add(&run.outcome, run_failure(result));
             match &run.outcome {
                 RecordedOutcome::Won { .. } => bot.wins += 1,
                 RecordedOutcome::Died { cause, .. } => {
@@ -1338,7 +1438,7 @@ mod tests {
             },
             depths: DepthRange { first: 1, last: 2 },
             bot: BotKind::Explorer,
-            turns: 200,
+            keys: 200,
             map_width: DEFAULT_WIDTH,
             map_height: DEFAULT_HEIGHT,
             canaries: canaries.iter().map(|c| c.to_string()).collect(),
@@ -1432,7 +1532,7 @@ mod tests {
         // crowded-start fails every floor below the first.
         let failing = SweepSpec {
             bot: BotKind::None,
-            turns: 0,
+            keys: 0,
             depths: DepthRange { first: 1, last: 3 },
             ..spec(3..40, &["crowded-start"])
         };
@@ -1456,6 +1556,60 @@ mod tests {
         }
         assert_eq!(tally.finish().groups, report.summary.groups);
         assert!(report.results.is_empty(), "results go to `each` only");
+    }
+
+    /// A kind's deaths are its blows' and its poison's together, ranked
+    /// most first and equal counts by name.
+    #[test]
+    fn killers_add_a_kinds_blows_and_poison_and_rank_them() {
+        let bot = BotSummary {
+            deaths: BTreeMap::from([
+                ("killed by an orc".to_string(), 5),
+                ("killed by a basilisk".to_string(), 3),
+                ("died of poison from a basilisk".to_string(), 3),
+                ("killed by an imp".to_string(), 5),
+            ]),
+            ..BotSummary::default()
+        };
+        let ranked = killers(&bot);
+        let ranked: Vec<(&str, u64)> = ranked.iter().map(|(k, n)| (k.as_str(), *n)).collect();
+        assert_eq!(ranked, [("basilisk", 6), ("imp", 5), ("orc", 5)]);
+    }
+
+    /// Every way a run ends has its count, a failed run by its failure's
+    /// kind.
+    #[test]
+    fn outcomes_count_each_end_once() {
+        let stuck = FailureKind::Stuck {
+            message: "no".into(),
+        };
+        let broken = FailureKind::Invariant {
+            id: "x".into(),
+            message: "y".into(),
+        };
+        let mut outcomes = Outcomes::default();
+        let ends = [
+            (RecordedOutcome::Won { turn: 1 }, None),
+            (
+                RecordedOutcome::Died {
+                    cause: "killed by an orc".into(),
+                    depth: 1,
+                    turn: 1,
+                },
+                None,
+            ),
+            (RecordedOutcome::Quit { depth: 1, turn: 1 }, None),
+            (RecordedOutcome::Running { depth: 1, turn: 1 }, None),
+            (RecordedOutcome::Failed, Some(&stuck)),
+            (RecordedOutcome::Failed, Some(&broken)),
+            (RecordedOutcome::Failed, None),
+        ];
+        for (outcome, failure) in &ends {
+            outcomes.add(outcome, *failure);
+        }
+        let counts: Vec<u64> = outcomes.named().iter().map(|&(_, n)| n).collect();
+        assert_eq!(counts, [1, 1, 1, 1, 1, 2]);
+        assert_eq!(outcomes.total(), ends.len() as u128);
     }
 
     #[test]

@@ -14,7 +14,7 @@ fn seed_catalog() {
         seeds: SeedRange { start: 1, end: 26 },
         depths: DepthRange { first: 1, last: 6 },
         bot: BotKind::None,
-        turns: 0,
+        keys: 0,
         map_width: game_core::map::DEFAULT_WIDTH,
         map_height: game_core::map::DEFAULT_HEIGHT,
         canaries: Vec::new(),

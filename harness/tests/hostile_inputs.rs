@@ -211,7 +211,7 @@ fn failures_found_and_reproduced_are_described_in_words() {
                 seeds,
                 "--bot",
                 bot,
-                "--turns",
+                "--keys",
                 "400",
                 "--jobs",
                 "1",

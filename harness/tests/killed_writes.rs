@@ -110,7 +110,7 @@ fn bless_play_and_sweep_killed_at_any_write_leave_whole_files() {
         "1..4",
         "--bot",
         "random",
-        "--turns",
+        "--keys",
         "300",
         "--jobs",
         "1",

@@ -52,6 +52,16 @@ const SAYS: &[(&str, &str)] = &[
         "-- replay small.ron",
         "fixed: the recorded failure at step 1",
     ),
+    // The summary of the first sweep accounts for every run, and counts a
+    // death by the monster whose blow or poison it was.
+    (
+        "# seeds 1..201, every floor, the explorer bot",
+        "ended: 101 won, 99 died, 0 quit, 0 out of keys, 0 stuck, 0 failed (200 runs)",
+    ),
+    (
+        "# seeds 1..201, every floor, the explorer bot",
+        "17 basilisk (11 died of poison from a basilisk, 6 killed by a basilisk)",
+    ),
 ];
 
 /// The canary build as the README runs it, and the default build.

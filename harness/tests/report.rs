@@ -323,7 +323,7 @@ fn impossible_reports_are_refused_by_report_and_merge_naming_the_file_and_the_fi
         "-q",
         "--seeds",
         "1..3",
-        "--turns",
+        "--keys",
         "50",
         "--format",
         "json",
@@ -526,4 +526,122 @@ fn reports_are_read_in_memory_flat_in_their_seeds() {
         "{many} kB at the peak for 100,000 seeds, {few} kB for 1,000"
     );
     std::fs::remove_file(dir.join("many.json")).expect("removed");
+}
+
+/// The sweep's text summary and the balance report name the same top
+/// killer with the same count: both count a death against the kind of
+/// monster whose blow or poison it was. And the summary's deaths, killer by
+/// killer and in its "and N more" line, add up to the runs that died.
+#[test]
+fn the_summary_and_the_report_name_the_same_top_killer() {
+    let dir = scratch("killers");
+    let sweep = [
+        "sweep", "--seeds", "1..41", "--bot", "explorer", "--format", "json", "-o", "k.json",
+    ];
+    let out = deja(&sweep, &dir);
+    assert_exit(&out, 0);
+    let summary = text(&out.stdout);
+    let report = json(&dir.join("k.json"));
+    let died = report["summary"]["bot"]["outcomes"]["died"]
+        .as_u64()
+        .expect("the outcomes count deaths");
+    assert!(died > 0, "no run died in 40 explorer runs: {summary}");
+    let lines: Vec<&str> = summary.lines().collect();
+    let heading = lines
+        .iter()
+        .position(|l| l.starts_with("  deaths by killer ("))
+        .unwrap_or_else(|| panic!("no deaths by killer in {summary}"));
+    assert!(
+        lines[heading].contains("the kind of monster whose blow or poison the death was"),
+        "the summary says what a killer is: {}",
+        lines[heading]
+    );
+    // "    17 basilisk (12 killed by a basilisk, 5 died of poison from a basilisk)"
+    let killer_lines: Vec<&str> = lines[heading + 1..]
+        .iter()
+        .take_while(|l| l.starts_with("    ") && !l.starts_with("    and "))
+        .copied()
+        .collect();
+    let count_and_kind = |line: &str| {
+        let line = line.trim();
+        let (n, rest) = line.split_once(' ').expect("a count and a kind");
+        let kind = rest.split(" (").next().expect("a kind").to_string();
+        (n.parse::<u64>().expect("a count"), kind)
+    };
+    let (top_n, top_kind) = count_and_kind(killer_lines[0]);
+    let mut said: u64 = killer_lines.iter().map(|l| count_and_kind(l).0).sum();
+    if let Some(more) = lines.get(heading + 1 + killer_lines.len())
+        && let Some(rest) = more.strip_prefix("    and ")
+    {
+        said += rest
+            .split(' ')
+            .next()
+            .and_then(|n| n.parse::<u64>().ok())
+            .expect("and N more");
+    }
+    assert_eq!(
+        said, died,
+        "the deaths listed add up to the deaths: {summary}"
+    );
+
+    assert_exit(&deja(&["report", "k.json", "-o", "k.html"], &dir), 0);
+    let html = std::fs::read_to_string(dir.join("k.html")).expect("written");
+    let row = html
+        .lines()
+        .find(|l| l.starts_with("<tr><td>explorer</td><td class=\"n\">"))
+        .unwrap_or_else(|| panic!("no key figures row in {html}"));
+    let cells: Vec<&str> = row
+        .split("<td class=\"n\">")
+        .skip(1)
+        .map(|c| c.split("</td>").next().expect("a cell"))
+        .collect();
+    // runs, won, left depth 1 alive, worst depth, top killer's share.
+    let top = cells[4];
+    assert!(
+        top.starts_with(&format!("{top_kind}: ")) && top.contains(&format!("({top_n} of {died})")),
+        "the report's top killer is {top:?}, the summary's {top_n} {top_kind}"
+    );
+    assert!(
+        html.contains("the kind of monster whose blow or poison the death was"),
+        "the page says what a killer is"
+    );
+}
+
+/// A report of format 3, from before `--turns` became `--keys` and the
+/// summary counted how every run ended, is refused by `report` and `merge`
+/// alike, naming the file and saying to sweep again; nothing is written.
+#[test]
+fn a_report_of_the_older_format_is_refused_naming_the_file_and_what_to_do() {
+    let dir = scratch("older");
+    let mut old = json(&dir.join("e.json"));
+    old["format"] = serde_json::json!(3);
+    let spec = old["spec"].as_object_mut().expect("a spec");
+    let keys = spec.remove("keys").expect("spec.keys");
+    spec.insert("turns".into(), keys);
+    old["summary"]["bot"]
+        .as_object_mut()
+        .expect("the bot's summary")
+        .remove("outcomes");
+    std::fs::write(dir.join("old.json"), old.to_string()).expect("written");
+    for args in [
+        &["report", "old.json", "-o", "old.html"][..],
+        &["merge", "old.json", "-o", "merged.json"],
+    ] {
+        let out = deja(args, &dir);
+        assert_exit(&out, 1);
+        let stderr = text(&out.stderr);
+        for wanted in [
+            "old.json: a sweep report of format 3, written by an older deja",
+            "this deja reads format 4",
+            "sweep again with this deja",
+        ] {
+            assert!(
+                stderr.contains(wanted),
+                "{args:?}: {wanted:?} not in {stderr}"
+            );
+        }
+    }
+    for file in ["old.html", "merged.json"] {
+        assert!(!dir.join(file).exists(), "{file} was written");
+    }
 }

@@ -31,7 +31,7 @@ fn homesick_failure(dir: &Path, limit: u64) -> PathBuf {
             "homesick-explore",
             "--progress-limit",
             &limit.to_string(),
-            "--turns",
+            "--keys",
             &(2 * limit).to_string(),
             "--save-failures",
             "failures",

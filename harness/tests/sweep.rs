@@ -12,7 +12,7 @@ fn scratch(name: &str) -> PathBuf {
     support::scratch("sweep", name)
 }
 
-const SMALL: [&str; 6] = ["--seeds", "1..9", "--bot", "explorer", "--turns", "400"];
+const SMALL: [&str; 6] = ["--seeds", "1..9", "--bot", "explorer", "--keys", "400"];
 
 #[test]
 fn a_small_sweep_passes_and_measures_the_game() {
@@ -244,7 +244,7 @@ fn planted_defects_are_grouped_saved_shrunk_and_reproduced() {
             "1..6",
             "--bot",
             "random",
-            "--turns",
+            "--keys",
             "500",
             "--canary",
             "sticky-help",
@@ -522,5 +522,111 @@ fn the_last_seeds_of_all_can_be_swept() {
     assert_prints(&out, &format!("reproduce: deja sweep --seeds {last} "));
     for empty in ["5..5", "5..=4", "1..=18446744073709551616"] {
         assert_exit(&deja(&["sweep", "--seeds", empty], &dir), 2);
+    }
+}
+
+/// For every bot the sweep takes, the summary accounts for every run: the
+/// JSON's outcomes add up to the runs (and the runs to the seeds), and so
+/// do the text summary's "ended:" counts. A sweep without a bot has no
+/// runs to account for, and says none.
+#[test]
+fn every_bots_summary_accounts_for_every_run() {
+    use clap::ValueEnum as _;
+    for bot in harness::bots::BotKind::value_variants() {
+        let name = bot.name();
+        let dir = scratch(&format!("outcomes-{name}"));
+        let args = [
+            "sweep", "--seeds", "1..7", "--bot", name, "--keys", "300", "--format", "json", "-o",
+            "r.json",
+        ];
+        let out = deja(&args, &dir);
+        assert_exit(&out, 0);
+        let stdout = text(&out.stdout);
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).expect("written"))
+                .expect("JSON");
+        let summary = &report["summary"];
+        let ended = stdout.lines().find(|l| l.starts_with("  ended: "));
+        if *bot == harness::bots::BotKind::None {
+            assert!(summary["bot"].is_null(), "{name}: {summary}");
+            assert_eq!(ended, None, "{name}: {stdout}");
+            continue;
+        }
+        let runs = summary["bot"]["runs"].as_u64().expect("runs");
+        assert_eq!(Some(runs), summary["seeds"].as_u64(), "{name}");
+        let outcomes = summary["bot"]["outcomes"].as_object().expect("outcomes");
+        let counted: u64 = outcomes
+            .values()
+            .map(|n| n.as_u64().expect("a count"))
+            .sum();
+        assert_eq!(counted, runs, "{name}: {outcomes:?}");
+        // "  ended: 1 won, 2 died, 0 quit, 3 out of keys, 0 stuck, 0 failed (6 runs)"
+        let ended = ended.unwrap_or_else(|| panic!("{name}: no ended line in {stdout}"));
+        let (counts, of) = ended
+            .trim_start_matches("  ended: ")
+            .rsplit_once(" (")
+            .expect("the runs in brackets");
+        let said: u64 = counts
+            .split(", ")
+            .map(|c| {
+                c.split(' ')
+                    .next()
+                    .unwrap()
+                    .parse::<u64>()
+                    .expect("a count")
+            })
+            .sum();
+        assert_eq!(said, runs, "{name}: {ended}");
+        assert_eq!(of, format!("{runs} runs)"), "{name}: {ended}");
+        assert_eq!(
+            counts.split(", ").count(),
+            outcomes.len(),
+            "{name}: {ended}"
+        );
+    }
+}
+
+/// `--turns`, the flag's old name, still works, as the same sweep.
+#[test]
+fn turns_is_still_taken_as_keys() {
+    let dir = scratch("turns-alias");
+    let sweep = |flag: &str, out: &str| {
+        let args = [
+            "sweep", "-q", "--seeds", "1..3", flag, "120", "--format", "json", "-o", out,
+        ];
+        assert_exit(&deja(&args, &dir), 0);
+        std::fs::read_to_string(dir.join(out)).expect("written")
+    };
+    let old = sweep("--turns", "turns.json");
+    let new = sweep("--keys", "keys.json");
+    assert_eq!(old, new);
+    assert!(new.contains("\"keys\": 120"), "{new}");
+}
+
+/// A baseline file of format 1, which named the key budget `turns`, is
+/// still held to: the sweep finds its entry and passes, as with the same
+/// file blessed in format 2.
+#[test]
+fn a_format_1_baseline_is_still_read() {
+    let dir = scratch("baseline-format-1");
+    let mut bless = vec!["sweep", "-q", "--bless-baseline", "new.ron"];
+    bless.extend(SMALL);
+    assert_exit(&deja(&bless, &dir), 0);
+    let new = std::fs::read_to_string(dir.join("new.ron")).expect("blessed");
+    assert!(
+        new.contains("    format: 2,") && new.contains("keys: 400,"),
+        "{new}"
+    );
+    let old = new
+        .replace("    format: 2,", "    format: 1,")
+        .replace("keys: 400,", "turns: 400,");
+    std::fs::write(dir.join("old.ron"), old).expect("written");
+    for file in ["old.ron", "new.ron"] {
+        let mut args = vec!["sweep", "-q", "--baseline", file];
+        args.extend(SMALL);
+        let out = deja(&args, &dir);
+        assert_exit(&out, 0);
+        assert_prints(&out, &format!("baseline {file}: "));
+        assert!(!text(&out.stdout).contains("FAILURE"), "{file}");
     }
 }

@@ -536,7 +536,7 @@ fn explorer_row(args: &BenchArgs) -> Result<Row, String> {
         Some(Target::at_least(300_000.0, "")),
         format!(
             "deja sweep --seeds {seeds} --jobs {SWEEP_JOBS} in process (depths 1..=6, at most {} keys a seed): {} bot turns ({} keys) a run over its wall time{}",
-            grouped(spec.turns as f64, 0),
+            grouped(spec.keys as f64, 0),
             grouped(turns_of(report) as f64, 0),
             grouped(keys as f64, 0),
             failures_said(

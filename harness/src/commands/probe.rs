@@ -15,7 +15,7 @@ use crate::sweep::{self, DepthRange, RunOptions, Saving, SeedRange, Shard, Sweep
 /// Seeds each of the probe's sweeps covers.
 pub const SEEDS: u64 = 2000;
 /// Keys each bot run may press.
-pub const TURNS: u64 = 3000;
+pub const KEYS: u64 = 3000;
 
 /// The probe's sweeps, in the order they run: every floor on the default
 /// map, on a smaller one (where the landmark floors no longer fit and the
@@ -58,7 +58,7 @@ pub fn spec(bot: BotKind, map: (i32, i32), first_seed: u64) -> SweepSpec {
             last: game_core::mapgen::LAST_DEPTH,
         },
         bot,
-        turns: if bot == BotKind::None { 0 } else { TURNS },
+        keys: if bot == BotKind::None { 0 } else { KEYS },
         map_width: map.0,
         map_height: map.1,
         canaries: Vec::new(),

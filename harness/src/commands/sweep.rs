@@ -163,7 +163,7 @@ pub fn spec(args: &SweepArgs) -> SweepSpec {
             last: args.depths.1,
         },
         bot: args.bot,
-        turns: args.turns,
+        keys: args.keys,
         map_width: i32::from(args.map_size.0),
         map_height: i32::from(args.map_size.1),
         canaries: args.canary.iter().map(|c| c.name().to_string()).collect(),
@@ -187,7 +187,7 @@ pub fn compare_with_baseline(
         return Err(format!(
             "{}: no baseline for the {bot} sweep of {} keys over depths {}..={} on {}x{} maps; make one with --bless-baseline",
             path.display(),
-            report.spec.turns,
+            report.spec.keys,
             report.spec.depths.first,
             report.spec.depths.last,
             report.spec.map_width,
@@ -274,11 +274,10 @@ fn print_summary(report: &SweepReport, elapsed: Duration, text: &Text) -> Result
             .iter()
             .map(|(d, n)| format!("{d}: {n}"))
             .collect();
+        text.say(format!("  {}", ended(&bot.outcomes, bot.runs)))?;
         text.say(format!("  deepest floor reached: {}", deepest.join(", ")))?;
-        let mut deaths: Vec<(&String, &u64)> = bot.deaths.iter().collect();
-        deaths.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-        for (cause, n) in deaths.iter().take(8) {
-            text.say(format!("  {n} {cause}"))?;
+        for line in killer_lines(bot) {
+            text.say(line)?;
         }
         text.say("  commands (pressed, worked):")?;
         for line in sweep::command_table(bot) {
@@ -287,6 +286,61 @@ fn print_summary(report: &SweepReport, elapsed: Duration, text: &Text) -> Result
     }
     print_groups("", &report.summary.groups, text)?;
     Ok(())
+}
+
+/// "ended: 101 won, 99 died, 0 quit, 0 out of keys, 0 stuck, 0 failed
+/// (200 runs)": every way a run can end, so the counts account for every
+/// run.
+fn ended(outcomes: &sweep::Outcomes, runs: u64) -> String {
+    let counts: Vec<String> = outcomes
+        .named()
+        .iter()
+        .map(|(how, n)| format!("{n} {how}"))
+        .collect();
+    format!("ended: {} ({runs} runs)", counts.join(", "))
+}
+
+/// The most killers the text summary names; the rest are counted in one
+/// line, and the JSON report has every cause.
+const KILLERS_PRINTED: usize = 8;
+
+/// The deaths by killer ([`sweep::killers`], the ranking the balance report
+/// shows too), each with the tombstone's causes it stands for when there
+/// is more than one (its blows and its poison), then what the first
+/// [`KILLERS_PRINTED`] leave out.
+fn killer_lines(bot: &sweep::BotSummary) -> Vec<String> {
+    let killers = sweep::killers(bot);
+    if killers.is_empty() {
+        return vec!["  deaths: none".to_string()];
+    }
+    let mut lines = vec![format!("  deaths by killer ({}):", sweep::KILLER_MEANS)];
+    for (kind, n) in killers.iter().take(KILLERS_PRINTED) {
+        let mut causes: Vec<(&String, u64)> = bot
+            .deaths
+            .iter()
+            .filter(|(cause, _)| sweep::killer(cause) == *kind)
+            .map(|(cause, &n)| (cause, n))
+            .collect();
+        causes.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        let how = if causes.len() > 1 {
+            let each: Vec<String> = causes.iter().map(|(c, n)| format!("{n} {c}")).collect();
+            format!(" ({})", each.join(", "))
+        } else {
+            String::new()
+        };
+        lines.push(format!("    {n} {kind}{how}"));
+    }
+    let rest = &killers[killers.len().min(KILLERS_PRINTED)..];
+    if !rest.is_empty() {
+        let deaths: u64 = rest.iter().map(|(_, n)| n).sum();
+        lines.push(format!(
+            "    and {deaths} more {} by {} other {}",
+            if deaths == 1 { "death" } else { "deaths" },
+            rest.len(),
+            if rest.len() == 1 { "killer" } else { "killers" }
+        ));
+    }
+    lines
 }
 
 /// Shrinks the smallest case of each printed group, as `deja shrink` does

@@ -48,14 +48,19 @@ fn quoted(text: &str) -> String {
     }
 }
 
-/// A report is of the format this deja reads.
+/// A report is of the format this deja reads. An older report is refused
+/// rather than read: its summary does not say how every run ended (format
+/// 4 counts it), which only its sweep can, so it is swept again.
 pub fn format(name: &str, format: u32) -> Result<(), String> {
-    if format == REPORT_FORMAT {
-        Ok(())
-    } else {
-        Err(format!(
-            "{name}: a sweep report of format {format}; this deja reads format {REPORT_FORMAT} (sweep again with this deja)"
-        ))
+    use std::cmp::Ordering;
+    match format.cmp(&REPORT_FORMAT) {
+        Ordering::Equal => Ok(()),
+        Ordering::Less => Err(format!(
+            "{name}: a sweep report of format {format}, written by an older deja; this deja reads format {REPORT_FORMAT}, which names the key budget spec.keys (once spec.turns) and counts how every run ended, which an older report cannot say: sweep again with this deja (`deja sweep ... --format json -o FILE`; --turns still works as --keys)"
+        )),
+        Ordering::Greater => Err(format!(
+            "{name}: a sweep report of format {format}, written by a newer deja; this deja reads format {REPORT_FORMAT}: use the deja that wrote it, or sweep again with this one"
+        )),
     }
 }
 
@@ -97,10 +102,10 @@ pub fn spec(name: &str, spec: &SweepSpec) -> Result<(), String> {
             spec.depths
         ));
     }
-    if spec.turns > MOST_KEYS {
+    if spec.keys > MOST_KEYS {
         return refuse(format!(
-            "spec.turns is {}, above the {MOST_KEYS} keys a sweep's bot may press on a seed",
-            spec.turns
+            "spec.keys is {}, above the {MOST_KEYS} keys a sweep's bot may press on a seed",
+            spec.keys
         ));
     }
     if !(1..=MOST_KEYS).contains(&spec.progress_limit) {
@@ -286,6 +291,13 @@ fn bound_result(spec: &SweepSpec, result: &SeedResult) -> Result<(), String> {
     {
         return Err(format!("failures[{i}].seed is {}", failure.seed));
     }
+    if let Some(run) = &result.bot
+        && run.outcome == RecordedOutcome::Failed
+        && result.failures.is_empty()
+    {
+        // The summary counts a failed run by its failure's kind.
+        return Err("bot.outcome is a failure but failures is empty".to_string());
+    }
     match (&result.bot, spec.bot) {
         (None, BotKind::None) => Ok(()),
         (Some(_), BotKind::None) => Err("holds a bot's run but spec.bot is none".to_string()),
@@ -295,10 +307,10 @@ fn bound_result(spec: &SweepSpec, result: &SeedResult) -> Result<(), String> {
 }
 
 fn bound_run(spec: &SweepSpec, area: u64, run: &BotResult) -> Result<(), String> {
-    if run.keys > spec.turns {
+    if run.keys > spec.keys {
         return Err(format!(
-            "bot.keys is {} but spec.turns, the most keys a run presses, is {}",
-            run.keys, spec.turns
+            "bot.keys is {} but spec.keys, the most keys a run presses, is {}",
+            run.keys, spec.keys
         ));
     }
     if run.turns > u64::from(u32::MAX) {
@@ -740,11 +752,11 @@ fn bound_bot(spec: &SweepSpec, seeds: u64, bot: &BotSummary) -> Result<(), Strin
             bot.win_rate_permille, bot.wins
         ));
     }
-    let most_keys = u128::from(runs) * u128::from(spec.turns);
+    let most_keys = u128::from(runs) * u128::from(spec.keys);
     if u128::from(bot.keys) > most_keys {
         return Err(format!(
-            "summary.bot.keys is {} but {runs} runs of at most {} keys (spec.turns) press at most {most_keys}",
-            bot.keys, spec.turns
+            "summary.bot.keys is {} but {runs} runs of at most {} keys (spec.keys) press at most {most_keys}",
+            bot.keys, spec.keys
         ));
     }
     let most_turns = u128::from(runs) * u128::from(u32::MAX);
@@ -909,6 +921,70 @@ fn bound_bot(spec: &SweepSpec, seeds: u64, bot: &BotSummary) -> Result<(), Strin
             "summary.bot.deaths add up to {deaths} but summary.bot.by_depth's died add up to {died}"
         ));
     }
+    outcomes(bot, deaths)?;
+    killers(bot)
+}
+
+/// The outcomes account for every run, once: they add up to the runs, and
+/// agree with the wins and the deaths counted beside them.
+fn outcomes(bot: &BotSummary, deaths: u128) -> Result<(), String> {
+    let o = &bot.outcomes;
+    let counted = o.total();
+    if counted != u128::from(bot.runs) {
+        let each: Vec<String> = o
+            .named()
+            .iter()
+            .map(|(how, n)| format!("{n} {how}"))
+            .collect();
+        return Err(format!(
+            "summary.bot.outcomes add up to {counted} ({}) but summary.bot.runs is {}: every run ends one way",
+            each.join(", "),
+            bot.runs
+        ));
+    }
+    if o.won != bot.wins {
+        return Err(format!(
+            "summary.bot.outcomes.won is {} but summary.bot.wins is {}",
+            o.won, bot.wins
+        ));
+    }
+    if u128::from(o.died) != deaths {
+        return Err(format!(
+            "summary.bot.outcomes.died is {} but summary.bot.deaths add up to {deaths}",
+            o.died
+        ));
+    }
+    Ok(())
+}
+
+/// The killers by depth (what the balance report's chart stacks) are the
+/// deaths' causes by [`super::killer`] (what the text summary and the key
+/// figures rank, [`super::killers`]), kind by kind.
+fn killers(bot: &BotSummary) -> Result<(), String> {
+    let mut by_depth = std::collections::BTreeMap::<&str, u128>::new();
+    for play in bot.by_depth.values() {
+        for (kind, n) in &play.killers {
+            *by_depth.entry(kind).or_default() += u128::from(*n);
+        }
+    }
+    let ranked = super::killers(bot);
+    let from_deaths: std::collections::BTreeMap<&str, u128> = ranked
+        .iter()
+        .map(|(kind, n)| (kind.as_str(), u128::from(*n)))
+        .collect();
+    let kinds = by_depth.keys().chain(from_deaths.keys());
+    for kind in kinds {
+        let (a, b) = (
+            by_depth.get(kind).copied().unwrap_or(0),
+            from_deaths.get(kind).copied().unwrap_or(0),
+        );
+        if a != b {
+            return Err(format!(
+                "summary.bot.by_depth's killers count {a} deaths by {} but summary.bot.deaths count {b}",
+                quoted(kind)
+            ));
+        }
+    }
     Ok(())
 }
 
@@ -931,7 +1007,7 @@ mod tests {
             },
             depths: DepthRange { first: 1, last: 6 },
             bot,
-            turns: 3000,
+            keys: 3000,
             map_width: DEFAULT_WIDTH,
             map_height: DEFAULT_HEIGHT,
             canaries: canaries.iter().map(|c| c.to_string()).collect(),
@@ -964,7 +1040,7 @@ mod tests {
     fn every_report_a_sweep_writes_passes() {
         let mut floors_only = spec(BotKind::None, 1..9, &[]);
         floors_only.depths = DepthRange { first: 2, last: 4 };
-        floors_only.turns = 0;
+        floors_only.keys = 0;
         let sharded = SweepSpec {
             shard: Some(Shard { index: 2, count: 3 }),
             ..spec(BotKind::Explorer, 1..10, &[])
@@ -1021,7 +1097,32 @@ mod tests {
             r.summary.bot.as_mut().unwrap()
         }
         type Edit = fn(&mut SweepReport);
-        let cases: [(&str, Edit, &str); 14] = [
+        let cases: [(&str, Edit, &str); 16] = [
+            (
+                "a run counted twice",
+                |r| bot(r).outcomes.out_of_keys += 1,
+                "summary.bot.outcomes add up to 4",
+            ),
+            (
+                "a run left out",
+                |r| {
+                    let o = &mut bot(r).outcomes;
+                    // Whichever way the first run ended, one less of it.
+                    let most = [
+                        &mut o.won,
+                        &mut o.died,
+                        &mut o.quit,
+                        &mut o.out_of_keys,
+                        &mut o.stuck,
+                        &mut o.failed,
+                    ]
+                    .into_iter()
+                    .find(|n| **n > 0)
+                    .unwrap();
+                    *most -= 1;
+                },
+                "summary.bot.outcomes add up to 2",
+            ),
             (
                 "wins above runs",
                 |r| bot(r).wins = 20,
@@ -1131,7 +1232,12 @@ mod tests {
             r.results[1].bot.as_mut().unwrap()
         }
         type Edit = fn(&mut SweepReport);
-        let cases: [(&str, Edit, &str); 9] = [
+        let cases: [(&str, Edit, &str); 10] = [
+            (
+                "a failed run without its failure",
+                |r| run(r).outcome = RecordedOutcome::Failed,
+                "seed 2: bot.outcome is a failure but failures is empty",
+            ),
             (
                 "revealed",
                 |r| run(r).revealed = 1 << 63,
@@ -1145,7 +1251,7 @@ mod tests {
             (
                 "keys",
                 |r| run(r).keys = 3001,
-                "seed 2: bot.keys is 3001 but spec.turns",
+                "seed 2: bot.keys is 3001 but spec.keys",
             ),
             (
                 "a huge danger met",
