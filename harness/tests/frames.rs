@@ -211,7 +211,7 @@ fn look_mode_on_a_monster() {
 fn help() {
     let (seed, depth, keys) = (1, 1, "?");
     let game = play(seed, depth, keys);
-    assert_eq!(top_screen(&game), Some(&Screen::Help));
+    assert_eq!(top_screen(&game), Some(&Screen::Help { top: 0 }));
     snapshot_scene("help", seed, depth, keys, &game);
 }
 
