@@ -216,6 +216,16 @@ fn help() {
 }
 
 #[test]
+fn message_history() {
+    // `o` explores until a kobold comes into view; the next three are
+    // refused, one line with its count; `m` lists the log, newest first.
+    let (seed, depth, keys) = (3, 1, "oooom");
+    let game = play(seed, depth, keys);
+    assert_eq!(top_screen(&game), Some(&Screen::History { top: 0 }));
+    snapshot_scene("history", seed, depth, keys, &game);
+}
+
+#[test]
 fn quit_prompt() {
     let (seed, depth, keys) = (1, 1, "Q");
     let game = play(seed, depth, keys);

@@ -36,7 +36,7 @@ use crate::map::Tile;
 pub use floor::{
     check_floor, check_floor_given, check_floor_map, vault_crossings, vault_wall_openings,
 };
-pub use keys::{Command, key_effect, map_command};
+pub use keys::{Aiming, Command, key_effect, map_command};
 pub use oracle::{
     check_frame, check_oracles, check_paths, check_persistence, check_play_stream, check_streams,
     check_view,
