@@ -756,8 +756,9 @@ fn on_a_screen(seen: &Seen, screen: Screen) -> Option<(Command, bool, Option<Str
                 Screen::Help { .. } => ('?', crate::game::HELP.len()),
                 _ => ('m', seen.game.state().log.messages().len()),
             };
-            let closes = plain && matches!(key.code, KeyCode::Char(' ') | KeyCode::Enter)
-                || plain && key.code == KeyCode::Char(own);
+            let closes = plain
+                && (matches!(key.code, KeyCode::Char(' ') | KeyCode::Enter)
+                    || key.code == KeyCode::Char(own));
             if closes {
                 let worked = after.len() + 1 == depth;
                 return Some((
