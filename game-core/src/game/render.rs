@@ -803,6 +803,51 @@ mod tests {
         });
     }
 
+    /// The window's texts for `total` lines "0".."total-1".
+    fn window(total: usize, start: usize, fits: usize) -> Vec<String> {
+        let lines = (0..total).map(|i| (String::new(), i.to_string())).collect();
+        scroll_window(lines, start, fits)
+            .into_iter()
+            .map(|(_, text)| text)
+            .collect()
+    }
+
+    #[test]
+    fn a_scrolled_window_says_what_is_above_and_below_and_fills_its_room() {
+        assert_eq!(window(3, 2, 5), ["0", "1", "2"], "all fit: no scrolling");
+        assert_eq!(window(6, 0, 3), ["0", "1", "(4 more lines)"]);
+        assert_eq!(
+            window(6, 2, 4),
+            ["(2 lines above)", "2", "3", "(2 more lines)"]
+        );
+        assert_eq!(
+            window(6, 1, 4),
+            ["(1 line above)", "1", "2", "(3 more lines)"]
+        );
+        // Near the end the window moves up to fill the box.
+        assert_eq!(window(6, 5, 3), ["(4 lines above)", "4", "5"]);
+        assert_eq!(window(6, 99, 3), ["(4 lines above)", "4", "5"]);
+        // Two rows cannot hold two marks and a line: the line and what is
+        // below; one row holds only the count.
+        assert_eq!(window(6, 2, 2), ["2", "(3 more lines)"]);
+        assert_eq!(window(6, 5, 2), ["(5 lines above)", "5"]);
+        assert_eq!(window(6, 3, 1), ["(6 more lines)"]);
+        // Whatever the start, a box with room for any row uses all of it
+        // that its lines need, and no more.
+        for total in 0..8 {
+            for start in 0..10 {
+                for fits in 1..8 {
+                    let shown = window(total, start, fits);
+                    assert_eq!(
+                        shown.len(),
+                        total.min(fits),
+                        "{total} lines from {start} in {fits}: {shown:?}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn wrapping_keeps_words_and_cuts_only_overlong_ones() {
         assert_eq!(
