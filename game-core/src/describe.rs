@@ -127,7 +127,8 @@ impl fmt::Display for Screen {
             Screen::Pack(mode) => write!(f, "the pack open to {}", mode.verb()),
             Screen::ItemMenu { slot } => write!(f, "the item menu of slot {}", slot_letter(*slot)),
             Screen::Reticle(reticle) => write!(f, "{reticle}"),
-            Screen::Help => f.write_str("the help screen"),
+            Screen::Help { .. } => f.write_str("the help screen"),
+            Screen::History { .. } => f.write_str("the message history"),
             Screen::QuitPrompt => f.write_str("the quit prompt"),
         }
     }

@@ -157,7 +157,8 @@ fn the_tombstone_keeps_its_cause_on_the_smallest_frame() {
 fn game_keys() -> impl Strategy<Value = String> {
     let key = prop::sample::select(vec![
         "h", "j", "k", "l", "y", "u", "b", "n", "L", ".", "o", "o", "g", ">", "i", "a", "t", "w",
-        "d", ";", "?", "Q", "n", "<Esc>", "<Tab>", "<S-Tab>", "<Enter>", "a", "b",
+        "d", ";", "?", "m", "Q", "n", "<Esc>", "<End>", "<PgDn>", "<Tab>", "<S-Tab>", "<Enter>",
+        "a", "b",
     ]);
     prop::collection::vec(key, 0..60).prop_map(|keys| keys.concat())
 }

@@ -77,7 +77,7 @@ impl RandomBot {
         // help lists, aliases too (digits, arrows and the numpad's
         // navigation keys, Shift for a run, Shift-Tab), so a key that stops
         // working is pressed.
-        const TABLE: [(&str, u32); 68] = [
+        const TABLE: [(&str, u32); 69] = [
             ("h", 10),
             ("j", 10),
             ("k", 10),
@@ -131,6 +131,7 @@ impl RandomBot {
             ("w", 2),
             (";", 4),
             ("?", 2),
+            ("m", 2),
             ("<Esc>", 10),
             ("<Tab>", 4),
             ("<S-Tab>", 2),

@@ -28,8 +28,8 @@ pub enum Expectation {
     /// The player reaches this depth (or deeper) at some step.
     Depth(u32),
     /// A screen whose description contains this text is open after some
-    /// key: "help", "quit prompt", "pack open to throw", "item menu",
-    /// "reticle".
+    /// key: "help", "message history", "quit prompt", "pack open to
+    /// throw", "item menu", "reticle".
     Screen(String),
     /// A message containing this text is said.
     Says(String),

@@ -31,7 +31,7 @@ pub const MAX_KEYS: usize = 1024;
 /// Most keys of a fuzzed recording that are replayed.
 pub const MAX_REPLAY_STEPS: u64 = 200;
 /// Keys played on fuzzed content once it loads.
-const CONTENT_KEYS: &str = "oooo....hjkl>>oooo;<Esc>iaa<Esc>";
+const CONTENT_KEYS: &str = "oooo....hjkl>>oooo;<Esc>iaa<Esc>m<End><Esc>?j<Esc>";
 
 /// The environment variable a canary build reads to plant defects in fuzz
 /// runs (comma-separated canary names), as `ci/canary.sh` does. Ignored in a

@@ -211,8 +211,18 @@ fn look_mode_on_a_monster() {
 fn help() {
     let (seed, depth, keys) = (1, 1, "?");
     let game = play(seed, depth, keys);
-    assert_eq!(top_screen(&game), Some(&Screen::Help));
+    assert_eq!(top_screen(&game), Some(&Screen::Help { top: 0 }));
     snapshot_scene("help", seed, depth, keys, &game);
+}
+
+#[test]
+fn message_history() {
+    // `o` explores until a kobold comes into view; the next three are
+    // refused, one line with its count; `m` lists the log, newest first.
+    let (seed, depth, keys) = (3, 1, "oooom");
+    let game = play(seed, depth, keys);
+    assert_eq!(top_screen(&game), Some(&Screen::History { top: 0 }));
+    snapshot_scene("history", seed, depth, keys, &game);
 }
 
 #[test]

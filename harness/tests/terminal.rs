@@ -808,3 +808,141 @@ fn a_closed_terminal_ends_deja_even_when_sighup_is_ignored() {
         }
     }
 }
+
+/// How `text` looks where it starts on the last row of the screen that
+/// holds it: the foreground colour and boldness tmux draws it with, read
+/// from the pane captured with its escape codes (a colour set on one cell
+/// holds until the next code, across rows).
+fn look_of(tmux: &Tmux, text: &str) -> (String, bool) {
+    let styled = tmux.tmux(&["capture-pane", "-p", "-e", "-t", "0"]);
+    let (mut fg, mut bold) = (String::from("default"), false);
+    let mut found = None;
+    for row in styled.lines() {
+        let mut plain = String::new();
+        let mut looks = Vec::new();
+        let mut rest = row;
+        while let Some(c) = rest.chars().next() {
+            if let Some(codes) = rest.strip_prefix("\u{1b}[") {
+                let end = codes
+                    .find(|c: char| c.is_ascii_alphabetic())
+                    .unwrap_or(codes.len());
+                if codes[end..].starts_with('m') {
+                    let params: Vec<&str> = codes[..end].split(';').collect();
+                    let mut p = params.iter();
+                    while let Some(&param) = p.next() {
+                        match param {
+                            "" | "0" => (fg, bold) = ("default".into(), false),
+                            "1" => bold = true,
+                            "22" => bold = false,
+                            "39" => fg = "default".into(),
+                            "38" => {
+                                let mode = p.next().copied().unwrap_or("");
+                                let n = if mode == "5" { 1 } else { 3 };
+                                let value: Vec<&str> = p.by_ref().take(n).copied().collect();
+                                fg = format!("{mode};{}", value.join(";"));
+                            }
+                            code if code.len() == 2
+                                && (code.starts_with('3') || code.starts_with('9')) =>
+                            {
+                                fg = code.into()
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                rest = &codes[(end + 1).min(codes.len())..];
+                continue;
+            }
+            plain.push(c);
+            looks.push((fg.clone(), bold));
+            rest = &rest[c.len_utf8()..];
+        }
+        if let Some(at) = plain.find(text) {
+            found = Some(looks[plain[..at].chars().count()].clone());
+        }
+    }
+    found.unwrap_or_else(|| panic!("{text:?} is not on the screen:\n{styled}"))
+}
+
+#[test]
+fn a_repeated_refusal_shows_once_with_its_count_and_the_history_keeps_what_scrolled_off() {
+    let dir = scratch("messages");
+    let tmux = Tmux::start(
+        "messages",
+        &format!(
+            "XDG_STATE_HOME={} {DEJA} play --seed 3 --color always; sleep 600",
+            quoted(&dir.join("state"))
+        ),
+    );
+    tmux.wait_for("seed 3 · step 0");
+    // The first `o` explores until a kobold comes into view; the next three
+    // are refused with it in view.
+    tmux.type_text("o");
+    tmux.wait_for("step 1 ·");
+    tmux.type_text("ooo");
+    let screen = tmux.wait_for("step 4 ·");
+    let rows = frame_rows(&screen);
+    let refusals: Vec<&String> = rows
+        .iter()
+        .filter(|r| r.contains("Not with a monster in view."))
+        .collect();
+    assert_eq!(
+        refusals.len(),
+        1,
+        "one line for the three refusals:\n{}",
+        screen.join("\n")
+    );
+    assert!(
+        refusals[0]
+            .trim_end()
+            .ends_with("Not with a monster in view. (x3)"),
+        "{}",
+        screen.join("\n")
+    );
+    assert!(
+        rows.iter().any(|r| r.contains("You see a kobold.")),
+        "the line before the repeats stays:\n{}",
+        screen.join("\n")
+    );
+    // The welcome has scrolled off the three message rows.
+    assert!(
+        !rows.iter().any(|r| r.contains("Welcome to the Undercroft")),
+        "{}",
+        screen.join("\n")
+    );
+    // This key's line is drawn unlike the older ones.
+    let this_key = look_of(&tmux, "Not with a monster in view.");
+    let older = look_of(&tmux, "You see a kobold.");
+    assert_ne!(
+        this_key, older,
+        "this key's message and an older one look alike"
+    );
+
+    // The history lists it, newest first; the lines under the map are all
+    // older than this key now, and look alike.
+    tmux.type_text("m");
+    let history = tmux.wait_for("Messages, newest first");
+    let listed = |text: &str| {
+        history
+            .iter()
+            .position(|r| r.contains(&format!("| {text}")))
+            .unwrap_or_else(|| panic!("{text:?} not listed:\n{}", history.join("\n")))
+    };
+    let welcome = listed("Welcome to the Undercroft.");
+    let refusal = listed("Not with a monster in view. (x3)");
+    let kobold = listed("You see a kobold.");
+    assert!(
+        refusal < kobold && kobold < welcome,
+        "{}",
+        history.join("\n")
+    );
+    assert_eq!(
+        look_of(&tmux, "Not with a monster in view. (x3)"),
+        look_of(&tmux, "You see a kobold."),
+        "{}",
+        history.join("\n")
+    );
+    tmux.press("Escape");
+    let closed = tmux.wait_for("step 6 ·");
+    assert!(!closed.iter().any(|r| r.contains("Messages, newest first")));
+}

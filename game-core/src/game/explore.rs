@@ -65,6 +65,7 @@ impl Game {
             return Ok(());
         }
         let before = self.watch();
+        let unseen = self.unseen_items();
         let shape = self.surroundings(dir);
         for step in 0..RUN_LIMIT {
             let ahead = self.state.player.pos.step(dir);
@@ -85,10 +86,38 @@ impl Game {
                 || self.walk_interrupted()
                 || self.planted_short_run()
             {
+                self.say_items_spotted(&unseen, before.depth);
                 return Ok(());
             }
         }
         Ok(())
+    }
+
+    /// The floor items the player has not seen yet, by index: a walk notes
+    /// them as it starts, to say which came into view when it stops.
+    fn unseen_items(&self) -> Vec<usize> {
+        let items = self.state.items.iter().enumerate();
+        items.filter(|(_, i)| !i.seen).map(|(at, _)| at).collect()
+    }
+
+    /// A walk that stopped for an item coming into view says which, as it
+    /// says "You see a rat." for a monster: "You see a dart." `unseen` is
+    /// [`Game::unseen_items`] at the walk's start on floor `depth`; on
+    /// another floor its indices mean nothing, and a new floor's items are
+    /// not what stopped the walk.
+    fn say_items_spotted(&mut self, unseen: &[usize], depth: u32) {
+        if self.state.depth != depth {
+            return;
+        }
+        let spotted: Vec<String> = unseen
+            .iter()
+            .filter_map(|&at| self.state.items.get(at))
+            .filter(|item| item.seen)
+            .map(|item| self.content.item(item.item).describe(item.count))
+            .collect();
+        for name in spotted {
+            self.say(format!("You see {name}."));
+        }
     }
 
     /// Which of the neighbours beside the direction of travel are walkable: a
@@ -123,6 +152,7 @@ impl Game {
             return Ok(());
         }
         let before = self.watch();
+        let unseen = self.unseen_items();
         let mut plan = None;
         for step in 0..AUTO_EXPLORE_LIMIT {
             let Some(dir) = self.explore_direction(&mut plan) else {
@@ -141,6 +171,7 @@ impl Game {
                 Spent::No => return Ok(()),
             }
             if self.is_over() || self.watch() != before || self.walk_interrupted() {
+                self.say_items_spotted(&unseen, before.depth);
                 return Ok(());
             }
         }

@@ -42,7 +42,7 @@ pub use floor::{BASE_ITEMS, BASE_MONSTERS, START_CLEARANCE};
 pub use intent::{Aim, Intent, Slot};
 pub use monsters::{CHASE_RADIUS, MAX_ACTIVATIONS};
 pub use persist::{LoadError, MAX_SAVE_BYTES};
-pub use render::{camera, wrap};
+pub use render::{HELP, camera, wrap};
 use state::{GameState, RunStatus};
 
 /// How a run is set up: the seed, the content and the map size.
@@ -289,6 +289,11 @@ impl Game {
         let log_before = self.state.log.total();
         let turns_before = self.state.turns_taken;
         self.events.clear();
+        if !self.is_over() {
+            // What this key says is drawn bright, what came before dim. A
+            // finished run is left as it was: keys change nothing there.
+            self.state.log.begin_key();
+        }
         if !self.is_over() && self.state.clock.contains(turn::Actor::Player) {
             // An earlier press got stuck before the player's turn came round:
             // the loop resumes where it stopped (and reports again if it

@@ -127,7 +127,8 @@ impl Game {
 
     /// sticky-help: Esc does not close the help.
     pub(super) fn planted_sticky_help(&self) -> bool {
-        self.planted(Canary::StickyHelp) && self.state.screens.last() == Some(&Screen::Help)
+        self.planted(Canary::StickyHelp)
+            && matches!(self.state.screens.last(), Some(Screen::Help { .. }))
     }
 
     /// stuck-north: `k` does nothing.

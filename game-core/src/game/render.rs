@@ -260,24 +260,26 @@ impl Game {
         }
     }
 
-    /// The newest messages, wrapped, newest at the bottom. Lines from this
-    /// turn are bright, older ones dim. A message is always read from its
-    /// start: when the rows left cannot hold all of it, its first lines are
-    /// shown and the last ends in `...`.
+    /// The newest messages, wrapped, newest at the bottom, a repeat shown
+    /// once with its count. What the latest key said is bright, older lines
+    /// dim, so a player sees what this key did. A message is always read
+    /// from its start: when the rows left cannot hold all of it, its first
+    /// lines are shown and the last ends in `...`.
     fn draw_messages(&self, frame: &mut Frame, top: i32, rows: i32, width: i32) {
-        let now = self.state.clock.turn();
+        let log = &self.state.log;
+        let bright = log.lines_of_this_key();
         let rows = rows.max(0) as usize;
         // Whole messages, newest first.
         let mut shown: Vec<(Vec<String>, Style)> = Vec::new();
         let mut used = 0;
-        for message in self.state.log.messages().iter().rev() {
-            let style = if message.turn >= now {
+        for (age, message) in log.messages().iter().rev().enumerate() {
+            let style = if age < bright {
                 Style::Message
             } else {
                 Style::OldMessage
             };
             let lines = cut_with_ellipsis(
-                wrap(&message.text, width as usize),
+                wrap(&message.shown(), width as usize),
                 rows - used,
                 width as usize,
             );
@@ -379,24 +381,41 @@ impl Game {
                 }
                 return;
             }
-            Screen::Help => (
+            Screen::Help { .. } => (
                 "Help".to_string(),
                 HELP.iter()
                     .map(|(k, t)| ((*k).to_string(), (*t).to_string()))
                     .collect(),
-                &["Esc: close"],
+                SCROLL_FOOTERS,
             ),
+            Screen::History { .. } => {
+                let log = self.state.log.messages();
+                let rows = if log.is_empty() {
+                    vec![(String::new(), "Nothing has been said yet.".to_string())]
+                } else {
+                    log.iter()
+                        .rev()
+                        .map(|m| (String::new(), m.shown()))
+                        .collect()
+                };
+                ("Messages, newest first".to_string(), rows, SCROLL_FOOTERS)
+            }
             Screen::QuitPrompt => (
                 "Quit".to_string(),
                 vec![(String::new(), "Really leave the Undercroft?".to_string())],
                 &["y: quit  n/Esc: stay", "y: quit n: stay"],
             ),
         };
-        draw_box(frame, &title, &rows, footers, width, map_rows);
+        let top = match screen {
+            Screen::Help { top } | Screen::History { top } => usize::from(*top),
+            _ => 0,
+        };
+        draw_box(frame, &title, &rows, top, footers, width, map_rows);
     }
 }
 
-const HELP: [(&str, &str); 14] = [
+/// The help screen's rows: each command's keys and what it does.
+pub const HELP: [(&str, &str); 15] = [
     ("hjklyubn", "move or attack (also arrows, numpad)"),
     ("HJKLYUBN", "run (also Shift+arrows)"),
     (". 5", "wait a turn"),
@@ -409,20 +428,30 @@ const HELP: [(&str, &str); 14] = [
     ("w", "wear or wield"),
     ("d", "drop"),
     (";", "look around"),
+    ("m", "message history"),
     ("?", "this help"),
     ("Q", "quit"),
 ];
 
-/// A box over the map: a title in the top border, key/text rows, a footer in
-/// the bottom border (the first of `footers`, longest first, that fits the
-/// frame; none when none fits). Text wider than the frame wraps, under its
-/// key when the frame is narrow; when the rows still do not fit the map
-/// area, the last row that fits says how many more there are, so nothing
-/// goes missing unsaid.
+/// The footers of a screen that scrolls, widest first.
+const SCROLL_FOOTERS: &[&str] = &[
+    "j/k PgUp/PgDn Home/End: scroll  Esc: close",
+    "j/k: scroll  Esc: close",
+    "Esc: close",
+];
+
+/// A box over the map: a title in the top border, key/text rows from row
+/// `first` on (a scrolled screen), a footer in the bottom border (the first
+/// of `footers`, longest first, that fits the frame; none when none fits).
+/// Text wider than the frame wraps, under its key when the frame is narrow;
+/// when the rows still do not fit the map area, a line at the top says how
+/// many are above and one at the bottom how many more there are below, so
+/// nothing goes missing unsaid.
 fn draw_box(
     frame: &mut Frame,
     title: &str,
     rows: &[(String, String)],
+    first: usize,
     footers: &[&str],
     width: i32,
     map_rows: i32,
@@ -445,24 +474,31 @@ fn draw_box(
     // put the text under its key instead, indented.
     let stacked = key_width > 0 && key_width + 3 > inner_limit / 2;
     let key_width = if stacked { 0 } else { key_width };
-    let stacked_rows: Vec<(String, String)>;
-    let rows = if stacked {
-        stacked_rows = rows
-            .iter()
-            .flat_map(|(key, text)| {
+    // Each row with the index of the row it came from, so a scrolled box
+    // starts at the first line of row `first` however the rows wrap.
+    let rows: Vec<(usize, String, String)> = if stacked {
+        rows.iter()
+            .enumerate()
+            .flat_map(|(origin, (key, text))| {
                 let under = wrap(text, inner_limit.saturating_sub(2).max(1))
                     .into_iter()
-                    .map(|line| (String::new(), format!("  {line}")));
-                let key_line = (!key.is_empty()).then(|| (String::new(), key.clone()));
+                    .map(move |line| (origin, String::new(), format!("  {line}")));
+                let key_line = (!key.is_empty()).then(|| (origin, String::new(), key.clone()));
                 key_line.into_iter().chain(under).collect::<Vec<_>>()
             })
-            .collect();
-        &stacked_rows[..]
+            .collect()
     } else {
-        rows
+        rows.iter()
+            .enumerate()
+            .map(|(origin, (key, text))| (origin, key.clone(), text.clone()))
+            .collect()
     };
     let mut lines: Vec<(String, String)> = Vec::new();
-    for (key, text) in rows {
+    let mut first_line = None;
+    for (origin, key, text) in &rows {
+        if *origin >= first && first_line.is_none() {
+            first_line = Some(lines.len());
+        }
         let indent = if key.is_empty() { 0 } else { key_width + 3 };
         // A row's own leading spaces (text under its key) are kept.
         let body = text.trim_start();
@@ -483,11 +519,8 @@ fn draw_box(
         }
     }
     let fits = ((lines.len() as i32 + 2).min(map_rows) - 2).max(0) as usize;
-    if lines.len() > fits && fits > 0 {
-        let hidden = lines.len() - (fits - 1);
-        lines.truncate(fits - 1);
-        lines.push((String::new(), format!("({hidden} more lines)")));
-    }
+    let first_line = first_line.unwrap_or(lines.len());
+    let lines = scroll_window(lines, first_line, fits);
     let text_width = lines
         .iter()
         .map(|(k, t)| {
@@ -558,6 +591,53 @@ fn draw_box(
     }
 }
 
+/// The lines of a box that has room for `fits` of them, from line `start`
+/// on: all of them when they fit; else a window that ends in "(N more
+/// lines)" when lines are left below and, when it is scrolled and has room
+/// for a line besides, starts with "(N lines above)". A start too far down
+/// shows the last lines that fill the box, so no room is left empty.
+fn scroll_window(lines: Vec<(String, String)>, start: usize, fits: usize) -> Vec<(String, String)> {
+    let total = lines.len();
+    if total <= fits || fits == 0 {
+        return lines;
+    }
+    let mark = |text: String| (String::new(), text);
+    // The mark above takes a row when the box is scrolled; a start so far
+    // down that the box would not fill moves up to the last full window.
+    let room = fits - 1;
+    let start = start.min(total - room);
+    if start == 0 || room == 0 {
+        let mut window: Vec<_> = lines.into_iter().take(room).collect();
+        window.push(mark(format!(
+            "({} more {})",
+            total - room,
+            line_or_lines(total - room)
+        )));
+        return window;
+    }
+    if start + room >= total {
+        let mut window = vec![mark(format!("({start} {} above)", line_or_lines(start)))];
+        window.extend(lines.into_iter().skip(start));
+        return window;
+    }
+    // Lines above and below: both marks, when there is a row between them.
+    let shown = room - 1;
+    let mut window = Vec::new();
+    if shown > 0 {
+        window.push(mark(format!("({start} {} above)", line_or_lines(start))));
+    }
+    let shown = shown.max(1);
+    window.extend(lines.into_iter().skip(start).take(shown));
+    let below = total - start - shown;
+    window.push(mark(format!("({below} more {})", line_or_lines(below))));
+    window
+}
+
+/// "line" for one, "lines" for any other count.
+fn line_or_lines(count: usize) -> &'static str {
+    if count == 1 { "line" } else { "lines" }
+}
+
 /// The end of a run: a centred box of lines on an otherwise blank frame,
 /// "the run is over" in its bottom border. Blank spacing lines go first
 /// when the frame is too short for every line.
@@ -576,7 +656,7 @@ fn draw_ending(frame: &mut Frame, title: &str, lines: &[String]) {
         wrapped.retain(|line| !line.is_empty());
     }
     let rows: Vec<(String, String)> = wrapped.into_iter().map(|l| (String::new(), l)).collect();
-    draw_box(frame, title, &rows, &["the run is over"], width, height);
+    draw_box(frame, title, &rows, 0, &["the run is over"], width, height);
 }
 
 /// The first of `texts` (longest first) no wider than `width`, else the
@@ -721,6 +801,51 @@ mod tests {
         proptest!(|(text in "[a-zé €\\t\\n]{0,80}", width in 0usize..30)| {
             prop_assert_eq!(wrap(&text, width), wrap_by_copies(&text, width));
         });
+    }
+
+    /// The window's texts for `total` lines "0".."total-1".
+    fn window(total: usize, start: usize, fits: usize) -> Vec<String> {
+        let lines = (0..total).map(|i| (String::new(), i.to_string())).collect();
+        scroll_window(lines, start, fits)
+            .into_iter()
+            .map(|(_, text)| text)
+            .collect()
+    }
+
+    #[test]
+    fn a_scrolled_window_says_what_is_above_and_below_and_fills_its_room() {
+        assert_eq!(window(3, 2, 5), ["0", "1", "2"], "all fit: no scrolling");
+        assert_eq!(window(6, 0, 3), ["0", "1", "(4 more lines)"]);
+        assert_eq!(
+            window(6, 2, 4),
+            ["(2 lines above)", "2", "3", "(2 more lines)"]
+        );
+        assert_eq!(
+            window(6, 1, 4),
+            ["(1 line above)", "1", "2", "(3 more lines)"]
+        );
+        // Near the end the window moves up to fill the box.
+        assert_eq!(window(6, 5, 3), ["(4 lines above)", "4", "5"]);
+        assert_eq!(window(6, 99, 3), ["(4 lines above)", "4", "5"]);
+        // Two rows cannot hold two marks and a line: the line and what is
+        // below; one row holds only the count.
+        assert_eq!(window(6, 2, 2), ["2", "(3 more lines)"]);
+        assert_eq!(window(6, 5, 2), ["(5 lines above)", "5"]);
+        assert_eq!(window(6, 3, 1), ["(6 more lines)"]);
+        // Whatever the start, a box with room for any row uses all of it
+        // that its lines need, and no more.
+        for total in 0..8 {
+            for start in 0..10 {
+                for fits in 1..8 {
+                    let shown = window(total, start, fits);
+                    assert_eq!(
+                        shown.len(),
+                        total.min(fits),
+                        "{total} lines from {start} in {fits}: {shown:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -13,6 +13,7 @@ use crate::rules::THROW_RANGE;
 
 use super::Game;
 use super::actions::Action;
+use super::render::HELP;
 use super::state::{letter_slot, slot_letter};
 
 /// One screen of the modal stack.
@@ -21,12 +22,13 @@ pub enum Screen {
     /// A pack listing; picking a letter does what the mode says.
     Pack(PackMode),
     /// What to do with one item (opened from the browsing pack).
-    ItemMenu {
-        slot: u8,
-    },
+    ItemMenu { slot: u8 },
     /// The targeting reticle.
     Reticle(Reticle),
-    Help,
+    /// The help; `top` is the first of its rows shown (it scrolls).
+    Help { top: u16 },
+    /// The messages kept in the log, newest first; `top` is the first shown.
+    History { top: u16 },
     /// "Really quit? (y/n)"
     QuitPrompt,
 }
@@ -91,6 +93,33 @@ pub enum Purpose {
     Use {
         slot: u8,
     },
+}
+
+/// How many rows PgUp and PgDn move a scrolling screen. A page is a fixed
+/// number of rows, not the frame's height: the terminal's size never reaches
+/// the state, and five rows is about what the smallest frame shows.
+pub const SCROLL_PAGE: u16 = 5;
+
+/// Where a scrolling screen of `rows` rows puts its first row shown, `top`,
+/// after `key`: `j`/Down and `k`/Up one row, PgDn/PgUp a page, Home and End
+/// the first and the last row. `None` for a key that does not scroll. The
+/// frame shows as many rows from `top` as fit, and never leaves room empty
+/// at the bottom that rows above could fill.
+pub fn scrolled(top: u16, rows: usize, key: Key) -> Option<u16> {
+    if !key.mods.is_empty() {
+        return None;
+    }
+    let last = u16::try_from(rows.saturating_sub(1)).unwrap_or(u16::MAX);
+    let top = top.min(last);
+    Some(match key.code {
+        KeyCode::Char('j') | KeyCode::Down => top.saturating_add(1).min(last),
+        KeyCode::Char('k') | KeyCode::Up => top.saturating_sub(1),
+        KeyCode::PageDown => top.saturating_add(SCROLL_PAGE).min(last),
+        KeyCode::PageUp => top.saturating_sub(SCROLL_PAGE),
+        KeyCode::Home => 0,
+        KeyCode::End => last,
+        _ => return None,
+    })
 }
 
 /// The eight-way movement keys: vi keys, arrows, and the numpad (as digits, or
@@ -162,9 +191,19 @@ impl Game {
             Some(Screen::Pack(mode)) => self.pack_key(mode, key),
             Some(Screen::ItemMenu { slot }) => self.item_menu_key(slot, key),
             Some(Screen::Reticle(reticle)) => self.reticle_key(reticle, key),
-            Some(Screen::Help) => {
+            Some(Screen::Help { top }) => {
                 if matches!(key.code, KeyCode::Char('?' | ' ') | KeyCode::Enter) {
                     self.state.screens.pop();
+                } else {
+                    self.scroll(top, HELP.len(), key);
+                }
+                None
+            }
+            Some(Screen::History { top }) => {
+                if matches!(key.code, KeyCode::Char('m' | ' ') | KeyCode::Enter) {
+                    self.state.screens.pop();
+                } else {
+                    self.scroll(top, self.state.log.messages().len(), key);
                 }
                 None
             }
@@ -217,7 +256,11 @@ impl Game {
                 None
             }
             '?' => {
-                self.state.screens.push(Screen::Help);
+                self.state.screens.push(Screen::Help { top: 0 });
+                None
+            }
+            'm' => {
+                self.state.screens.push(Screen::History { top: 0 });
                 None
             }
             'Q' => {
@@ -225,6 +268,17 @@ impl Game {
                 None
             }
             _ => None,
+        }
+    }
+
+    /// A scrolling key on the help or the history, which has `rows` rows:
+    /// moves its first row shown.
+    fn scroll(&mut self, top: u16, rows: usize, key: Key) {
+        if let Some(moved) = scrolled(top, rows, key)
+            && let Some(Screen::Help { top } | Screen::History { top }) =
+                self.state.screens.last_mut()
+        {
+            *top = moved;
         }
     }
 

@@ -214,13 +214,37 @@ pub fn letter_slot(c: char) -> Option<u8> {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Message {
-    /// Whole turns on the clock when it was said.
+    /// Whole turns on the clock when it was last said.
     pub turn: u64,
     pub text: String,
+    /// How many times in a row it was said: a repeat is merged into the
+    /// line before it ("Not with a monster in view. (x3)") rather than
+    /// pushing older lines off the screen. At least 1.
+    #[serde(default = "once")]
+    pub count: u64,
 }
 
-/// The message log: the last [`LOG_CAPACITY`] messages, and a count of every
-/// message ever said so callers can ask what is new.
+/// A message said once: what a save from before repeats were merged holds.
+fn once() -> u64 {
+    1
+}
+
+impl Message {
+    /// The message as a player reads it, with its repeats: "You miss. (x2)".
+    pub fn shown(&self) -> String {
+        if self.count > 1 {
+            format!("{} (x{})", self.text, self.count)
+        } else {
+            self.text.clone()
+        }
+    }
+}
+
+/// The message log: the last [`LOG_CAPACITY`] messages (a repeat of the
+/// newest merged into it), a count of every message ever said so callers can
+/// ask what is new, and that count as it was when the latest key was
+/// pressed, so the frame can draw that key's messages bright and older ones
+/// dim from the state alone (replays and the viewer redraw from it).
 ///
 /// The messages are shared between copies of a game until one of them says
 /// something: the harness copies the game after every key on a screen (to
@@ -231,31 +255,87 @@ pub struct Message {
 pub struct MessageLog {
     messages: Arc<VecDeque<Message>>,
     total: u64,
+    /// `total` when the latest key was pressed: what was said since is that
+    /// key's.
+    #[serde(default)]
+    key_start: u64,
 }
 
 impl MessageLog {
+    /// Says `text`: merged into the newest message when it is the same
+    /// words, else a new line (the oldest falls off a full log).
     pub fn push(&mut self, turn: u64, text: String) {
         let messages = Arc::make_mut(&mut self.messages);
-        if messages.len() == LOG_CAPACITY {
-            messages.pop_front();
+        match messages.back_mut() {
+            Some(newest) if newest.text == text => {
+                newest.count = newest.count.saturating_add(1);
+                newest.turn = turn;
+            }
+            _ => {
+                if messages.len() == LOG_CAPACITY {
+                    messages.pop_front();
+                }
+                messages.push_back(Message {
+                    turn,
+                    text,
+                    count: 1,
+                });
+            }
         }
-        messages.push_back(Message { turn, text });
         self.total += 1;
     }
 
-    /// Every message ever said, including ones that fell off.
+    /// A key is being pressed: what is said from now on is its.
+    pub fn begin_key(&mut self) {
+        self.key_start = self.total;
+    }
+
+    /// Every message ever said, including ones that fell off and repeats.
     pub fn total(&self) -> u64 {
         self.total
     }
 
+    /// The kept lines, oldest first, each with its repeat count.
     pub fn messages(&self) -> &VecDeque<Message> {
         &self.messages
     }
 
-    /// Messages said since the total was `before` (as many as are kept).
+    /// How many of the kept lines, counted from the newest, hold a message
+    /// said since the total was `before`. A line whose repeats began earlier
+    /// counts when its latest saying is that recent.
+    pub fn lines_since(&self, before: u64) -> usize {
+        let mut left = self.total.saturating_sub(before);
+        let mut lines = 0;
+        for message in self.messages.iter().rev() {
+            if left == 0 {
+                break;
+            }
+            left = left.saturating_sub(message.count.max(1));
+            lines += 1;
+        }
+        lines
+    }
+
+    /// How many of the kept lines are the latest key's: drawn bright.
+    pub fn lines_of_this_key(&self) -> usize {
+        self.lines_since(self.key_start)
+    }
+
+    /// Every message said since the total was `before`, in order, a repeat
+    /// as often as it was said (as many as are kept).
     pub fn since(&self, before: u64) -> impl Iterator<Item = &Message> {
-        let new = (self.total.saturating_sub(before) as usize).min(self.messages.len());
-        self.messages.iter().skip(self.messages.len() - new)
+        let mut left = self.total.saturating_sub(before);
+        let mut said = Vec::new();
+        for message in self.messages.iter().rev() {
+            if left == 0 {
+                break;
+            }
+            let times = message.count.max(1).min(left);
+            left -= times;
+            said.extend(std::iter::repeat_n(message, times as usize));
+        }
+        said.reverse();
+        said.into_iter()
     }
 }
 
@@ -346,6 +426,56 @@ mod tests {
                 .collect::<Vec<_>>(),
             vec!["new"]
         );
+    }
+
+    #[test]
+    fn a_repeat_merges_into_the_newest_line_and_is_still_counted_as_said() {
+        let mut log = MessageLog::default();
+        log.push(1, "You see a rat.".into());
+        log.push(1, "Not with a monster in view.".into());
+        log.begin_key();
+        let before = log.total();
+        log.push(2, "Not with a monster in view.".into());
+        log.push(2, "Not with a monster in view.".into());
+        let lines: Vec<(&str, u64)> = log
+            .messages()
+            .iter()
+            .map(|m| (m.text.as_str(), m.count))
+            .collect();
+        assert_eq!(
+            lines,
+            vec![("You see a rat.", 1), ("Not with a monster in view.", 3)]
+        );
+        assert_eq!(
+            log.messages()[1].shown(),
+            "Not with a monster in view. (x3)"
+        );
+        assert_eq!(log.messages()[0].shown(), "You see a rat.");
+        assert_eq!(log.total(), 4);
+        // Each saying since `before` is reported, though they share a line
+        // with one said before it.
+        let said: Vec<&str> = log.since(before).map(|m| m.text.as_str()).collect();
+        assert_eq!(said, vec!["Not with a monster in view."; 2]);
+        assert_eq!(log.lines_since(before), 1);
+        assert_eq!(log.lines_of_this_key(), 1);
+        // A different message starts a line of its own.
+        log.push(2, "You see a dart.".into());
+        assert_eq!(log.messages().len(), 3);
+        assert_eq!(log.lines_of_this_key(), 2);
+        log.begin_key();
+        assert_eq!(log.lines_of_this_key(), 0);
+        assert_eq!(log.since(log.total()).count(), 0);
+    }
+
+    #[test]
+    fn repeats_apart_are_not_merged() {
+        let mut log = MessageLog::default();
+        for text in ["You miss.", "The rat bites you.", "You miss."] {
+            log.push(0, text.into());
+        }
+        assert_eq!(log.messages().len(), 3);
+        assert!(log.messages().iter().all(|m| m.count == 1));
+        assert_eq!(log.since(0).count(), 3);
     }
 
     #[test]

@@ -40,6 +40,8 @@ pub enum Command {
     Drop,
     Look,
     Help,
+    /// `m`: the message history.
+    History,
     Quit,
     /// Esc, on any screen.
     Close,
@@ -49,8 +51,11 @@ pub enum Command {
     UseKind(&'static str),
     /// A key on the item menu (`a` use, `d` drop, `t` throw, `w` wear).
     ItemMenu,
-    /// Moving the reticle, Tab to the next target, Enter to fire.
-    Aim,
+    /// Moving the reticle, Tab to the next target, Enter to do what it is
+    /// aimed for.
+    Aim(Aiming),
+    /// Scrolling the help or the message history.
+    Scroll,
     /// `y` or `n` at the quit prompt.
     Answer,
 }
@@ -72,12 +77,14 @@ impl Command {
             Command::Drop => "drop".into(),
             Command::Look => "look".into(),
             Command::Help => "help".into(),
+            Command::History => "message history".into(),
             Command::Quit => "quit".into(),
             Command::Close => "close a screen (Esc)".into(),
             Command::PickItem => "pick from the pack".into(),
             Command::UseKind(kind) => format!("use: {kind}"),
             Command::ItemMenu => "item menu".into(),
-            Command::Aim => "aim the reticle".into(),
+            Command::Aim(aiming) => format!("aim: {}", aiming.verb()),
+            Command::Scroll => "scroll a screen".into(),
             Command::Answer => "answer the quit prompt".into(),
         }
     }
@@ -99,9 +106,31 @@ impl Command {
             Command::Drop,
             Command::Look,
             Command::Help,
+            Command::History,
             Command::Quit,
         ]);
         all
+    }
+}
+
+/// What the reticle is aimed for: what Enter on it will do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Aiming {
+    Look,
+    /// A missile, thrown or used from the pack.
+    Throw,
+    /// A scroll read at a target.
+    Read,
+}
+
+impl Aiming {
+    /// What Enter does, as the reticle's hint says it.
+    pub fn verb(self) -> &'static str {
+        match self {
+            Aiming::Look => "look",
+            Aiming::Throw => "throw",
+            Aiming::Read => "read",
+        }
     }
 }
 
@@ -152,6 +181,7 @@ pub fn map_command(key: Key) -> Option<Command> {
         'd' => Command::Drop,
         ';' => Command::Look,
         '?' => Command::Help,
+        'm' => Command::History,
         'Q' => Command::Quit,
         _ => return None,
     })
@@ -504,11 +534,11 @@ fn on_the_map(seen: &Seen, command: Command) -> (bool, Option<String>) {
             });
             (opened.is_some(), free(problem))
         }
-        Command::Help | Command::Quit => {
-            let want = if command == Command::Help {
-                Screen::Help
-            } else {
-                Screen::QuitPrompt
+        Command::Help | Command::History | Command::Quit => {
+            let want = match command {
+                Command::Help => Screen::Help { top: 0 },
+                Command::History => Screen::History { top: 0 },
+                _ => Screen::QuitPrompt,
             };
             let problem = (opened.as_ref() != Some(&want)).then(|| {
                 format!(
@@ -721,17 +751,23 @@ fn on_a_screen(seen: &Seen, screen: Screen) -> Option<(Command, bool, Option<Str
     let acted = seen.acted();
     let unchanged = after == before.screens.as_slice() && acted == 0;
     match screen {
-        Screen::Help => {
-            let closes = plain && matches!(key.code, KeyCode::Char('?' | ' ') | KeyCode::Enter);
-            if !closes {
-                return None;
+        Screen::Help { top } | Screen::History { top } => {
+            let (own, rows) = match screen {
+                Screen::Help { .. } => ('?', crate::game::HELP.len()),
+                _ => ('m', seen.game.state().log.messages().len()),
+            };
+            let closes = plain
+                && (matches!(key.code, KeyCode::Char(' ') | KeyCode::Enter)
+                    || key.code == KeyCode::Char(own));
+            if closes {
+                let worked = after.len() + 1 == depth;
+                return Some((
+                    Command::Close,
+                    worked,
+                    (!worked).then(|| format!("{key} should close {screen}")),
+                ));
             }
-            let worked = after.len() + 1 == depth;
-            Some((
-                Command::Close,
-                worked,
-                (!worked).then(|| "the help should close".into()),
-            ))
+            scroll(seen, &screen, top, rows)
         }
         Screen::QuitPrompt => {
             let KeyCode::Char(c) = key.code else {
@@ -846,6 +882,53 @@ fn on_a_screen(seen: &Seen, screen: Screen) -> Option<(Command, bool, Option<Str
     }
 }
 
+/// A key on a screen that scrolls (the help, the history), which has
+/// `rows` rows, the first shown `top`: as the footer promises, `j` or Down
+/// shows one row further, `k` or Up one back, PgDn and PgUp five, Home the
+/// first row and End the last, never past either end; nothing else moves.
+fn scroll(
+    seen: &Seen,
+    screen: &Screen,
+    top: u16,
+    rows: usize,
+) -> Option<(Command, bool, Option<String>)> {
+    let key = seen.before.key;
+    if key.mods != Mods::NONE {
+        return None;
+    }
+    let last = rows.saturating_sub(1) as i64;
+    let from = i64::from(top).min(last);
+    let want = match key.code {
+        KeyCode::Char('j') | KeyCode::Down => from + 1,
+        KeyCode::Char('k') | KeyCode::Up => from - 1,
+        KeyCode::PageDown => from + 5,
+        KeyCode::PageUp => from - 5,
+        KeyCode::Home => 0,
+        KeyCode::End => last,
+        _ => return None,
+    }
+    .clamp(0, last.max(0));
+    let after = seen.screens();
+    let moved_to = match after.last() {
+        Some(Screen::Help { top } | Screen::History { top })
+            if after.len() == seen.before.screens.len() =>
+        {
+            Some(i64::from(*top))
+        }
+        _ => None,
+    };
+    let problem = (moved_to != Some(want) || seen.acted() > 0).then(|| {
+        format!(
+            "{key} on {screen} at row {from} of {rows} should show row {want} first, but {}",
+            match moved_to {
+                Some(row) => format!("it shows row {row} first"),
+                None => format!("the top screen is {}", Screen::describe_top(after.last())),
+            }
+        )
+    });
+    Some((Command::Scroll, moved_to != Some(i64::from(top)), problem))
+}
+
 /// What kind of item an effect makes, for the tally of uses.
 fn kind_of(effect: &ItemEffect) -> &'static str {
     match effect {
@@ -875,6 +958,22 @@ fn aim(seen: &Seen, reticle: Reticle) -> Option<(Command, bool, Option<String>)>
         Some(Screen::Reticle(r)) => Some(r.cursor),
         _ => None,
     };
+    // What Enter will do, as the reticle's hint names it: a missile flies
+    // however it was chosen, another aimed item is read.
+    let missile = |slot: u8| {
+        before.pack.get(slot).is_some_and(|s| {
+            matches!(
+                seen.game.content().item(s.item).effect,
+                ItemEffect::Thrown { .. }
+            )
+        })
+    };
+    let aiming = Command::Aim(match reticle.purpose {
+        Purpose::Look => Aiming::Look,
+        Purpose::Throw { .. } => Aiming::Throw,
+        Purpose::Use { slot } if missile(slot) => Aiming::Throw,
+        Purpose::Use { .. } => Aiming::Read,
+    });
     let step = MOVES
         .iter()
         .find_map(|&(dir, vi, digit, nav)| match key.code {
@@ -898,7 +997,7 @@ fn aim(seen: &Seen, reticle: Reticle) -> Option<(Command, bool, Option<String>)>
                 cursor_text(cursor_after)
             )
         });
-        return Some((Command::Aim, cursor_after != Some(reticle.cursor), problem));
+        return Some((aiming, cursor_after != Some(reticle.cursor), problem));
     }
     if key.code == KeyCode::Tab {
         let targets = reticle_targets(seen.game, reticle.purpose);
@@ -920,7 +1019,7 @@ fn aim(seen: &Seen, reticle: Reticle) -> Option<(Command, bool, Option<String>)>
                     cursor_text(cursor_after)
                 )
             });
-        return Some((Command::Aim, cursor_after != Some(reticle.cursor), problem));
+        return Some((aiming, cursor_after != Some(reticle.cursor), problem));
     }
     if key != Key::ENTER {
         return None;
@@ -930,7 +1029,7 @@ fn aim(seen: &Seen, reticle: Reticle) -> Option<(Command, bool, Option<String>)>
         Purpose::Look => {
             let closed = after.len() + 1 == before.screens.len();
             return Some((
-                Command::Aim,
+                aiming,
                 closed,
                 (!closed).then(|| "Enter should close the look reticle".into()),
             ));
@@ -954,5 +1053,5 @@ fn aim(seen: &Seen, reticle: Reticle) -> Option<(Command, bool, Option<String>)>
     } else {
         None
     };
-    Some((Command::Aim, fired, problem))
+    Some((aiming, fired, problem))
 }

@@ -36,7 +36,7 @@ use crate::map::Tile;
 pub use floor::{
     check_floor, check_floor_given, check_floor_map, vault_crossings, vault_wall_openings,
 };
-pub use keys::{Command, key_effect, map_command};
+pub use keys::{Aiming, Command, key_effect, map_command};
 pub use oracle::{
     check_frame, check_oracles, check_paths, check_persistence, check_play_stream, check_streams,
     check_view,
@@ -447,15 +447,19 @@ fn check_outcome(before: &TurnWatch, game: &Game, outcome: &Outcome) -> Option<V
     let state = game.state();
     let spent = state.turns_taken.wrapping_sub(before.turns_taken);
     let said = state.log.total().saturating_sub(before.log_total);
-    let kept = state.log.messages();
-    let newest: Vec<&String> = kept
-        .iter()
-        .skip(
-            kept.len()
-                .saturating_sub(said.min(kept.len() as u64) as usize),
-        )
-        .map(|m| &m.text)
-        .collect();
+    // The log's lines written out, each repeat as often as it was said,
+    // and the last `said` of them: what the press said.
+    let mut newest: Vec<&String> = Vec::new();
+    for message in state.log.messages().iter().rev() {
+        if newest.len() as u64 >= said {
+            break;
+        }
+        let room = said - newest.len() as u64;
+        for _ in 0..message.count.min(room) {
+            newest.push(&message.text);
+        }
+    }
+    newest.reverse();
     let ended = match &state.status {
         RunStatus::Playing => None,
         RunStatus::Died(death) => Some(crate::game::RunEnd::Died {
