@@ -762,7 +762,9 @@ mod tests {
             depth: 1,
             turn: 4,
         });
-        state.screens.push(game_core::game::screens::Screen::Help { top: 0 });
+        state
+            .screens
+            .push(game_core::game::screens::Screen::Help { top: 0 });
         (state, content)
     }
 
