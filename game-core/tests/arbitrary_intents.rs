@@ -1,6 +1,7 @@
 //! With the `arbitrary` feature, intents come straight from fuzzer bytes.
 //! Whatever the bytes, the game keeps every turn invariant and never gets
-//! stuck. (`cargo test -p game-core --features arbitrary`; .ci/run does.)
+//! stuck. (`cargo test --workspace` runs it: the harness depends on game-core
+//! with the feature; alone, `cargo test -p game-core --features arbitrary`.)
 
 #![cfg(feature = "arbitrary")]
 
