@@ -39,3 +39,29 @@ fn the_invariants_doc_lists_exactly_the_catalogue() {
         "the table's order is the catalogue's"
     );
 }
+
+/// docs/invariants.md's proof-of-reach tables list exactly the reach
+/// catalogue: every fixed situation, in its order, and every template.
+#[test]
+fn the_invariants_doc_lists_every_situation_of_the_reach_catalogue() {
+    use game_core::invariants::reach::{FIXED, PER_DEPTH, PER_GENERATOR, PER_ITEM, PER_MONSTER};
+    let doc = include_str!("../../docs/invariants.md");
+    let start = doc
+        .find("## Proof of reach")
+        .expect("docs/invariants.md has a proof-of-reach section");
+    let ids: Vec<&str> = doc[start..]
+        .lines()
+        .filter(|line| line.starts_with("| `"))
+        .map(|row| row.split('|').nth(1).expect("a first column").trim())
+        .map(|id| id.trim_matches('`'))
+        .collect();
+    let mut expected: Vec<String> = FIXED.iter().map(|(id, _)| id.to_string()).collect();
+    expected.extend(PER_MONSTER.iter().map(|(w, _)| format!("monster.KIND.{w}")));
+    expected.extend(PER_ITEM.iter().map(|(w, _)| format!("item.KIND.{w}")));
+    expected.push(format!("depth.N.{}", PER_DEPTH.0));
+    expected.push(format!("floor.GENERATOR.{}", PER_GENERATOR.0));
+    assert_eq!(
+        ids, expected,
+        "the tables' rows are the catalogue's, in order"
+    );
+}

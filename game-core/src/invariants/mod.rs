@@ -11,10 +11,13 @@
 //! - `record`: the state change explained by the record, within the rules.
 //! - `keys`: every key does what the help promises.
 //! - `oracle`: slow reference implementations against the fast code.
+//! - `reach`: not a check but its proof: which situations a key reached,
+//!   counted from the same record, so a sweep can show its checks ran.
 
 mod floor;
 mod keys;
 pub(crate) mod oracle;
+pub mod reach;
 mod record;
 mod spawns;
 mod state;
@@ -284,6 +287,8 @@ struct Seen {
     confused: u32,
     awake: bool,
     alive: bool,
+    /// In the player's view (the player's own entry: always).
+    visible: bool,
 }
 
 /// What the turn invariants compare against: the state before the key, and
@@ -310,6 +315,8 @@ pub struct TurnWatch {
     monster_in_view: bool,
     /// Floor items the player has seen (a newly seen one stops a walk).
     items_seen: usize,
+    /// Tiles revealed on this floor.
+    revealed: usize,
     /// Whether the reticle's cursor, if one is open, is on a tile in view.
     cursor_visible: bool,
     player: Seen,
@@ -343,6 +350,7 @@ impl TurnWatch {
             confused,
             awake: true,
             alive: !matches!(state.status, RunStatus::Died(_)),
+            visible: true,
         };
         let monsters = state
             .monsters
@@ -359,6 +367,7 @@ impl TurnWatch {
                     confused,
                     awake: m.awake,
                     alive: true,
+                    visible: map.is_visible(m.pos),
                 }
             })
             .collect();
@@ -387,6 +396,7 @@ impl TurnWatch {
             standing_on: map.tile(state.player.pos),
             monster_in_view: state.monsters.iter().any(|m| map.is_visible(m.pos)),
             items_seen: state.items.iter().filter(|i| i.seen).count(),
+            revealed: map.revealed.count(),
             cursor_visible,
             player,
             pack: state.player.pack.clone(),
