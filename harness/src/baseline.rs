@@ -12,6 +12,13 @@
 //! of seeds, a renamed monster or one more monster in the deepest floor's
 //! table does not (harness/tests/probe.rs shows both).
 //!
+//! An entry also keeps how often a sweep's runs reached each situation of
+//! the reach catalogue (`game_core::invariants::reach`), per run. A sweep
+//! fails a situation it reaches far less often than its baseline did (see
+//! [`shortfalls`]): a rule that silently stops working makes its situation
+//! vanish, though every check still passes. Reaching one more often is no
+//! failure, nor is a situation the baseline does not know (new content).
+//!
 //! Floats live here and only here: figures are measured in integers
 //! (`crate::figures`) and compared as floats, and nothing of this reaches the
 //! game.
@@ -27,8 +34,16 @@ use crate::sweep::{SweepReport, SweepSpec, bot_name};
 
 /// The version of the baseline file format. 2 names an entry's key budget
 /// `keys`, as the sweep's `--keys` does; format 1 called it `turns`, and is
-/// still read (see [`Baselines::read`]).
-pub const FORMAT: u32 = 2;
+/// still read (see [`Baselines::read`]). 3 adds each entry's `reach`; an
+/// entry of format 1 or 2 has none, so its sweep's reach is not held to
+/// anything until it is blessed again.
+pub const FORMAT: u32 = 3;
+/// How far below its baseline a situation's count may fall, as a share of
+/// what the baseline leads a sweep of as many runs to expect, when that is
+/// wider than [`Z`] standard errors: a situation that vanishes (or halves)
+/// is a rule that stopped working; one that moves by a third is a change
+/// of balance, which the figures judge.
+pub const REACH_RELATIVE: f64 = 0.5;
 /// How many standard errors a figure may move: at 5 a sweep of 20 figures
 /// fails by chance about once in a hundred thousand runs.
 pub const Z: f64 = 5.0;
@@ -56,6 +71,8 @@ pub struct Entry {
     /// The seeds it was measured on, for the reader.
     pub measured_on: String,
     pub figures: BTreeMap<String, Stat>,
+    /// Each situation the sweep's runs reached: its count per run.
+    pub reach: BTreeMap<String, Stat>,
 }
 
 /// The file as written, in either format: an entry's key budget is
@@ -80,6 +97,8 @@ struct EntryIn {
     map: (i32, i32),
     measured_on: String,
     figures: BTreeMap<String, Stat>,
+    #[serde(default)]
+    reach: BTreeMap<String, Stat>,
 }
 
 /// A field that may be left out, written as a plain number when it is
@@ -142,6 +161,29 @@ fn round(x: f64) -> String {
     format!("{x:.3}")
 }
 
+/// A situation reached far less often than its baseline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shortfall {
+    pub id: String,
+    /// Times the sweep reached it.
+    pub times: u64,
+    /// Times the baseline leads a sweep of as many runs to expect, and how
+    /// far below that the sweep may fall.
+    pub expected: f64,
+    pub band: f64,
+    pub runs: u64,
+}
+
+impl std::fmt::Display for Shortfall {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: reached {} times, baseline {:.0} +- {:.0} per {} runs",
+            self.id, self.times, self.expected, self.band, self.runs
+        )
+    }
+}
+
 impl Entry {
     fn matches(&self, spec: &SweepSpec) -> bool {
         self.bot == bot_name(spec.bot)
@@ -172,6 +214,22 @@ impl Entry {
                             n: m.n,
                         },
                     )
+                })
+                .collect(),
+            reach: report
+                .summary
+                .bot
+                .iter()
+                .flat_map(|bot| {
+                    bot.reach.iter().map(|(id, reached)| {
+                        let m = reached.moments(bot.runs);
+                        let stat = Stat {
+                            mean: m.mean(),
+                            sd: m.sd(),
+                            n: m.n,
+                        };
+                        (id.clone(), stat)
+                    })
                 })
                 .collect(),
         }
@@ -215,10 +273,10 @@ impl Baselines {
     fn of_file(file: FileIn) -> Result<Baselines, String> {
         let name = match file.format {
             1 => "turns",
-            FORMAT => "keys",
+            2 | FORMAT => "keys",
             other => {
                 return Err(format!(
-                    "baseline format {other} is not one this deja reads (1 or {FORMAT}); bless it again with this deja (deja probe --bless)"
+                    "baseline format {other} is not one this deja reads (1 to {FORMAT}); bless it again with this deja (deja probe --bless)"
                 ));
             }
         };
@@ -249,6 +307,7 @@ impl Baselines {
                     map: e.map,
                     measured_on: e.measured_on,
                     figures: e.figures,
+                    reach: e.reach,
                 })
             })
             .collect::<Result<Vec<Entry>, String>>()?;
@@ -301,6 +360,17 @@ impl Baselines {
                 );
             }
             let _ = writeln!(out, "            }},");
+            if !e.reach.is_empty() {
+                let _ = writeln!(out, "            reach: {{");
+                for (id, s) in &e.reach {
+                    let _ = writeln!(
+                        out,
+                        "                {id:?}: (mean: {:.6}, sd: {:.6}, n: {}),",
+                        s.mean, s.sd, s.n
+                    );
+                }
+                let _ = writeln!(out, "            }},");
+            }
             let _ = writeln!(out, "        ),");
         }
         out.push_str("    ],\n)\n");
@@ -355,6 +425,46 @@ pub fn deviations(entry: &Entry, figures: &BTreeMap<String, Moments>) -> Vec<Dev
     found
 }
 
+/// The situations of `entry`'s reach that `bot`'s runs reached far less
+/// often than it leads a sweep of as many runs to expect: below the expected
+/// count by more than [`Z`] standard errors of the difference and by more
+/// than [`REACH_RELATIVE`] of it. Only situations in `known` (the catalogue
+/// for the content swept) are held: a monster renamed or taken out leaves
+/// nothing to reach.
+pub fn shortfalls(
+    entry: &Entry,
+    bot: &crate::sweep::BotSummary,
+    known: &[String],
+) -> Vec<Shortfall> {
+    let runs = bot.runs;
+    entry
+        .reach
+        .iter()
+        .filter(|(id, _)| known.contains(id))
+        .filter_map(|(id, baseline)| {
+            let times = bot.reach.get(id).map_or(0, |r| r.times);
+            let (expected, band) = reach_band(*baseline, runs);
+            ((times as f64) < expected - band).then(|| Shortfall {
+                id: id.clone(),
+                times,
+                expected,
+                band,
+                runs,
+            })
+        })
+        .collect()
+}
+
+/// What a baseline leads a sweep of `runs` runs to expect of a situation,
+/// and how far below that it may fall.
+pub fn reach_band(baseline: Stat, runs: u64) -> (f64, f64) {
+    let n = runs.max(1) as f64;
+    let base_n = baseline.n.max(1) as f64;
+    let expected = baseline.mean * runs as f64;
+    let statistical = Z * baseline.sd * (1.0 / n + 1.0 / base_n).sqrt() * runs as f64;
+    (expected, statistical.max(REACH_RELATIVE * expected))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -399,11 +509,11 @@ mod tests {
             mixed.unwrap_err(),
             "sweeps[0] (the random sweep) has `turns`, which a format-2 file does not: its key budget is `keys`"
         );
-        let newer = parsed(&format!("(format: 3, sweeps: [{}])", entry("keys: 2000")));
+        let newer = parsed(&format!("(format: 4, sweeps: [{}])", entry("keys: 2000")));
         assert!(
             newer
                 .unwrap_err()
-                .starts_with("baseline format 3 is not one"),
+                .starts_with("baseline format 4 is not one"),
             "a newer format is refused"
         );
     }
@@ -438,6 +548,7 @@ mod tests {
                     n: 2000,
                 },
             )]),
+            reach: BTreeMap::new(),
         };
         let found = deviations(&entry, &figures);
         assert_eq!(found.len(), 1);
@@ -445,6 +556,94 @@ mod tests {
         assert!(
             text.starts_with("deepest floor 1.000, baseline 3.100 +- 0.274 (over 400 values"),
             "{text}"
+        );
+    }
+
+    /// A situation that vanishes, or falls to well under half its count, is
+    /// named with what was expected; one reached a little less often, more
+    /// often, or unknown to the content swept is not.
+    #[test]
+    fn a_situation_reached_far_less_often_is_named() {
+        let stat = |mean: f64| Stat {
+            mean,
+            sd: 1.0,
+            n: 2000,
+        };
+        let entry = Entry {
+            bot: "explorer".into(),
+            keys: 3000,
+            depths: (1, 6),
+            map: (80, 40),
+            measured_on: "seeds 1..2001".into(),
+            figures: BTreeMap::new(),
+            reach: BTreeMap::from([
+                ("use.teleport.moved".to_string(), stat(0.5)),
+                ("use.heal.healed".to_string(), stat(5.0)),
+                ("monster.goblin.met".to_string(), stat(3.0)),
+                ("end.won".to_string(), stat(0.2)),
+            ]),
+        };
+        let reached = |times: u64, runs: u64| crate::sweep::Reached {
+            times,
+            runs,
+            sum_squares: u128::from(times),
+        };
+        let bot = crate::sweep::BotSummary {
+            runs: 2000,
+            reach: BTreeMap::from([
+                // 10,000 expected: 6,000 is within half.
+                ("use.heal.healed".to_string(), reached(6000, 1500)),
+                ("end.won".to_string(), reached(900, 900)),
+            ]),
+            ..crate::sweep::BotSummary::default()
+        };
+        let known: Vec<String> = ["use.teleport.moved", "use.heal.healed", "end.won"]
+            .map(String::from)
+            .to_vec();
+        let found = shortfalls(&entry, &bot, &known);
+        let names: Vec<String> = found.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            names,
+            ["use.teleport.moved: reached 0 times, baseline 1000 +- 500 per 2000 runs"]
+        );
+        let text = Baselines {
+            format: FORMAT,
+            sweeps: vec![entry.clone()],
+        }
+        .to_text();
+        assert!(text.contains("            reach: {\n"), "{text}");
+        assert_eq!(parsed(&text).unwrap().sweeps, vec![entry]);
+    }
+
+    /// Every situation of the reach catalogue is reached by some sweep of
+    /// the probe (its counts are in the committed baselines, which the
+    /// probe blesses), unless docs/invariants.md says why it cannot be.
+    #[test]
+    fn the_probe_reaches_every_situation_but_those_the_docs_excuse() {
+        let doc = include_str!("../../docs/invariants.md");
+        let excused: Vec<&str> = doc
+            .split_once("Never reached by the probe")
+            .expect("docs/invariants.md lists what the probe never reaches")
+            .1
+            .lines()
+            .skip_while(|line| !line.starts_with("- `"))
+            .take_while(|line| !line.is_empty())
+            .filter_map(|line| line.strip_prefix("- `")?.split('`').next())
+            .collect();
+        let baselines = parsed(include_str!("../../baselines/sweep.ron")).unwrap();
+        let content = game_core::content::Content::embedded();
+        let unreached: Vec<String> = game_core::invariants::reach::ids(&content)
+            .into_iter()
+            .filter(|id| {
+                !baselines
+                    .sweeps
+                    .iter()
+                    .any(|e| e.reach.get(id).is_some_and(|s| s.mean > 0.0))
+            })
+            .collect();
+        assert_eq!(
+            unreached, excused,
+            "the situations no sweep of the probe reaches are those docs/invariants.md excuses"
         );
     }
 }

@@ -132,6 +132,7 @@ pub fn html(sources: &[Source]) -> Result<String, String> {
     );
     out.push_str(&sources_table(sources));
     out.push_str(&figures_table(sources));
+    out.push_str(&reach_table(sources));
     let _ = writeln!(
         out,
         "<p>Deaths are counted by killer, as <code>deja sweep</code>'s summary counts them: {}, so a kind's deaths are its blows' and its poison's together.</p>",
@@ -973,6 +974,63 @@ fn figures_table(sources: &[Source]) -> String {
             out_of_depth(1),
             out_of_depth(2)
         );
+    }
+    out.push_str("</table>\n");
+    out
+}
+
+/// The proof of reach: how often each bot's runs reached each situation
+/// of the reach catalogue (docs/invariants.md), per 1,000 runs and in how
+/// many runs, the rarest first, so a situation a sweep seldom or never
+/// reaches (and whose bugs it would miss) stands at the top.
+fn reach_table(sources: &[Source]) -> String {
+    let played: Vec<(String, &BotSummary)> = labels(sources)
+        .into_iter()
+        .zip(sources)
+        .filter_map(|(label, s)| Some((label, s.report.summary.bot.as_ref()?)))
+        .filter(|(_, bot)| bot.runs > 0)
+        .collect();
+    if played.is_empty() {
+        return String::new();
+    }
+    let mut ids: Vec<&String> = played
+        .iter()
+        .flat_map(|(_, bot)| bot.reach.keys())
+        .collect();
+    ids.sort();
+    ids.dedup();
+    // The rarest first: by the least any source reached it, per run.
+    let rate = |bot: &BotSummary, id: &str| {
+        ratio(bot.reach.get(id).map_or(0, |r| r.times), bot.runs) * 1000.0
+    };
+    ids.sort_by(|a, b| {
+        let least = |id: &str| {
+            played
+                .iter()
+                .map(|(_, bot)| rate(bot, id))
+                .fold(f64::INFINITY, f64::min)
+        };
+        least(a).total_cmp(&least(b)).then(a.cmp(b))
+    });
+    let mut out = String::from(
+        "<h2>Reach</h2>\n<p>How often the runs reached each situation of the reach catalogue (docs/invariants.md): times per 1,000 runs, and how many runs reached it. The rarest come first: a check of a situation a sweep never reaches proves nothing there.</p>\n<table class=\"reach\">\n<tr><th>situation</th>",
+    );
+    for (label, _) in &played {
+        let _ = write!(out, "<th>{}</th>", escape(label));
+    }
+    out.push_str("</tr>\n");
+    for id in ids {
+        let _ = write!(out, "<tr><td><code>{}</code></td>", escape(id));
+        for (_, bot) in &played {
+            let runs = bot.reach.get(id.as_str()).map_or(0, |r| r.runs);
+            let _ = write!(
+                out,
+                "<td class=\"n\">{:.1} ({runs} of {})</td>",
+                rate(bot, id),
+                bot.runs
+            );
+        }
+        out.push_str("</tr>\n");
     }
     out.push_str("</table>\n");
     out

@@ -8,11 +8,13 @@
 //! a failure is, and what one of them finds another reproduces.
 
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Once};
 
 use game_core::game::digest::StateDigest;
 use game_core::game::events::{Event, Place};
+use game_core::invariants::reach::{self, Reach};
 use game_core::invariants::{self, Command, TurnWatch, Violation};
 use game_core::mapgen::{self, LAST_DEPTH};
 use game_core::{Game, GameConfig, Key, Outcome};
@@ -61,6 +63,8 @@ pub struct RunTally {
     met_here: Vec<u32>,
     /// The run's kills when it arrived on the current floor.
     kills_on_arrival: u32,
+    /// The situations the run reached (`game_core::invariants::reach`).
+    pub reach: Option<Reach>,
 }
 
 /// One floor of a run: how the player arrived and what happened there.
@@ -107,6 +111,19 @@ impl RunTally {
                 here.met.push(game.content().monster(monster.kind).danger);
             }
         }
+    }
+
+    /// The situations reached, by id: those reached at least once.
+    pub fn reached(&self, content: &game_core::content::Content) -> BTreeMap<String, u64> {
+        let Some(reach) = &self.reach else {
+            return BTreeMap::new();
+        };
+        reach::ids(content)
+            .into_iter()
+            .zip(reach.counts())
+            .filter(|&(_, &n)| n > 0)
+            .map(|(id, &n)| (id, n))
+            .collect()
     }
 
     fn add(&mut self, command: Command, worked: bool) {
@@ -299,6 +316,7 @@ impl Runner {
     pub fn tallying(mut self) -> Runner {
         let mut tally = RunTally {
             revealed: self.revealed.0 as u64,
+            reach: Some(Reach::new(self.game.content())),
             ..RunTally::default()
         };
         tally.arrive(&self.game);
@@ -436,6 +454,9 @@ impl Runner {
             self.last_effect = invariants::key_effect(before, &self.game, events);
             if let Some((command, worked)) = self.last_effect {
                 tally.add(command, worked);
+            }
+            if let Some(reach) = &mut tally.reach {
+                reach.count(before, &self.game, events);
             }
             let used = events
                 .iter()

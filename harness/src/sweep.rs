@@ -30,8 +30,9 @@ pub mod read;
 /// each bot run did (kills, items used, ground revealed, commands) and the
 /// figures' moments; 3 the failures grouped by signature; 4 names the key
 /// budget `spec.keys` (it was `spec.turns`, though it counts keys) and counts
-/// how every run ended (`summary.bot.outcomes`).
-pub const REPORT_FORMAT: u32 = 4;
+/// how every run ended (`summary.bot.outcomes`); 5 the situations each run
+/// reached (`bot.reach`, `summary.bot.reach`).
+pub const REPORT_FORMAT: u32 = 5;
 
 /// The most keys a sweep's bot may press on a seed (`--keys`).
 pub const MOST_KEYS: u64 = 1_000_000;
@@ -229,6 +230,10 @@ pub struct BotResult {
     /// before it was counted.
     #[serde(default)]
     pub floors: Vec<crate::runner::FloorVisit>,
+    /// The situations the run reached, by id (`game_core::invariants::reach`),
+    /// each reached at least once: how often.
+    #[serde(default)]
+    pub reach: BTreeMap<String, u64>,
 }
 
 /// A failure found in a sweep, and how to reproduce it.
@@ -397,6 +402,44 @@ pub struct BotSummary {
     /// What the runs met floor by floor: the balance report's figures.
     #[serde(default)]
     pub by_depth: BTreeMap<u32, DepthPlay>,
+    /// Each situation reached, by id: how often over every run, and in how
+    /// many runs (`game_core::invariants::reach`). A situation no run
+    /// reached is absent.
+    #[serde(default)]
+    pub reach: BTreeMap<String, Reached>,
+}
+
+/// How often a sweep's runs reached one situation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reached {
+    /// Times reached, over every run.
+    pub times: u64,
+    /// Runs that reached it at least once.
+    pub runs: u64,
+    /// The sum of each run's count squared: with `times` and the sweep's
+    /// runs, the spread the reach baseline needs.
+    pub sum_squares: u128,
+}
+
+impl Reached {
+    fn add(&mut self, times: u64) {
+        self.times = self.times.saturating_add(times);
+        self.runs += 1;
+        self.sum_squares = self
+            .sum_squares
+            .saturating_add(u128::from(times) * u128::from(times));
+    }
+
+    /// Each run's count as moments over `runs` runs, the runs that did not
+    /// reach it counted as 0.
+    pub fn moments(&self, runs: u64) -> crate::figures::Moments {
+        crate::figures::Moments {
+            n: runs,
+            sum: self.times,
+            sum_squares: self.sum_squares,
+        }
+    }
 }
 
 /// How a sweep's bot runs ended, one count for each way a run can end.
@@ -589,6 +632,7 @@ pub fn sweep_seed(
                     revealed: 0,
                     commands: BTreeMap::new(),
                     floors: Vec::new(),
+                    reach: BTreeMap::new(),
                 };
             }
         };
@@ -663,6 +707,7 @@ pub fn sweep_seed(
                 .iter()
                 .map(|&(command, pressed, worked)| (command.name(), [pressed, worked]))
                 .collect(),
+            reach: tally.reached(content),
             floors: tally.floors,
         }
     });
@@ -959,6 +1004,9 @@ impl Tally {
                 total[1] += worked;
             }
             *bot.deepest.entry(run.deepest).or_default() += 1;
+            for (id, &times) in &run.reach {
+                bot.reach.entry(id.clone()).or_default().add(times);
+            }
             bot.outcomes.add(&run.outcome, run_failure(result));
             match &run.outcome {
                 RecordedOutcome::Won { .. } => bot.wins += 1,

@@ -632,7 +632,7 @@ fn a_report_of_the_older_format_is_refused_naming_the_file_and_what_to_do() {
         let stderr = text(&out.stderr);
         for wanted in [
             "old.json: a sweep report of format 3, written by an older deja",
-            "this deja reads format 4",
+            "this deja reads format 5",
             "sweep again with this deja",
         ] {
             assert!(

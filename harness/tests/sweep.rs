@@ -603,9 +603,9 @@ fn turns_is_still_taken_as_keys() {
     assert!(new.contains("\"keys\": 120"), "{new}");
 }
 
-/// A baseline file of format 1, which named the key budget `turns`, is
-/// still held to: the sweep finds its entry and passes, as with the same
-/// file blessed in format 2.
+/// A baseline file of format 1, which named the key budget `turns` and
+/// kept no reach, is still held to: the sweep finds its entry and passes,
+/// as with the same file blessed in format 3.
 #[test]
 fn a_format_1_baseline_is_still_read() {
     let dir = scratch("baseline-format-1");
@@ -614,12 +614,26 @@ fn a_format_1_baseline_is_still_read() {
     assert_exit(&deja(&bless, &dir), 0);
     let new = std::fs::read_to_string(dir.join("new.ron")).expect("blessed");
     assert!(
-        new.contains("    format: 2,") && new.contains("keys: 400,"),
+        new.contains("    format: 3,") && new.contains("keys: 400,") && new.contains("reach: {"),
         "{new}"
     );
-    let old = new
-        .replace("    format: 2,", "    format: 1,")
-        .replace("keys: 400,", "turns: 400,");
+    // Format 1 kept no reach: drop the entry's reach block.
+    let mut in_reach = false;
+    let old: String = new
+        .replace("    format: 3,", "    format: 1,")
+        .replace("keys: 400,", "turns: 400,")
+        .lines()
+        .filter(|line| {
+            let keep = !in_reach && line.trim() != "reach: {";
+            in_reach = if in_reach { line.trim() != "}," } else { !keep };
+            keep
+        })
+        .map(|line| format!("{line}\n"))
+        .collect();
+    assert!(
+        !old.contains("reach") && old.contains("turns: 400,"),
+        "{old}"
+    );
     std::fs::write(dir.join("old.ron"), old).expect("written");
     for file in ["old.ron", "new.ron"] {
         let mut args = vec!["sweep", "-q", "--baseline", file];

@@ -5,6 +5,7 @@
 //! unit test, snapshot or replay: those flag any change; this must pass on a
 //! change that is not a bug.
 
+use std::fmt::Write as _;
 use std::time::Instant;
 
 use crate::bots::BotKind;
@@ -101,6 +102,9 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
     };
     let mut found = 0u64;
     let mut lines = Vec::new();
+    // The situations of the reach catalogue any bot sweep reached.
+    let situations = game_core::invariants::reach::ids(&content);
+    let mut reached = std::collections::BTreeSet::new();
     for (bot, map) in SWEEPS {
         let spec = spec(bot, map, args.first_seed);
         let name = match bot {
@@ -153,7 +157,7 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
                         super::out(format!("FAILURE {name} baseline: {deviation}"))?;
                     }
                     problems += deviations.len() as u64;
-                    format!(
+                    let mut against = format!(
                         "{}/{} figures in their bands",
                         report
                             .summary
@@ -161,10 +165,33 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
                             .len()
                             .saturating_sub(deviations.len()),
                         report.summary.figures.len()
-                    )
+                    );
+                    if let Some(bot) = &report.summary.bot {
+                        let (held, short) = super::sweep::compare_reach(entry, bot, &situations);
+                        for shortfall in &short {
+                            super::out(format!("FAILURE {name} reach: {shortfall}"))?;
+                        }
+                        if held == 0 {
+                            super::out(format!(
+                                "FAILURE {name} reach: {} has no reach for this sweep; run deja probe --bless",
+                                args.baselines.display()
+                            ))?;
+                            problems += 1;
+                        }
+                        problems += short.len() as u64;
+                        let _ = write!(
+                            against,
+                            ", {}/{held} situations reached as often",
+                            held.saturating_sub(short.len())
+                        );
+                    }
+                    against
                 }
             }
         };
+        if let Some(bot) = &report.summary.bot {
+            reached.extend(bot.reach.keys().cloned());
+        }
         found += problems;
         if args.fail_fast && found > 0 {
             super::out(format!(
@@ -190,6 +217,25 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
         crate::files::write_atomic(&args.baselines, baselines.to_text().as_bytes())?;
         lines.push(format!("wrote {}", args.baselines.display()));
     }
+    let unreached: Vec<&str> = situations
+        .iter()
+        .filter(|id| !reached.contains(*id))
+        .map(String::as_str)
+        .collect();
+    lines.push(format!(
+        "{:<15} {} of {} situations reached{}",
+        "reach",
+        situations.len() - unreached.len(),
+        situations.len(),
+        if unreached.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; never: {} (docs/invariants.md says why)",
+                unreached.join(", ")
+            )
+        }
+    ));
     let clock = Instant::now();
     let corpus = super::corpus::check(&args.corpus)?;
     found += corpus.problems.len() as u64;

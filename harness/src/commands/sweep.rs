@@ -92,7 +92,8 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     let elapsed = started.elapsed();
     // The summary first: a report that cannot be written at the end (the
     // disk filled, the directory went) must not hide what the sweep found.
-    print_summary(&report, elapsed, &text)?;
+    let situations = game_core::invariants::reach::ids(&content);
+    print_summary(&report, elapsed, &situations, &text)?;
     if let Some(cut) = &report.incomplete {
         text.say(format!(
             "INTERRUPTED: covered {} of {} seeds; the figures above are of those seeds",
@@ -146,7 +147,8 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
             path.display()
         ))?;
     } else if let (Some(path), Some(baselines)) = (&args.baseline, &baselines) {
-        found += compare_with_baseline(&report, baselines, path, &text)?;
+        let situations = game_core::invariants::reach::ids(&content);
+        found += compare_with_baseline(&report, baselines, path, &situations, &text)?;
     }
     Ok(if found > 0 { exit::FAILURE } else { exit::OK })
 }
@@ -180,6 +182,7 @@ pub fn compare_with_baseline(
     report: &SweepReport,
     baselines: &crate::baseline::Baselines,
     path: &std::path::Path,
+    situations: &[String],
     text: &Text,
 ) -> Result<u64, String> {
     let bot = sweep::bot_name(report.spec.bot);
@@ -208,7 +211,36 @@ pub fn compare_with_baseline(
             .saturating_sub(deviations.len()),
         report.summary.figures.len()
     ))?;
-    Ok(deviations.len() as u64)
+    let mut failed = deviations.len() as u64;
+    if let Some(run) = &report.summary.bot {
+        let (held, short) = compare_reach(entry, run, situations);
+        for shortfall in &short {
+            text.say(format!("FAILURE reach: {bot}: {shortfall}"))?;
+        }
+        text.say(format!(
+            "baseline {}: {} of {held} situations reached as often as their baseline",
+            path.display(),
+            held.saturating_sub(short.len()),
+        ))?;
+        failed += short.len() as u64;
+    }
+    Ok(failed)
+}
+
+/// How the situations a sweep's runs reached stand against the baseline's
+/// reach: how many of the baseline's situations the content has (so are
+/// held), and those reached far less often than their baseline.
+pub fn compare_reach(
+    entry: &crate::baseline::Entry,
+    bot: &crate::sweep::BotSummary,
+    situations: &[String],
+) -> (usize, Vec<crate::baseline::Shortfall>) {
+    let held = entry
+        .reach
+        .keys()
+        .filter(|id| situations.contains(id))
+        .count();
+    (held, crate::baseline::shortfalls(entry, bot, situations))
 }
 
 /// A hang in a sweep is written where its other failures go.
@@ -229,7 +261,12 @@ pub fn hang_reports_into(dir: Option<std::path::PathBuf>) {
 
 /// The end-of-sweep summary: what was checked, what the game looked like,
 /// and every failure with the command that reproduces it.
-fn print_summary(report: &SweepReport, elapsed: Duration, text: &Text) -> Result<(), String> {
+fn print_summary(
+    report: &SweepReport,
+    elapsed: Duration,
+    situations: &[String],
+    text: &Text,
+) -> Result<(), String> {
     let s = &report.summary;
     let seconds = elapsed.as_secs_f64().max(1e-9);
     text.say(format!(
@@ -276,6 +313,7 @@ fn print_summary(report: &SweepReport, elapsed: Duration, text: &Text) -> Result
             .collect();
         text.say(format!("  {}", ended(&bot.outcomes, bot.runs)))?;
         text.say(format!("  deepest floor reached: {}", deepest.join(", ")))?;
+        text.say(format!("  {}", reach_line(bot, situations)))?;
         for line in killer_lines(bot) {
             text.say(line)?;
         }
@@ -298,6 +336,50 @@ fn ended(outcomes: &sweep::Outcomes, runs: u64) -> String {
         .map(|(how, n)| format!("{n} {how}"))
         .collect();
     format!("ended: {} ({runs} runs)", counts.join(", "))
+}
+
+/// The most situations the reach line names as rarest, or as never reached.
+const SITUATIONS_NAMED: usize = 6;
+
+/// "reached 140 of 157 situations; rarest: pack.full 1, ...; never:
+/// run.stopped.limit, ...": how much of the reach catalogue the runs met
+/// (docs/invariants.md), the JSON report having every count.
+fn reach_line(bot: &sweep::BotSummary, situations: &[String]) -> String {
+    let named = |ids: Vec<String>| {
+        let more = ids.len().saturating_sub(SITUATIONS_NAMED);
+        let mut shown: Vec<String> = ids.into_iter().take(SITUATIONS_NAMED).collect();
+        if more > 0 {
+            shown.push(format!("and {more} more"));
+        }
+        shown.join(", ")
+    };
+    let mut rarest: Vec<(&String, u64)> = situations
+        .iter()
+        .filter_map(|id| bot.reach.get(id).map(|r| (id, r.times)))
+        .collect();
+    rarest.sort_by_key(|&(id, times)| (times, id));
+    let never: Vec<String> = situations
+        .iter()
+        .filter(|id| !bot.reach.contains_key(*id))
+        .cloned()
+        .collect();
+    let mut line = format!(
+        "reached {} of {} situations",
+        rarest.len(),
+        situations.len()
+    );
+    if !rarest.is_empty() {
+        let rare: Vec<String> = rarest
+            .iter()
+            .take(SITUATIONS_NAMED)
+            .map(|(id, n)| format!("{id} {n}"))
+            .collect();
+        line.push_str(&format!("; rarest: {}", rare.join(", ")));
+    }
+    if !never.is_empty() {
+        line.push_str(&format!("; never: {}", named(never)));
+    }
+    line
 }
 
 /// The most killers the text summary names; the rest are counted in one

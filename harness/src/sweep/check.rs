@@ -50,13 +50,14 @@ fn quoted(text: &str) -> String {
 
 /// A report is of the format this deja reads. An older report is refused
 /// rather than read: its summary does not say how every run ended (format
-/// 4 counts it), which only its sweep can, so it is swept again.
+/// 4 counts it) or which situations its runs reached (format 5), which only
+/// its sweep can, so it is swept again.
 pub fn format(name: &str, format: u32) -> Result<(), String> {
     use std::cmp::Ordering;
     match format.cmp(&REPORT_FORMAT) {
         Ordering::Equal => Ok(()),
         Ordering::Less => Err(format!(
-            "{name}: a sweep report of format {format}, written by an older deja; this deja reads format {REPORT_FORMAT}, which names the key budget spec.keys (once spec.turns) and counts how every run ended, which an older report cannot say: sweep again with this deja (`deja sweep ... --format json -o FILE`; --turns still works as --keys)"
+            "{name}: a sweep report of format {format}, written by an older deja; this deja reads format {REPORT_FORMAT}, which names the key budget spec.keys (once spec.turns), counts how every run ended and which situations each run reached, which an older report cannot say: sweep again with this deja (`deja sweep ... --format json -o FILE`; --turns still works as --keys)"
         )),
         Ordering::Greater => Err(format!(
             "{name}: a sweep report of format {format}, written by a newer deja; this deja reads format {REPORT_FORMAT}: use the deja that wrote it, or sweep again with this one"
