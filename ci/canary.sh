@@ -16,8 +16,9 @@
 #      10's random walk meets after 57 keys that do not shrink further);
 #   4. `deja replay` reproduces that recording's failure.
 # A canary that breaks no invariant (a baseline's, or a command that never
-# works) is proven by the sweep failing what it moved, with no recording to
-# shrink: those have "-" for their keys.
+# works) is proven by the sweep failing what it moved, and nothing else,
+# with no recording to shrink: those have "-" for their keys, and every
+# FAILURE line of their sweep must say what the table says.
 # A canary no tool catches is a bug in the harness.
 #
 # Usage: ci/canary.sh [CANARY...]: every canary, or only those named.
@@ -63,7 +64,7 @@ canaries=(
     "forgetful-save|sweep --bot random|2000|invariant state.persist|512"
     "homesick-explore|sweep --bot explorer|100|invariant play.progress|400|150"
     "stalling-look|sweep --bot random --hang-seconds 2|500|hang: key <Enter>|50"
-    "weak-spawns|sweep --bot explorer --baseline baselines/sweep.ron|2000|FAILURE baseline|-"
+    "weak-spawns|sweep --bot explorer --baseline baselines/sweep.ron|2000|FAILURE baseline or FAILURE reach|-"
     "warped-frame|sweep --bot explorer|20|invariant frame.oracle|50"
     "shared-dice|sweep --bot explorer|5|invariant rng.streams|50"
     "loose-piles|sweep --bot explorer|1000|invariant inventory.capacity|50"
@@ -71,6 +72,9 @@ canaries=(
     "short-run|sweep --bot random|500|invariant key.contract|50"
     "half-heard|sweep --bot explorer|20|invariant press.outcome|50"
     "deaf-menu|sweep --bot random|2000|FAILURE commands: item menu|-"
+    # Issue 25's reach baseline: a teleport that never moves breaks no rule
+    # (a teleport with nowhere to go is allowed); only its situation vanishes.
+    "fizzling-teleport|sweep --bot explorer --baseline baselines/sweep.ron|2000|FAILURE reach: explorer: use.teleport.moved|-"
 )
 
 work="$("$repo_root/ci/target-dir.sh")/canary"
@@ -113,6 +117,8 @@ done
 n=0
 for entry in "${canaries[@]}"; do
     IFS='|' read -r canary finder budget expected max_keys max_tries <<<"$entry"
+    # "A or B" in the table (which cannot hold a "|") is either, for grep.
+    expected=${expected// or /\\|}
     n=$((n + 1))
     if [ $# -gt 0 ] && [[ "$only" != *" $canary "* ]]; then
         continue
@@ -180,6 +186,10 @@ for entry in "${canaries[@]}"; do
                 # No run to shrink: the sweep failing what moved is the proof.
                 if ! grep -q -- "$expected" "$run/sweep.out"; then
                     fail "the sweep failed, but not with $expected: $(grep -m1 '^FAILURE' "$run/sweep.out")"
+                    continue
+                fi
+                if grep '^FAILURE' "$run/sweep.out" | grep -qv -- "$expected"; then
+                    fail "the sweep failed with more than $expected: $(grep '^FAILURE' "$run/sweep.out" | grep -v -m1 -- "$expected")"
                     continue
                 fi
                 moved=$(grep -c -- "$expected" "$run/sweep.out")

@@ -86,10 +86,14 @@ pub enum Canary {
     /// end, which no key's contract forbids (the sweep's commands tally: the
     /// item menu never works).
     DeafMenu,
+    /// A scroll of teleportation does nothing, as though no tile were free
+    /// (the reach baseline: `use.teleport.moved` vanishes; every check
+    /// passes, since a teleport with nowhere to go is within the rules).
+    FizzlingTeleport,
 }
 
 impl Canary {
-    pub const ALL: [Canary; 30] = [
+    pub const ALL: [Canary; 31] = [
         Canary::UnchargedRefusal,
         Canary::StickyHelp,
         Canary::PanickingPotion,
@@ -120,6 +124,7 @@ impl Canary {
         Canary::ShortRun,
         Canary::HalfHeard,
         Canary::DeafMenu,
+        Canary::FizzlingTeleport,
     ];
 
     /// The name used on the command line and in recordings.
@@ -155,6 +160,7 @@ impl Canary {
             Canary::ShortRun => "short-run",
             Canary::HalfHeard => "half-heard",
             Canary::DeafMenu => "deaf-menu",
+            Canary::FizzlingTeleport => "fizzling-teleport",
         }
     }
 
@@ -222,6 +228,9 @@ impl Canary {
             Canary::ShortRun => "A run stops after its first step (key.contract)",
             Canary::HalfHeard => "A press reports only its first message (press.outcome)",
             Canary::DeafMenu => "The item menu ignores every key but Esc (the commands tally)",
+            Canary::FizzlingTeleport => {
+                "A scroll of teleportation never moves the reader (the reach baseline)"
+            }
         }
     }
 

@@ -769,6 +769,7 @@ impl Game {
             .walkable_cells()
             .filter(|&p| p != here && !self.state.monsters.iter().any(|m| m.pos == p))
             .collect();
+        let free = self.planted_fizzling_teleport(free);
         match self.state.rng.pick(&free) {
             Some(&to) => {
                 self.record(Event::Teleported { from: here, to });

@@ -253,4 +253,13 @@ impl Game {
     pub(super) fn planted_deaf_menu(&self) -> bool {
         self.planted(Canary::DeafMenu)
     }
+
+    /// fizzling-teleport: no tile is free to teleport to.
+    pub(super) fn planted_fizzling_teleport(&self, free: Vec<Pos>) -> Vec<Pos> {
+        if self.planted(Canary::FizzlingTeleport) {
+            Vec::new()
+        } else {
+            free
+        }
+    }
 }
