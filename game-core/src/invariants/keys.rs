@@ -642,9 +642,11 @@ fn walk_stopped_without_reason(seen: &Seen, run: Option<Dir>) -> Option<String> 
 /// The other half of a walk's contract: it stops at the first place a
 /// reason to stop holds. After every step but the last, read from the
 /// record and the map: the player was hurt or healed, a status changed, an
-/// item or the way down lay underfoot, or (for a run) the walls beside the
-/// way changed. (A monster seen on the way may be gone from view again when
-/// the walk looks, so it is not held to here.)
+/// item or the way down lay underfoot, a monster stood in view or an item
+/// not seen before came into view (by the reference field of view from
+/// where the player stood, with the monsters where the record had moved
+/// them when the player's next turn came), or (for a run) the walls beside
+/// the way changed.
 fn walk_went_past_a_reason(seen: &Seen, run: Option<Dir>) -> Option<String> {
     let before = seen.before;
     let state = seen.game.state();
@@ -686,6 +688,12 @@ fn walk_went_past_a_reason(seen: &Seen, run: Option<Dir>) -> Option<String> {
     );
     let mut watch = start;
     let mut at = before.player.pos;
+    // The monsters as the record moves them: (who, where, alive).
+    let mut monsters: Vec<(Who, Pos, bool)> = before
+        .monsters
+        .iter()
+        .map(|m| (m.who, m.pos, m.alive))
+        .collect();
     for (n, &i) in moves.iter().enumerate() {
         let Event::Step { dir, .. } = seen.events[i] else {
             continue;
@@ -711,6 +719,22 @@ fn walk_went_past_a_reason(seen: &Seen, run: Option<Dir>) -> Option<String> {
                     StatusChange::Cured => watch.1 = false,
                     StatusChange::Confused { .. } => watch.2 = true,
                 },
+                Event::Step {
+                    who: who @ Who::Monster(_),
+                    dir,
+                    result: StepResult::Move,
+                    ..
+                } => {
+                    if let Some(m) = monsters.iter_mut().find(|m| m.0 == who) {
+                        let (dx, dy) = oracle::offset_of(dir);
+                        m.1 = Pos::new(m.1.x + dx, m.1.y + dy);
+                    }
+                }
+                Event::Died { who } => {
+                    if let Some(m) = monsters.iter_mut().find(|m| m.0 == who) {
+                        m.2 = false;
+                    }
+                }
                 _ => {}
             }
         }
@@ -726,7 +750,13 @@ fn walk_went_past_a_reason(seen: &Seen, run: Option<Dir>) -> Option<String> {
             }
             _ => None,
         };
-        if let Some(reason) = happened.or(underfoot).or(stairs).or(opening) {
+        let in_view = in_view_from(
+            map,
+            at,
+            monsters.iter().filter(|m| m.2).map(|m| m.1),
+            before.unseen_items.iter().copied(),
+        );
+        if let Some(reason) = happened.or(underfoot).or(stairs).or(in_view).or(opening) {
             return Some(format!(
                 "the walk went on from {at} after step {} though {reason} there",
                 n + 1
@@ -734,6 +764,36 @@ fn walk_went_past_a_reason(seen: &Seen, run: Option<Dir>) -> Option<String> {
         }
     }
     None
+}
+
+/// Why a walk at `at` must stop for what it sees, by the reference field of
+/// view: a monster in view, or an item the player had not seen. Only
+/// computed when one stands within sight's reach.
+fn in_view_from(
+    map: &crate::map::Map,
+    at: Pos,
+    monsters: impl Iterator<Item = Pos>,
+    unseen_items: impl Iterator<Item = Pos>,
+) -> Option<&'static str> {
+    use crate::fov::SIGHT_RADIUS;
+    let near = |p: &Pos| {
+        let (dx, dy) = (p.x - at.x, p.y - at.y);
+        map.in_bounds(*p) && dx * dx + dy * dy <= SIGHT_RADIUS * SIGHT_RADIUS
+    };
+    let monsters: Vec<Pos> = monsters.filter(near).collect();
+    let items: Vec<Pos> = unseen_items.filter(near).collect();
+    if monsters.is_empty() && items.is_empty() {
+        return None;
+    }
+    let view = oracle::field_of_view(map, at, SIGHT_RADIUS);
+    let seen = |p: &Pos| view.get(map.xy_idx(*p));
+    if monsters.iter().any(seen) {
+        Some("a monster stood in view")
+    } else if items.iter().any(seen) {
+        Some("an item came into view")
+    } else {
+        None
+    }
 }
 
 /// A key on a screen: (command, worked, what broke the contract), or `None`

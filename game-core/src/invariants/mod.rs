@@ -203,9 +203,14 @@ pub const CATALOGUE: &[Invariant] = &[
         asserts: "statuses tick once for every hundred the clock passes, and every turn counted is a recorded action",
     },
     Invariant {
+        id: "clock.time",
+        when: When::Turn,
+        asserts: "the clock moves from one player turn to the next by the cost of the player's action at the player's speed, and every monster takes each turn its speed gives it, in the player's action it falls in, no more and no fewer",
+    },
+    Invariant {
         id: "monster.notice",
         when: When::Turn,
-        asserts: "a monster in view is awake, and an asleep monster does not walk unless confused",
+        asserts: "a monster wakes exactly when the player can see its tile (the reference field of view): every one in view after the player acts and when the player's turn comes round, none out of view; an asleep monster does not walk unless confused",
     },
     Invariant {
         id: "message.unseen",
@@ -289,6 +294,9 @@ struct Seen {
     alive: bool,
     /// In the player's view (the player's own entry: always).
     visible: bool,
+    /// When the turn queue has it act next (a monster's; `None` for the
+    /// player, whose turn it is, or a monster the queue does not hold).
+    due: Option<u64>,
 }
 
 /// What the turn invariants compare against: the state before the key, and
@@ -326,6 +334,8 @@ pub struct TurnWatch {
     monsters: Vec<Seen>,
     /// Floor items, in the state's order: (where, what, how many).
     items: Vec<(Pos, ItemId, u32)>,
+    /// Where the floor items the player has not seen yet lie.
+    unseen_items: Vec<Pos>,
     /// For `o` on the map: whether the reference finds somewhere to go.
     explore_target: Option<bool>,
 }
@@ -351,6 +361,7 @@ impl TurnWatch {
             awake: true,
             alive: !matches!(state.status, RunStatus::Died(_)),
             visible: true,
+            due: None,
         };
         let monsters = state
             .monsters
@@ -368,6 +379,12 @@ impl TurnWatch {
                     awake: m.awake,
                     alive: true,
                     visible: map.is_visible(m.pos),
+                    due: state
+                        .clock
+                        .entries()
+                        .iter()
+                        .find(|e| e.actor == Actor::Monster(m.id))
+                        .map(|e| e.at),
                 }
             })
             .collect();
@@ -407,6 +424,12 @@ impl TurnWatch {
                 .items
                 .iter()
                 .map(|i| (i.pos, i.item, i.count))
+                .collect(),
+            unseen_items: state
+                .items
+                .iter()
+                .filter(|i| !i.seen)
+                .map(|i| i.pos)
                 .collect(),
             explore_target,
         }

@@ -22,6 +22,7 @@ use crate::fov::{self, SIGHT_RADIUS};
 use crate::game::Game;
 use crate::game::events::{Event, HpCause, Place, StatusChange, Who};
 use crate::game::state::{MAX_STACK, PACK_SLOTS, Pack, RunStatus, Stack, slot_letter};
+use crate::game::turn::Actor;
 use crate::geom::{Dir, Pos};
 use crate::map::{Map, Tile};
 use crate::rules;
@@ -43,10 +44,29 @@ struct Creature {
     alive: bool,
     /// It has stepped in its current turn (a monster) or action (the player).
     stepped: bool,
+    /// A monster's time: when its first turn of the key is due, how long
+    /// each of its turns takes at its speed, and how many it has taken.
+    due: Option<u64>,
+    interval: u64,
+    turns: u64,
+}
+
+/// What every action costs, the player's and each monster's turn alike: a
+/// step, 100 hundredths (the design's base cost).
+const ACTION_COST: u64 = 100;
+
+/// The time an action of `cost` takes an actor of `speed` percent, as the
+/// design gives it: the cost scaled by 100 over the speed, in whole
+/// hundredths, never less than 1 so that the clock always moves.
+fn time_taken(cost: u64, speed: u32) -> u64 {
+    (cost * 100 / u64::from(speed.max(1))).max(1)
 }
 
 impl Creature {
-    fn from_seen(seen: &Seen) -> Creature {
+    fn from_seen(seen: &Seen, game: &Game) -> Creature {
+        let speed = seen.kind.map_or(rules::PLAYER_SPEED, |kind| {
+            game.content().monster(kind).speed
+        });
         Creature {
             who: seen.who,
             kind: seen.kind,
@@ -58,6 +78,9 @@ impl Creature {
             awake: seen.awake,
             alive: seen.alive,
             stepped: false,
+            due: seen.due,
+            interval: time_taken(ACTION_COST, speed),
+            turns: 0,
         }
     }
 }
@@ -154,6 +177,20 @@ struct Model<'a> {
     /// Events before this index happened on a floor left behind: their steps
     /// cannot be held to the map the game now has.
     new_floor_from: usize,
+    /// The key began on the player's turn with the game in play, so its
+    /// time can be held to the rules: the clock stood at the player's turn.
+    timed: bool,
+    /// When the player's next turn is due, from the actions so far.
+    player_time: u64,
+    /// The player's action under way, from its start to the player's next
+    /// turn: every monster turn of it falls in here.
+    action_span: (u64, u64),
+    /// Noticing is under way: the player has just acted (monsters in view
+    /// notice straight after), so the next event that is not a notice ends it.
+    noticing: bool,
+    /// The reference field of view, from where the player stood when it was
+    /// last needed.
+    sight: Option<(Pos, crate::map::BitGrid)>,
     found: Vec<Violation>,
 }
 
@@ -169,7 +206,7 @@ pub(super) fn check_record(
         game,
         creatures: std::iter::once(&before.player)
             .chain(&before.monsters)
-            .map(Creature::from_seen)
+            .map(|seen| Creature::from_seen(seen, game))
             .collect(),
         pack: before.pack.clone(),
         wielded: before.wielded,
@@ -188,9 +225,18 @@ pub(super) fn check_record(
             .iter()
             .position(|e| matches!(e, Event::Descended { .. }))
             .unwrap_or(0),
+        timed: before.playing && !before.queued_player,
+        player_time: before.clock,
+        action_span: (before.clock, before.clock),
+        noticing: false,
+        sight: None,
         found: Vec::new(),
     };
     for (index, &event) in events.iter().enumerate() {
+        if model.noticing && !matches!(event, Event::Noticed { .. }) {
+            model.noticing = false;
+            model.all_in_view_noticed(index, "after the player acted");
+        }
         model.on(index, event, before);
         if model.found.len() > 4 {
             break; // the first few say what went wrong; the rest follow from them
@@ -198,6 +244,9 @@ pub(super) fn check_record(
         if model.expect.is_empty() {
             model.advance_ticks();
         }
+    }
+    if model.noticing {
+        model.all_in_view_noticed(events.len(), "after the player acted");
     }
     if let Some(&missing) = model.expect.front() {
         model.fail(
@@ -359,10 +408,12 @@ impl Model<'_> {
         }
         let teleport = std::mem::take(&mut self.teleport);
         match event {
-            Event::PlayerActed { .. } => {
+            Event::PlayerActed { cost } => {
                 self.acted += 1;
                 self.creatures[0].stepped = false;
                 self.turn_of = None;
+                self.noticing = true;
+                self.player_acted(cost);
             }
             Event::MonsterTurn { id } => {
                 let who = Who::Monster(id);
@@ -370,6 +421,7 @@ impl Model<'_> {
                     Some(i) if self.creatures[i].alive => {
                         self.creatures[i].stepped = false;
                         self.turn_of = Some(who);
+                        self.monster_turn_time(i);
                     }
                     _ => self.fail(
                         "move.legal",
@@ -435,7 +487,7 @@ impl Model<'_> {
             }
             Event::Descended { depth } => self.descended(depth, before),
             Event::Noticed { id } => match self.index_of(Who::Monster(id)) {
-                Some(i) if self.creatures[i].alive => self.creatures[i].awake = true,
+                Some(i) if self.creatures[i].alive => self.noticed(index, i),
                 _ => self.fail(
                     "monster.notice",
                     format!(
@@ -445,6 +497,129 @@ impl Model<'_> {
                 ),
             },
             Event::Named { who } => self.named(index, who),
+        }
+    }
+
+    /// The player's action spent `cost`: it must be what every action
+    /// costs, and it runs from the player's turn to the next one, the cost
+    /// at the player's speed later.
+    fn player_acted(&mut self, cost: u64) {
+        if !self.timed {
+            return;
+        }
+        if cost != ACTION_COST {
+            self.fail(
+                "clock.time",
+                format!(
+                    "the player's action cost {cost}; every action costs {ACTION_COST} (a step)"
+                ),
+            );
+        }
+        let start = self.player_time;
+        self.player_time = start + time_taken(cost, rules::PLAYER_SPEED);
+        self.action_span = (start, self.player_time);
+    }
+
+    /// A monster's turn came round: by its speed it was due at its first
+    /// turn's time and one interval later for each turn since, and that
+    /// time lies within the player's action under way (a turn due at the
+    /// very moment the player's action starts or ends may fall either side,
+    /// as the queue's ties go).
+    fn monster_turn_time(&mut self, i: usize) {
+        if !self.timed {
+            return;
+        }
+        let c = &mut self.creatures[i];
+        let Some(due) = c.due else { return };
+        let at = due + c.turns * c.interval;
+        c.turns += 1;
+        let (start, end) = self.action_span;
+        if at < start || at > end {
+            let (interval, who) = (c.interval, c.who);
+            self.fail(
+                "clock.time",
+                format!(
+                    "{} took its turn due at {at} (one every {interval} from {due}) in the player's action from {start} to {end}",
+                    self.name(who)
+                ),
+            );
+        }
+    }
+
+    /// Whether the player standing at `viewer` sees `at`, by the reference
+    /// field of view (kept while the player stays put).
+    fn sees(&mut self, viewer: Pos, at: Pos) -> bool {
+        let map = &self.game.state().floor.map;
+        if !map.in_bounds(at) {
+            return false;
+        }
+        let (dx, dy) = (at.x - viewer.x, at.y - viewer.y);
+        if dx * dx + dy * dy > SIGHT_RADIUS * SIGHT_RADIUS {
+            return false;
+        }
+        if self.sight.as_ref().is_none_or(|(from, _)| *from != viewer) {
+            let view = oracle::field_of_view(map, viewer, SIGHT_RADIUS);
+            self.sight = Some((viewer, view));
+        }
+        let (_, view) = self.sight.as_ref().expect("just computed");
+        view.get(map.xy_idx(at))
+    }
+
+    /// Monster `i` noticed the player: it was asleep, and the player could
+    /// see its tile (sight is symmetric, so it saw the player).
+    fn noticed(&mut self, index: usize, i: usize) {
+        let (who, at, awake) = {
+            let c = &self.creatures[i];
+            (c.who, c.pos, c.awake)
+        };
+        self.creatures[i].awake = true;
+        if index < self.new_floor_from {
+            return; // on a floor left behind, whose map is gone
+        }
+        let viewer = self.player().pos;
+        if awake {
+            self.fail(
+                "monster.notice",
+                format!(
+                    "{} noticed the player, but it was awake already",
+                    self.name(who)
+                ),
+            );
+        } else if !self.sees(viewer, at) {
+            self.fail(
+                "monster.notice",
+                format!(
+                    "{} at {at} noticed the player at {viewer}, who cannot see its tile",
+                    self.name(who)
+                ),
+            );
+        }
+    }
+
+    /// Every monster asleep on a tile the player can see must have noticed
+    /// the player by now (`when`: at which moment of the key). Events from
+    /// `index` on have not happened yet.
+    fn all_in_view_noticed(&mut self, index: usize, when: &str) {
+        if index < self.new_floor_from || !self.player().alive {
+            return;
+        }
+        let viewer = self.player().pos;
+        let asleep: Vec<(Who, Pos)> = self.creatures[1..]
+            .iter()
+            .filter(|c| c.alive && !c.awake)
+            .map(|c| (c.who, c.pos))
+            .collect();
+        for (who, at) in asleep {
+            if self.sees(viewer, at) {
+                self.fail(
+                    "monster.notice",
+                    format!(
+                        "{} at {at} is asleep {when}, though the player at {viewer} sees its tile",
+                        self.name(who)
+                    ),
+                );
+                return;
+            }
         }
     }
 
@@ -1228,6 +1403,7 @@ impl Model<'_> {
         // taken as the model from here on.
         for m in &state.monsters {
             let max_hp = content.monster(m.kind).max_hp;
+            let interval = time_taken(ACTION_COST, content.monster(m.kind).speed);
             self.creatures.push(Creature {
                 who: Who::Monster(m.id),
                 kind: Some(m.kind),
@@ -1239,6 +1415,12 @@ impl Model<'_> {
                 awake: false,
                 alive: true,
                 stepped: false,
+                // A new floor gives the player a turn's grace: its monsters
+                // first act a step after the player's arrival, and then
+                // take their own turn's time.
+                due: Some(self.player_time + ACTION_COST + interval),
+                interval,
+                turns: 0,
             });
         }
         if let Some(broken) = super::spawns::check_spawns(self.game) {
@@ -1463,6 +1645,10 @@ impl Model<'_> {
             );
         }
         let playing = state.status == RunStatus::Playing;
+        if playing && !state.clock.contains(Actor::Player) {
+            self.check_time(before);
+            self.all_in_view_noticed(usize::MAX, "when the player's turn comes round");
+        }
         if before.playing && playing {
             let hundred = rules::BASE_ACTION_COST;
             let passed = state.clock.now() / hundred - before.clock / hundred;
@@ -1477,6 +1663,67 @@ impl Model<'_> {
                     ),
                 );
             }
+        }
+    }
+}
+
+impl Model<'_> {
+    /// On the player's turn after the key: the clock stands where the
+    /// player's actions brought it, and every monster is due where its
+    /// turns brought it, so none skipped a turn or took one early.
+    fn check_time(&mut self, before: &TurnWatch) {
+        if !self.timed {
+            return;
+        }
+        let clock = &self.game.state().clock;
+        let now = clock.now();
+        if now != self.player_time {
+            self.fail(
+                "clock.time",
+                format!(
+                    "the clock reads {now} on the player's turn; {} from {} at speed {} bring it to {}",
+                    match self.acted {
+                        1 => "1 action".to_string(),
+                        n => format!("{n} actions"),
+                    },
+                    before.clock,
+                    rules::PLAYER_SPEED,
+                    self.player_time
+                ),
+            );
+            return;
+        }
+        let mut problems = Vec::new();
+        for c in self.creatures[1..].iter().filter(|c| c.alive) {
+            let Some(due) = c.due else { continue };
+            let expected = due + c.turns * c.interval;
+            let queued = clock
+                .entries()
+                .iter()
+                .find(|e| match (e.actor, c.who) {
+                    (Actor::Monster(a), Who::Monster(b)) => a == b,
+                    _ => false,
+                })
+                .map(|e| e.at);
+            match queued {
+                Some(at) if at != expected => problems.push(format!(
+                    "{} is due at {at}; {} from {due}, one every {}, bring it to {expected}",
+                    self.name(c.who),
+                    match c.turns {
+                        1 => "1 turn".to_string(),
+                        n => format!("{n} turns"),
+                    },
+                    c.interval
+                )),
+                Some(_) if expected < now => problems.push(format!(
+                    "{} skipped its turn due at {expected}, before the player's at {now}",
+                    self.name(c.who)
+                )),
+                _ => {} // not queued: clock.queue says so
+            }
+        }
+        if let Some(problem) = problems.into_iter().next() {
+            self.fail("clock.time", problem);
         }
     }
 }
