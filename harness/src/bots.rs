@@ -7,9 +7,15 @@
 //! - `explorer` plays to win: explores, fights what it meets, drinks healing
 //!   when low, reads and throws, wears what it finds, and descends when the
 //!   floor is done.
+//! - `swarm` is the explorer with each run's own leanings (swarm testing, as
+//!   TigerBeetle's simulator does it): drawn from the run's stream, some
+//!   actions are switched off (never throw, rest, read or drink), some
+//!   preferred (throw first, make for the stairs), and bursts of the random
+//!   bot's keys come as often as the run's noise says. Runs unlike each other
+//!   reach situations one fixed way of playing reaches seldom.
 
 use game_core::content::ItemEffect;
-use game_core::game::screens::key_for_direction;
+use game_core::game::screens::{key_for_direction, run_key_for_direction};
 use game_core::game::state::GameState;
 use game_core::geom::{Dir, Pos};
 use game_core::map::Tile;
@@ -29,6 +35,9 @@ pub enum BotKind {
     Random,
     /// Plays to win: explores, fights, uses what it finds, takes the stairs.
     Explorer,
+    /// The explorer with leanings drawn per run: actions switched off or
+    /// preferred, and bursts of random keys.
+    Swarm,
 }
 
 impl BotKind {
@@ -38,6 +47,7 @@ impl BotKind {
             BotKind::None => "none",
             BotKind::Random => "random",
             BotKind::Explorer => "explorer",
+            BotKind::Swarm => "swarm",
         }
     }
 }
@@ -52,6 +62,12 @@ impl std::fmt::Display for BotKind {
 pub trait Bot {
     /// The next keys to press (at least one).
     fn next_keys(&mut self, game: &Game) -> Vec<Key>;
+
+    /// How this run's bot differs from its kind's usual play, for the bug
+    /// report a failing run becomes; `None` when it plays as its kind does.
+    fn leanings(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The bot of `kind` for the run of `seed`; `None` for [`BotKind::None`].
@@ -60,6 +76,207 @@ pub fn bot(kind: BotKind, seed: u64) -> Option<Box<dyn Bot + Send>> {
         BotKind::None => None,
         BotKind::Random => Some(Box::new(RandomBot::new(seed))),
         BotKind::Explorer => Some(Box::new(ExplorerBot::new(seed))),
+        BotKind::Swarm => Some(Box::new(SwarmBot::new(seed))),
+    }
+}
+
+/// What a swarm run leaves out or leans on. All off is the explorer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Leanings {
+    /// Never throws anything.
+    pub never_throw: bool,
+    /// Throws what it has at a monster in range before anything else, a
+    /// neighbour too.
+    pub throw_first: bool,
+    /// Never waits: a confused player stumbles about instead of waiting the
+    /// confusion out, and a bot with nowhere to go steps anyway.
+    pub never_rest: bool,
+    /// Never reads a scroll.
+    pub never_read: bool,
+    /// Never drinks a potion.
+    pub never_drink: bool,
+    /// Makes for the way down as soon as it knows it.
+    pub prefer_stairs: bool,
+}
+
+impl Leanings {
+    /// Whether an item of this effect may be used (drunk, read or thrown).
+    fn allows(&self, effect: &ItemEffect) -> bool {
+        match effect {
+            ItemEffect::Heal { .. } | ItemEffect::CurePoison => !self.never_drink,
+            ItemEffect::Teleport | ItemEffect::Confuse { .. } | ItemEffect::MagicMapping => {
+                !self.never_read
+            }
+            ItemEffect::Thrown { .. } => !self.never_throw,
+            _ => true,
+        }
+    }
+
+    /// The leanings that hold, in words: "never throws, makes for the stairs".
+    fn words(&self) -> Vec<&'static str> {
+        [
+            (self.never_throw, "never throws"),
+            (self.throw_first, "throws first"),
+            (self.never_rest, "never rests"),
+            (self.never_read, "never reads"),
+            (self.never_drink, "never drinks"),
+            (self.prefer_stairs, "makes for the stairs"),
+        ]
+        .into_iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, word)| word)
+        .collect()
+    }
+}
+
+/// The explorer with a run's own leanings and bursts of random keys.
+pub struct SwarmBot {
+    explorer: ExplorerBot,
+    random: RandomBot,
+    /// The swarm's own stream: the leanings, then when bursts come.
+    rng: Stream,
+    /// Percent of decisions that start a burst of random keys.
+    noise: u32,
+    /// Whether a burst may press `Q` (and so, with a `y`, end the run).
+    may_quit: bool,
+    /// Whether bursts come in a fight too (a monster in view); most runs
+    /// keep their random keys for quiet moments, or they die on the first
+    /// floors and reach nothing deeper.
+    reckless: bool,
+    /// Random keys still to press in the burst under way.
+    burst: u32,
+    /// Percent of quiet moments that start a tour of the screens.
+    touring: u32,
+    /// Keys still to press in the tour under way.
+    tour: Vec<Key>,
+}
+
+/// What opens a screen on the map: help, history, the pack, and the pack
+/// to drop from, use, throw and wear, and the quit prompt.
+const TOUR_OPENERS: [&str; 8] = ["?", "m", "i", "d", "a", "t", "w", "Q"];
+/// What a tour presses on a screen: scrolling, paging, a pack letter (which
+/// on the pack opens the item menu, and on a drop or use screen acts), and
+/// a way out.
+const TOUR_KEYS: [&str; 15] = [
+    "j", "k", "<Down>", "<Up>", "<PgDn>", "<PgUp>", "<Home>", "<End>", "<Space>", "a", "b", "c",
+    "<Esc>", "n", "<Enter>",
+];
+
+/// The longest burst of random keys: enough to open a screen and work it
+/// (the pack, a letter, the item menu, an aim).
+const LONGEST_BURST: u32 = 12;
+
+impl SwarmBot {
+    pub fn new(seed: u64) -> SwarmBot {
+        let mut rng = RunSeed(seed).stream("bot-swarm", 0);
+        // Each leaning holds in a fifth to a quarter of the runs, so most
+        // runs combine one or two and no two runs are quite alike; leanings
+        // that cost a run its life (never drinking, never reading) are the
+        // rarer, so the runs still go deep. Throwing first and never
+        // throwing exclude each other.
+        let mut leanings = Leanings {
+            never_throw: rng.percent(20),
+            throw_first: rng.percent(25),
+            never_rest: rng.percent(25),
+            never_read: rng.percent(5),
+            never_drink: rng.percent(5),
+            prefer_stairs: rng.percent(15),
+        };
+        leanings.throw_first &= !leanings.never_throw;
+        // Bursts of random keys in every run, some runs many: an explorer's
+        // run of about 700 choices then presses as many random keys as a
+        // random bot's run, and reaches the screens, drops and blunders the
+        // random bot does, deep in the dungeon where it never goes.
+        let noise = [0, 2, 5, 10][rng.below(4) as usize];
+        let may_quit = rng.percent(20);
+        let reckless = rng.percent(15);
+        // Tours of the screens spend no time (but for a letter on a drop
+        // or use screen), so a run can take many and still go deep: the
+        // help and the history scrolled, the item menu, the quit prompt.
+        let touring = [2, 5, 10][rng.below(3) as usize];
+        let mut explorer = ExplorerBot::new(seed);
+        explorer.leanings = leanings;
+        SwarmBot {
+            explorer,
+            random: RandomBot::new(seed),
+            rng,
+            noise,
+            may_quit,
+            reckless,
+            burst: 0,
+            touring,
+            tour: Vec::new(),
+        }
+    }
+}
+
+impl Bot for SwarmBot {
+    fn next_keys(&mut self, game: &Game) -> Vec<Key> {
+        let state = game.state();
+        let map = &state.floor.map;
+        let calm = !state.monsters.iter().any(|m| map.is_visible(m.pos));
+        if !calm {
+            self.tour.clear();
+            // With a monster in view a run is refused, for free: a fumble
+            // a player makes and the explorer never does.
+            if self.rng.percent(self.touring) {
+                return vec![run_key_for_direction(Dir::ALL[self.rng.below(8) as usize])];
+            }
+        } else if self.tour.is_empty() && self.rng.percent(self.touring) {
+            let opener = TOUR_OPENERS[self.rng.below(TOUR_OPENERS.len() as u32) as usize];
+            self.tour
+                .push(Key::parse_all(opener).expect("valid notation")[0]);
+            for _ in 0..1 + self.rng.below(6) {
+                let key = TOUR_KEYS[self.rng.below(TOUR_KEYS.len() as u32) as usize];
+                self.tour
+                    .push(Key::parse_all(key).expect("valid notation")[0]);
+            }
+            if self.may_quit && opener == "Q" && self.rng.one_in(3) {
+                self.tour.push(Key::char('y'));
+            }
+            self.tour.reverse();
+        }
+        if let Some(key) = self.tour.pop() {
+            return vec![key];
+        }
+        let quiet = self.reckless || calm;
+        if !quiet {
+            self.burst = 0;
+        } else if self.burst == 0 && self.rng.percent(self.noise) {
+            self.burst = 1 + self.rng.below(LONGEST_BURST);
+        }
+        if self.burst > 0 {
+            self.burst -= 1;
+            let key = self.random.next_keys(game)[0];
+            // The way down is the explorer's to take, when a floor is done:
+            // a random `>` sends it down half-equipped to die.
+            let quits = key == Key::char('Q') && !self.may_quit;
+            if !quits && key != Key::char('>') {
+                return vec![key];
+            }
+        }
+        self.explorer.next_keys(game)
+    }
+
+    fn leanings(&self) -> Option<String> {
+        let mut words = self.explorer.leanings.words();
+        let noise = format!("random keys in {}% of its choices", self.noise);
+        if self.noise > 0 {
+            words.push(&noise);
+        }
+        let touring = format!("tours the screens in {}% of quiet moments", self.touring);
+        words.push(&touring);
+        if self.may_quit {
+            words.push("may quit");
+        }
+        if self.reckless && self.noise > 0 {
+            words.push("random keys in fights too");
+        }
+        Some(if words.is_empty() {
+            "plays as the explorer does".to_string()
+        } else {
+            words.join(", ")
+        })
     }
 }
 
@@ -193,6 +410,9 @@ pub struct ExplorerBot {
     /// (revealed tiles, depth, kills, pack size) when it last got anywhere,
     /// and decisions since.
     progress: ((usize, u32, u32, usize), u32),
+    /// What it leaves out or leans on: none for the explorer, a swarm run's
+    /// own.
+    leanings: Leanings,
 }
 
 /// Decisions without progress before the explorer stops chasing what it
@@ -229,6 +449,23 @@ impl ExplorerBot {
             item_target: None,
             chase: None,
             progress: ((0, 0, 0, 0), 0),
+            leanings: Leanings::default(),
+        }
+    }
+
+    /// The first pack slot holding an item whose effect matches, among those
+    /// the leanings let it use.
+    fn usable(&self, game: &Game, wanted: impl Fn(&ItemEffect) -> bool) -> Option<Slot> {
+        find_item(game, |e| wanted(e) && self.leanings.allows(e))
+    }
+
+    /// Waiting, unless the leanings say never to rest: then a step any way
+    /// (confused, a stumble).
+    fn wait_or_wander(&mut self) -> Intent {
+        if self.leanings.never_rest {
+            Intent::Step(Dir::ALL[self.rng.below(8) as usize])
+        } else {
+            Intent::Wait
         }
     }
 
@@ -242,7 +479,7 @@ impl ExplorerBot {
             .filter(|m| map.is_visible(m.pos))
             .collect();
         let low = state.player.hp * 100 <= state.player.max_hp * LOW_HP_PERCENT;
-        if low && let Some(slot) = find_item(game, |e| matches!(e, ItemEffect::Heal { .. })) {
+        if low && let Some(slot) = self.usable(game, |e| matches!(e, ItemEffect::Heal { .. })) {
             return Intent::Use {
                 slot,
                 aim: Aim::Nearest,
@@ -252,7 +489,7 @@ impl ExplorerBot {
         // way out.
         if low
             && seen.iter().any(|m| me.chebyshev(m.pos) == 1)
-            && let Some(slot) = find_item(game, |e| matches!(e, ItemEffect::Teleport))
+            && let Some(slot) = self.usable(game, |e| matches!(e, ItemEffect::Teleport))
         {
             return Intent::Use {
                 slot,
@@ -260,7 +497,7 @@ impl ExplorerBot {
             };
         }
         if state.player.statuses.is_poisoned()
-            && let Some(slot) = find_item(game, |e| matches!(e, ItemEffect::CurePoison))
+            && let Some(slot) = self.usable(game, |e| matches!(e, ItemEffect::CurePoison))
         {
             return Intent::Use {
                 slot,
@@ -271,14 +508,29 @@ impl ExplorerBot {
         // where the way out ends the run: go for the way down once it is
         // known, rather than explore and fight more of the floor.
         let last_floor = state.depth >= game_core::mapgen::LAST_DEPTH;
-        let no_healing = find_item(game, |e| matches!(e, ItemEffect::Heal { .. })).is_none();
+        let no_healing = self
+            .usable(game, |e| matches!(e, ItemEffect::Heal { .. }))
+            .is_none();
         let hurt = state.player.hp * 100 <= state.player.max_hp * HURRY_HP_PERCENT;
         let outnumbered = seen.len() >= OUTNUMBERED;
-        if (last_floor || outnumbered || hurt && no_healing)
+        if (last_floor || outnumbered || hurt && no_healing || self.leanings.prefer_stairs)
             && !state.player.statuses.is_confused()
             && let Some(intent) = self.head_down(game)
         {
             return intent;
+        }
+        // Throwing first: at a monster in range, a neighbour too, before
+        // any swing.
+        if self.leanings.throw_first
+            && seen
+                .iter()
+                .any(|m| me.chebyshev(m.pos) <= game_core::rules::THROW_RANGE)
+            && let Some(slot) = self.usable(game, |e| matches!(e, ItemEffect::Thrown { .. }))
+        {
+            return Intent::Throw {
+                slot,
+                aim: Aim::Nearest,
+            };
         }
         if let Some(m) = seen
             .iter()
@@ -302,14 +554,15 @@ impl ExplorerBot {
                     .iter()
                     .any(|m| game.content().monster(m.kind).danger > state.depth + 1);
                 if strong
-                    && let Some(slot) = find_item(game, |e| matches!(e, ItemEffect::Confuse { .. }))
+                    && let Some(slot) =
+                        self.usable(game, |e| matches!(e, ItemEffect::Confuse { .. }))
                 {
                     return Intent::Use {
                         slot,
                         aim: Aim::Nearest,
                     };
                 }
-                if let Some(slot) = find_item(game, |e| matches!(e, ItemEffect::Thrown { .. })) {
+                if let Some(slot) = self.usable(game, |e| matches!(e, ItemEffect::Thrown { .. })) {
                     return Intent::Throw {
                         slot,
                         aim: Aim::Nearest,
@@ -338,7 +591,7 @@ impl ExplorerBot {
                 .or_else(|| self.head_down(game).and_then(step_of));
             return match by_hand {
                 Some(dir) => Intent::Step(dir),
-                None => Intent::Wait,
+                None => self.wait_or_wander(),
             };
         }
         // A monster just out of view is followed to where it was last seen
@@ -360,12 +613,12 @@ impl ExplorerBot {
         // Walks refuse a confused player for free, so the confusion would
         // never wear off: wait it out (found by `play.progress`).
         if state.player.statuses.is_confused() {
-            return Intent::Wait;
+            return self.wait_or_wander();
         }
         if let Some(intent) = self.better_equipment(game) {
             return intent;
         }
-        if let Some(slot) = find_item(game, |e| matches!(e, ItemEffect::MagicMapping)) {
+        if let Some(slot) = self.usable(game, |e| matches!(e, ItemEffect::MagicMapping)) {
             return Intent::Use {
                 slot,
                 aim: Aim::Nearest,
@@ -609,7 +862,7 @@ mod tests {
 
     #[test]
     fn bots_are_deterministic() {
-        for kind in [BotKind::Random, BotKind::Explorer] {
+        for kind in [BotKind::Random, BotKind::Explorer, BotKind::Swarm] {
             let a = play(bot(kind, 5).expect("a bot").as_mut(), 5, 300).state_hash();
             let b = play(bot(kind, 5).expect("a bot").as_mut(), 5, 300).state_hash();
             assert_eq!(a, b, "{kind:?}");

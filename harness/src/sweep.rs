@@ -67,7 +67,7 @@ pub struct SweepSpec {
 pub fn default_progress_limit(bot: BotKind) -> u64 {
     match bot {
         BotKind::None | BotKind::Explorer => 200,
-        BotKind::Random => 1500,
+        BotKind::Random | BotKind::Swarm => 1500,
     }
 }
 
@@ -649,8 +649,10 @@ pub fn sweep_seed(
                     Err(kind) => {
                         // The bot itself panicked reading the game: report it as
                         // found at the next step, with the keys so far.
-                        let recording = runner
-                            .recording(format!("The {} bot panicked on seed {seed}.", spec.bot));
+                        let recording = runner.recording(format!(
+                            "The {} panicked on seed {seed}.",
+                            bot_described(spec.bot, bot.as_ref())
+                        ));
                         failures.push(found_failure(
                             spec,
                             seed,
@@ -676,8 +678,10 @@ pub fn sweep_seed(
         }
         if let Some(failure) = runner.failure().cloned() {
             let note = format!(
-                "The {} bot found this on seed {seed} at step {}: {}",
-                spec.bot, failure.step, failure.kind
+                "The {} found this on seed {seed} at step {}: {}",
+                bot_described(spec.bot, bot.as_ref()),
+                failure.step,
+                failure.kind
             );
             failures.push(found_failure(
                 spec,
@@ -885,12 +889,18 @@ fn found_failure(
     }
 }
 
-pub fn bot_name(bot: BotKind) -> &'static str {
-    match bot {
-        BotKind::None => "none",
-        BotKind::Random => "random",
-        BotKind::Explorer => "explorer",
+/// The bot as a bug report names it: "explorer bot", or for a swarm run
+/// "swarm bot (never throws, random keys in 5% of its choices)", so the
+/// recording says how the run that found the bug was playing.
+fn bot_described(kind: BotKind, bot: &(dyn bots::Bot + Send)) -> String {
+    match bot.leanings() {
+        Some(leanings) => format!("{kind} bot ({leanings})"),
+        None => format!("{kind} bot"),
     }
+}
+
+pub fn bot_name(bot: BotKind) -> &'static str {
+    bot.name()
 }
 
 /// A command is held to working at least once when pressed this often: a
