@@ -40,7 +40,7 @@ source "$(dirname "$0")/fuzz-lib.sh"
 canaries=(
     "sticky-help|fuzz keys|60|invariant screen.escapable|50"
     "panicking-potion|fuzz intents|60|panic: canary panicking-potion|50"
-    "uncharged-refusal|fuzz intents|120|stuck: stuck in the turn loop|50"
+    "uncharged-refusal|fuzz intents|120|stuck: stuck in the turn loop or invariant clock.time|50"
     "undead-monster|fuzz intents|120|invariant hp.range|50"
     "unpruned-cavern|fuzz mapgen|60|invariant map.connected|50"
     "unpruned-cavern|sweep --bot none --map-size 20x10|400000|invariant map.connected|50"
