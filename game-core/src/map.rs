@@ -157,6 +157,29 @@ impl BitGrid {
         })
     }
 
+    /// How many bits in `start..end` are set, a word at a time: the screen
+    /// check counts a row of the view's revealed and visible cells on every
+    /// key.
+    pub fn count_in(&self, start: usize, end: usize) -> usize {
+        let end = end.min(self.len);
+        if start >= end {
+            return 0;
+        }
+        (start / 64..end.div_ceil(64))
+            .map(|w| {
+                let base = w * 64;
+                let mut bits = self.words[w];
+                if base < start {
+                    bits &= u64::MAX << (start - base);
+                }
+                if base + 64 > end {
+                    bits &= u64::MAX >> (base + 64 - end);
+                }
+                bits.count_ones() as usize
+            })
+            .sum()
+    }
+
     /// Indices of the set bits, in increasing order.
     pub fn iter_ones(&self) -> impl Iterator<Item = usize> + '_ {
         self.words.iter().enumerate().flat_map(|(w, &word)| {
@@ -574,6 +597,7 @@ mod tests {
                 want,
                 "{start}..{end}"
             );
+            assert_eq!(grid.count_in(start, end), want.len(), "{start}..{end}");
         }
     }
 
