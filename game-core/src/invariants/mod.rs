@@ -19,6 +19,7 @@ mod keys;
 pub(crate) mod oracle;
 pub mod reach;
 mod record;
+pub mod screen;
 mod spawns;
 mod state;
 
@@ -44,6 +45,7 @@ pub use oracle::{
     check_frame, check_oracles, check_paths, check_persistence, check_play_stream, check_streams,
     check_view,
 };
+pub use screen::{check_screen, check_screen_closely};
 pub use spawns::check_spawns;
 pub use state::check_state;
 
@@ -246,6 +248,36 @@ pub const CATALOGUE: &[Invariant] = &[
         id: "frame.oracle",
         when: When::Sampled,
         asserts: "the map part of the frame shows what the state holds: the camera on the player, each tile remembered or in view, and what stands on it in view",
+    },
+    Invariant {
+        id: "screen.size",
+        when: When::Turn,
+        asserts: "the frame holds as many cells as its size says, and one below the smallest size shows only the notice of the size it needs",
+    },
+    Invariant {
+        id: "screen.status",
+        when: When::Turn,
+        asserts: "the status line shows the depth, hit points, the statuses that hold and the turn, in the widest form that fits, the head an alarm at a third of the hit points or less",
+    },
+    Invariant {
+        id: "screen.map",
+        when: When::Turn,
+        asserts: "the map rows show, through the camera on the focus, unknown ground blank, known ground remembered or in view, every creature and item in view where it stands and none where none is, and the reticle's path and cursor",
+    },
+    Invariant {
+        id: "screen.box",
+        when: When::Turn,
+        asserts: "the top screen's box, centred over the map and inside the frame, shows its title and its rows from where it is scrolled to, counting the lines above and below",
+    },
+    Invariant {
+        id: "screen.messages",
+        when: When::Turn,
+        asserts: "the message rows end with the newest message, read from its start, this key's lines bright and older ones dim, no row blank while the log holds more; under a reticle, what the cursor is on and the keys",
+    },
+    Invariant {
+        id: "screen.ending",
+        when: When::Turn,
+        asserts: "the end of a run shows how it ended, the depth, the turn and the kills the state holds, in a box on a blank frame",
     },
     Invariant {
         id: "state.persist",
