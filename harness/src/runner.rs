@@ -47,6 +47,13 @@ impl Default for Settings {
 /// The frame size runs are drawn at unless they say otherwise.
 pub const DEFAULT_FRAME: (u16, u16) = (80, 24);
 
+/// The sizes `screen.*` also draws frames at on the oracle sample: one
+/// column too narrow to play in (the notice), the smallest (the compact and
+/// bare status forms, one message row, boxes stacked and scrolled) and one
+/// between (the full form giving way to the compact one when a status
+/// holds, two message rows).
+pub const NARROW_FRAMES: [(u16, u16); 3] = [(19, 8), (20, 8), (30, 12)];
+
 /// What a run did, counted key by key for a sweep's figures: how often each
 /// command was pressed and how often it worked, items used up or thrown, and
 /// tiles revealed (on every floor, added up).
@@ -399,11 +406,28 @@ impl Runner {
                 if game.state().depth != floor_before {
                     found.extend(floor_violations(game));
                 }
-                // What the player would see: drawing it is part of the key.
+                // What the player would see: drawing it is part of the key,
+                // and it must show the state it was drawn from.
                 let frame = game.frame(w, h);
-                if step % invariants::ORACLE_EVERY == 1 {
+                let sampled = step % invariants::ORACLE_EVERY == 1;
+                // Closely on the sample (below), cheaply on every other key.
+                if !sampled {
+                    found.extend(invariants::check_screen(game, &frame));
+                }
+                // The narrow sizes, where the status line takes its compact
+                // and bare forms and boxes wrap and scroll, on the sample;
+                // and on a run's last frame, which the sample would almost
+                // never see, so every ending is drawn small too.
+                if sampled || game.is_over() {
+                    for (w, h) in NARROW_FRAMES {
+                        let narrow = game.frame(w, h);
+                        found.extend(invariants::check_screen_closely(game, &narrow));
+                    }
+                }
+                if sampled {
                     found.extend(invariants::check_oracles(game));
                     found.extend(invariants::check_frame(game, &frame));
+                    found.extend(invariants::check_screen_closely(game, &frame));
                     // And with room to spare round the map, where the camera
                     // stops following and every cell past the map's edge
                     // must stay blank.
@@ -412,6 +436,7 @@ impl Runner {
                     let side = |n: i32| u16::try_from(n).expect("maps are at most 256 a side");
                     let roomy = game.frame(side(w), side(h));
                     found.extend(invariants::check_frame(game, &roomy));
+                    found.extend(invariants::check_screen_closely(game, &roomy));
                 }
                 Ok((outcome, found))
             })
