@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # ci/probe.sh: the harness's dynamic checks, and nothing else, as one measure
 # of the bugs it catches (docs/mutation.md). Builds deja in release and runs
-# `deja probe`: every floor of 2000 seeds, 2000 seeds with the explorer and
-# 2000 with the random bot (every turn invariant, the record and key checks,
-# the oracles on a sample of keys, progress, hangs, frames drawn), each sweep
+# `deja probe`: every floor of 2000 seeds on ten map sizes, then the random
+# bot, the swarm and the explorer (400 to 1000 seeds each; every turn
+# invariant, the record, key, time, sight and screen checks, the oracles on
+# a sample of keys, progress, hangs), each sweep
 # against its baseline in baselines/sweep.ron, and every committed fuzz input.
 # Exits non-zero when any of them finds something, and prints what.
 #
-# About 20 seconds after a warm build on a 2-core machine. After an intended
+# About 56 seconds after a warm build on a 2-core machine. After an intended
 # change to the game's balance or generation: `deja probe --bless`, review
 # `git diff baselines/`, commit.
 set -euo pipefail

@@ -183,7 +183,7 @@ pub struct CorpusArgs {
 
 #[derive(Args)]
 pub struct ProbeArgs {
-    /// The first seed of every sweep (each sweeps 2000 seeds from here).
+    /// The first seed of every sweep (the floor sweeps cover 2000 seeds from here, the bots' 400 to 1000; the probe prints each range).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=u64::MAX / 2))]
     pub first_seed: u64,
     /// The baselines the sweeps' figures are held to.

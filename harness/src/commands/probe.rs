@@ -1,58 +1,100 @@
 //! `deja probe`: the harness's own dynamic checks, and nothing else, as one
-//! measure of the bugs it catches (docs/mutation.md): a sweep of every floor,
-//! sweeps with the explorer and the random bot, each against its baseline and
-//! the commands check, and every committed fuzz input through its body. No
+//! measure of the bugs it catches (docs/mutation.md): sweeps of every floor
+//! and sweeps with the random bot, the swarm and the explorer ([`SWEEPS`]),
+//! each against its baseline (figures and reach) and the commands check, and every committed fuzz input through its body. No
 //! unit test, snapshot or replay: those flag any change; this must pass on a
 //! change that is not a bug.
 
 use std::fmt::Write as _;
 use std::time::Instant;
 
+use game_core::map::{DEFAULT_HEIGHT, DEFAULT_WIDTH, MIN_HEIGHT, MIN_WIDTH};
+
 use crate::bots::BotKind;
 use crate::cli::ProbeArgs;
 use crate::exit;
 use crate::sweep::{self, DepthRange, RunOptions, Saving, SeedRange, Shard, SweepSpec};
 
-/// Seeds each of the probe's sweeps covers.
-pub const SEEDS: u64 = 2000;
 /// Keys each bot run may press.
 pub const KEYS: u64 = 3000;
 
-/// The probe's sweeps, in the order they run: every floor on the default
+/// One sweep of the probe: who plays (nobody, for a sweep of floors), on
+/// what size of map, over how many seeds.
+#[derive(Clone, Copy, Debug)]
+pub struct ProbeSweep {
+    pub bot: BotKind,
+    pub map: (i32, i32),
+    pub seeds: u64,
+}
+
+const fn floors(map: (i32, i32)) -> ProbeSweep {
+    ProbeSweep {
+        bot: BotKind::None,
+        map,
+        seeds: 2000,
+    }
+}
+
+const DEFAULT_MAP: (i32, i32) = (DEFAULT_WIDTH, DEFAULT_HEIGHT);
+
+/// The probe's sweeps, in the order they run, cheapest catch first (with
+/// `--fail-fast`, what a mutation run uses, a caught mutant stops at the
+/// first sweep that finds it). Every floor of 2000 seeds on the default
 /// map, on a smaller one (where the landmark floors no longer fit and the
 /// generators fall back), on the smallest map each generator promises to
 /// build on (mapgen's table: 20x10 for rooms, caverns and BSP, where caves
 /// are cramped and need mending; 28x11 for the temple; 70x18 for the Big
 /// Room) and one column or row short of the landmarks' (where they must not
-/// be built); then the two bots on the default map, and the explorer on a
-/// small one (a map whose cells are no whole number of 64-bit words, where
-/// magic mapping and the bit grids meet their spare bits). A generator that
-/// stops building where it promised, or builds where it cannot, moves these
-/// sweeps' generator shares or breaks their floors.
-pub const SWEEPS: [(BotKind, (i32, i32)); 13] = [
-    (BotKind::None, (DEFAULT_WIDTH, DEFAULT_HEIGHT)),
-    (BotKind::None, (60, 20)),
-    (BotKind::None, (24, 12)),
-    (BotKind::None, (MIN_WIDTH, MIN_HEIGHT)),
-    (BotKind::None, (28, 11)),
-    (BotKind::None, (27, 11)),
-    (BotKind::None, (28, 10)),
-    (BotKind::None, (70, 18)),
-    (BotKind::None, (69, 18)),
-    (BotKind::None, (70, 17)),
-    (BotKind::Explorer, (DEFAULT_WIDTH, DEFAULT_HEIGHT)),
-    (BotKind::Random, (DEFAULT_WIDTH, DEFAULT_HEIGHT)),
-    (BotKind::Explorer, (60, 20)),
+/// be built): a generator that stops building where it promised, or builds
+/// where it cannot, moves their generator shares or breaks their floors.
+/// Then the bots, where the time goes (about 50 s of the probe's 55 on 2
+/// cores; the seeds are what keeps it under a minute): the random bot,
+/// which presses what no player would; the swarm on a small map (whose
+/// cells are no whole number of 64-bit words, where magic mapping and the
+/// bit grids meet their spare bits); the explorer, one steady way of
+/// playing whose figures have the narrowest bands; and the swarm on the
+/// default map, each run with its own leanings, which reaches every
+/// situation the others do.
+pub const SWEEPS: [ProbeSweep; 14] = [
+    floors(DEFAULT_MAP),
+    floors((60, 20)),
+    floors((24, 12)),
+    floors((MIN_WIDTH, MIN_HEIGHT)),
+    floors((28, 11)),
+    floors((27, 11)),
+    floors((28, 10)),
+    floors((70, 18)),
+    floors((69, 18)),
+    floors((70, 17)),
+    ProbeSweep {
+        bot: BotKind::Random,
+        map: DEFAULT_MAP,
+        seeds: 1000,
+    },
+    ProbeSweep {
+        bot: BotKind::Swarm,
+        map: (60, 20),
+        seeds: 400,
+    },
+    ProbeSweep {
+        bot: BotKind::Explorer,
+        map: DEFAULT_MAP,
+        seeds: 500,
+    },
+    ProbeSweep {
+        bot: BotKind::Swarm,
+        map: DEFAULT_MAP,
+        seeds: 800,
+    },
 ];
 
-use game_core::map::{DEFAULT_HEIGHT, DEFAULT_WIDTH, MIN_HEIGHT, MIN_WIDTH};
-
-/// The sweep the probe runs with `bot` on `map` from `first_seed`.
-pub fn spec(bot: BotKind, map: (i32, i32), first_seed: u64) -> SweepSpec {
+/// The sweep `probe` stands for, from `first_seed`.
+pub fn spec(probe: ProbeSweep, first_seed: u64) -> SweepSpec {
+    let ProbeSweep { bot, map, seeds } = probe;
     SweepSpec {
         seeds: SeedRange {
             start: first_seed,
-            end: u128::from(first_seed) + u128::from(SEEDS),
+            end: u128::from(first_seed) + u128::from(seeds),
         },
         depths: DepthRange {
             first: 1,
@@ -105,11 +147,12 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
     // The situations of the reach catalogue any bot sweep reached.
     let situations = game_core::invariants::reach::ids(&content);
     let mut reached = std::collections::BTreeSet::new();
-    for (bot, map) in SWEEPS {
-        let spec = spec(bot, map, args.first_seed);
+    for probe in SWEEPS {
+        let spec = spec(probe, args.first_seed);
+        let ProbeSweep { bot, map, .. } = probe;
         let name = match bot {
             BotKind::None => format!("floors {}x{}", map.0, map.1),
-            bot if map == (DEFAULT_WIDTH, DEFAULT_HEIGHT) => sweep::bot_name(bot).to_string(),
+            bot if map == DEFAULT_MAP => sweep::bot_name(bot).to_string(),
             bot => format!("{} {}x{}", sweep::bot_name(bot), map.0, map.1),
         };
         let clock = Instant::now();
