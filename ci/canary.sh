@@ -64,17 +64,17 @@ canaries=(
     "forgetful-save|sweep --bot random|2000|invariant state.persist|512"
     "homesick-explore|sweep --bot explorer|100|invariant play.progress|400|150"
     "stalling-look|sweep --bot random --hang-seconds 2|500|hang: key <Enter>|50"
-    "weak-spawns|sweep --bot explorer --baseline baselines/sweep.ron|2000|FAILURE baseline or FAILURE reach|-"
+    "weak-spawns|sweep --bot explorer --baseline baselines/sweep.ron|500|FAILURE baseline or FAILURE reach|-"
     "warped-frame|sweep --bot explorer|20|invariant frame.oracle|50"
     "shared-dice|sweep --bot explorer|5|invariant rng.streams|50"
     "loose-piles|sweep --bot explorer|1000|invariant inventory.capacity|50"
     "backward-tab|sweep --bot random|500|invariant key.contract|50"
     "short-run|sweep --bot random|500|invariant key.contract|50"
     "half-heard|sweep --bot explorer|20|invariant press.outcome|50"
-    "deaf-menu|sweep --bot random|2000|FAILURE commands: item menu|-"
+    "deaf-menu|sweep --bot random|1000|FAILURE commands: item menu|-"
     # Issue 25's reach baseline: a teleport that never moves breaks no rule
     # (a teleport with nowhere to go is allowed); only its situation vanishes.
-    "fizzling-teleport|sweep --bot explorer --baseline baselines/sweep.ron|2000|FAILURE reach: explorer: use.teleport.moved|-"
+    "fizzling-teleport|sweep --bot explorer --baseline baselines/sweep.ron|500|FAILURE reach: explorer: use.teleport.moved|-"
 )
 
 work="$("$repo_root/ci/target-dir.sh")/canary"
