@@ -131,7 +131,13 @@ fn the_readme_examples_run_in_the_order_written() {
         "# a key script, as the README describes one\nllll>\noooo  # four auto-explores\n",
     )
     .unwrap();
-    let bin = Path::new(env!("CARGO_BIN_EXE_deja")).parent().unwrap();
+    // This test's `deja`, copied: under `cargo test --release` it lives at
+    // target/release/deja, the very path the README's `cargo run --release`
+    // lines rebuild without the canaries.
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let deja = bin.join("deja");
+    std::fs::copy(env!("CARGO_BIN_EXE_deja"), &deja).unwrap();
     let path = format!(
         "{}:{}",
         bin.display(),
@@ -140,7 +146,7 @@ fn the_readme_examples_run_in_the_order_written() {
 
     // The canary lines run this test's `deja`, which must be the canary
     // build the README asks for.
-    let version = std::process::Command::new(env!("CARGO_BIN_EXE_deja"))
+    let version = std::process::Command::new(&deja)
         .arg("--version")
         .output()
         .expect("deja runs");
