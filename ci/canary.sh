@@ -89,7 +89,6 @@ cargo build --release --locked -q -p harness --features canary
 deja="$work/deja"
 cp "$("$repo_root/ci/target-dir.sh")/release/deja" "$deja"
 
-fuzz_built=" "
 # ci/fuzz.sh's build directory: the dependencies are built once for both,
 # and only the workspace's crates build again with the canary feature
 # (cargo keeps both builds; the target binaries are rebuilt by whichever
@@ -100,14 +99,6 @@ fuzz_run_features=(--features canary)
 now() { printf '%s' "$EPOCHREALTIME"; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
-summary=()
-failures=0
-fail() {
-    echo "FAIL $canary ($finder): $*" >&2
-    summary+=("$(printf '%-18s %-44s FAIL: %s' "$canary" "$finder" "$*")")
-    failures=$((failures + 1))
-}
-
 only=" $* "
 for name in "$@"; do
     if ! printf '%s\n' "${canaries[@]}" | grep -q "^$name|"; then
@@ -115,88 +106,110 @@ for name in "$@"; do
         exit 2
     fi
 done
-n=0
+chosen() { [ "$only" = "  " ] || [[ "$only" == *" $1 "* ]]; }
+
+# The fuzz targets the chosen canaries need, built before any runs (a build
+# under a running fuzzer would replace its binary).
+fuzz_built=" "
 for entry in "${canaries[@]}"; do
+    IFS='|' read -r canary finder _ <<<"$entry"
+    chosen "$canary" && [[ $finder == fuzz* ]] || continue
+    target=${finder#fuzz }
+    [[ "$fuzz_built" == *" $target "* ]] && continue
+    if [ "$fuzz_built" = " " ]; then
+        fuzz_install
+        fuzz_choose_toolchain
+    fi
+    fuzz_build "$fuzz_target_dir" "$target" --features canary
+    fuzz_built+="$target "
+done
+
+# The canaries run side by side, one per core (ci/lanes.sh): a fuzzer, a
+# shrink and a replay are one thread each, so a sweep gets the cores left
+# to its lane. A canary's budget holds with its lane sharing the machine.
+source "$(dirname "$0")/lanes.sh"
+sweep_jobs=$(( $(nproc 2>/dev/null || echo 1) / lanes ))
+[ "$sweep_jobs" -ge 1 ] || sweep_jobs=1
+
+# prove N ENTRY: one canary of the table, in its directory runs/N-NAME: its
+# output to log, its line of the summary to summary, and a file failed when
+# a step fails.
+prove() {
+    local n=$1 entry=$2
+    local canary finder budget expected max_keys max_tries
     IFS='|' read -r canary finder budget expected max_keys max_tries <<<"$entry"
     # "A or B" in the table (which cannot hold a "|") is either, for grep.
     expected=${expected// or /\\|}
-    n=$((n + 1))
-    if [ $# -gt 0 ] && [[ "$only" != *" $canary "* ]]; then
-        continue
-    fi
-    run="$work/runs/$n-$canary"
+    local run="$work/runs/$n-$canary"
     mkdir -p "$run"
+    exec >"$run/log" 2>&1
+    fail() {
+        echo "FAIL $canary ($finder): $*"
+        printf '%-18s %-44s FAIL: %s\n' "$canary" "$finder" "$*" >"$run/summary"
+        : >"$run/failed"
+    }
     echo
     echo "==> $canary: $finder, budget $budget $([[ $finder == fuzz* ]] && echo seconds || echo seeds)"
+    local start found="" took status
     start=$(now)
-    found=""
     case "$finder" in
         fuzz*)
             target=${finder#fuzz }
-            if [[ "$fuzz_built" != *" $target "* ]]; then
-                if [ "$fuzz_built" = " " ]; then
-                    fuzz_install
-                    fuzz_choose_toolchain
-                fi
-                fuzz_build "$fuzz_target_dir" "$target" --features canary
-                fuzz_built+="$target "
-                start=$(now)
-            fi
             if DEJA_FUZZ_CANARIES=$canary fuzz_run "$fuzz_target_dir" "$target" "$budget" \
                 "$run/fuzz.log" "$run/corpus" -- -seed=1 -artifact_prefix="$run/"; then
                 fail "not found in ${budget}s of fuzzing ($fuzz_runs runs); log: $run/fuzz.log"
-                continue
+                return
             fi
             took=$(elapsed "$start")
             if [ -z "$fuzz_artifact" ]; then
                 fail "the fuzzer stopped without an artifact; log: $run/fuzz.log"
-                continue
+                return
             fi
             if ! grep -q -- "$expected" "$run/fuzz.log"; then
                 fail "the fuzzer found something else: $(grep -m1 'deja fuzz target' "$run/fuzz.log")"
-                continue
+                return
             fi
             echo "found in ${took}s after $fuzz_runs runs: $fuzz_artifact"
             if [ "$target" = mapgen ]; then
                 # A floor is not a run of the game: the sweep below makes
                 # this canary's recording. Found is what this line proves.
-                summary+=("$(printf '%-18s %-44s found in %6ss (a floor; the sweep makes its recording)' "$canary" "$finder" "$took")")
-                continue
+                printf '%-18s %-44s found in %6ss (a floor; the sweep makes its recording)' "$canary" "$finder" "$took" >"$run/summary"
+                return
             fi
             status=0
             "$deja" from-fuzz "$target" "$fuzz_artifact" --canary "$canary" -o "$run/found.ron" \
                 2>"$run/from-fuzz.err" || status=$?
             if [ "$status" -ne 4 ]; then
                 fail "from-fuzz did not reproduce the failure (exit $status): $(cat "$run/from-fuzz.err")"
-                continue
+                return
             fi
             found="$run/found.ron"
             ;;
         sweep*)
             status=0
             # shellcheck disable=SC2086 # the finder's options split into words
-            "$deja" sweep ${finder#sweep } --seeds "1..$((budget + 1))" --canary "$canary" --jobs 2 \
+            "$deja" sweep ${finder#sweep } --seeds "1..$((budget + 1))" --canary "$canary" --jobs "$sweep_jobs" \
                 --fail-fast --save-failures "$run/failures" >"$run/sweep.out" 2>"$run/sweep.err" \
                 || status=$?
             took=$(elapsed "$start")
             if [ "$status" -ne 4 ]; then
                 fail "the sweep of $budget seeds found nothing (exit $status); $(tail -n 1 "$run/sweep.err")"
-                continue
+                return
             fi
             if [ "$max_keys" = "-" ]; then
                 # No run to shrink: the sweep failing what moved is the proof.
                 if ! grep -q -- "$expected" "$run/sweep.out"; then
                     fail "the sweep failed, but not with $expected: $(grep -m1 '^FAILURE' "$run/sweep.out")"
-                    continue
+                    return
                 fi
                 if grep '^FAILURE' "$run/sweep.out" | grep -qv -- "$expected"; then
                     fail "the sweep failed with more than $expected: $(grep '^FAILURE' "$run/sweep.out" | grep -v -m1 -- "$expected")"
-                    continue
+                    return
                 fi
                 moved=$(grep -c -- "$expected" "$run/sweep.out")
                 echo "found in ${took}s: $moved sweep failures: $(grep -m1 -- "$expected" "$run/sweep.out")"
-                summary+=("$(printf '%-18s %-44s found in %6ss, %s sweep failures (%s)' "$canary" "${finder%% --baseline*}" "$took" "$moved" "$expected")")
-                continue
+                printf '%-18s %-44s found in %6ss, %s sweep failures (%s)' "$canary" "${finder%% --baseline*}" "$took" "$moved" "$expected" >"$run/summary"
+                return
             fi
             # The sweep's first failure (with --fail-fast, its lowest failing
             # seed: the same whatever the scheduling) and the file it saved;
@@ -205,7 +218,7 @@ for entry in "${canaries[@]}"; do
                 | head -n 1)
             if [ -z "$found" ]; then
                 fail "the sweep failed but saved no recording; see $run/sweep.err"
-                continue
+                return
             fi
             echo "found in ${took}s: $(grep -m1 '^FAILURE' "$run/sweep.out" "$run/sweep.err" | cut -d: -f2-)"
             ;;
@@ -217,23 +230,51 @@ for entry in "${canaries[@]}"; do
     fi
     if ! "$deja" shrink "$found" -o "$run/small.ron" "${tries[@]}" >"$run/shrink.out" 2>&1; then
         fail "shrink failed: $(cat "$run/shrink.out")"
-        continue
+        return
     fi
     cat "$run/shrink.out"
     keys=$(sed -n 's/.* -> \([0-9]*\) keys\{0,1\},.*/\1/p' "$run/shrink.out")
     before=$(sed -n 's/.*: \([0-9]*\) keys\{0,1\} -> .*/\1/p' "$run/shrink.out")
     if [ -z "$keys" ] || [ "$keys" -gt "$max_keys" ]; then
         fail "shrunk to ${keys:-?} keys, over the $max_keys-key limit"
-        continue
+        return
     fi
     status=0
     "$deja" replay "$run/small.ron" >"$run/replay.out" 2>&1 || status=$?
     if [ "$status" -ne 4 ] || ! grep -q -- "reproduced at step .*$expected" "$run/replay.out"; then
         fail "deja replay did not reproduce it (exit $status): $(cat "$run/replay.out")"
-        continue
+        return
     fi
     cp "$run/small.ron" "$work/recordings/$canary.ron"
-    summary+=("$(printf '%-18s %-44s found in %6ss, keys %4s -> %2s, replay reproduces' "$canary" "$finder" "$took" "$before" "$keys")")
+    printf '%-18s %-44s found in %6ss, keys %4s -> %2s, replay reproduces' "$canary" "$finder" "$took" "$before" "$keys" >"$run/summary"
+}
+
+echo "proving the canaries, $lanes at a time; each one's output follows when all are done"
+work_list=()
+n=0
+for entry in "${canaries[@]}"; do
+    n=$((n + 1))
+    IFS='|' read -r canary _ <<<"$entry"
+    chosen "$canary" || continue
+    work_list+=("$work/runs/$n-$canary")
+    lanes_start prove "$n" "$entry"
+done
+lanes_finish
+
+# Each canary's output in the table's order, then the summary.
+summary=()
+failures=0
+for run in "${work_list[@]}"; do
+    cat "$run/log"
+    if [ -s "$run/summary" ]; then
+        summary+=("$(cat "$run/summary")")
+    else
+        summary+=("$(basename "$run"): ended without a result; see $run/log")
+        : >"$run/failed"
+    fi
+    if [ -e "$run/failed" ]; then
+        failures=$((failures + 1))
+    fi
 done
 
 echo

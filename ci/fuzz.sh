@@ -29,29 +29,56 @@ done
 
 logs="$fuzz_dir/target/logs"
 mkdir -p "$logs"
+
+# fuzz_one TARGET: one target's run; its summary line goes to
+# $logs/TARGET.summary, what a crash says to $logs/TARGET.report.
+fuzz_one() {
+    local target=$1 log="$logs/$1.log" result=ok
+    : >"$logs/$target.report"
+    if ! fuzz_run "$target_dir" "$target" "$seconds" "$log" \
+        "$fuzz_dir/target/corpus/$target" "$fuzz_dir/corpus/$target"; then
+        result=CRASH
+        {
+            grep -m1 -A3 -E 'deja fuzz target|panicked at|ERROR: libFuzzer|ERROR: AddressSanitizer' "$log" || tail -n 30 "$log"
+            if [ -z "$fuzz_artifact" ]; then
+                echo "no artifact was written; see $log"
+            elif [ "$target" = intents ] || [ "$target" = keys ]; then
+                echo "turn it into a recording with:"
+                echo "  cargo run --release -p harness -- from-fuzz $target $fuzz_artifact -o failure.ron"
+                echo "  cargo run --release -p harness -- shrink failure.ron -o small.ron"
+            else
+                echo "reproduce it with: (cd fuzz && cargo fuzz run $target $fuzz_artifact)"
+            fi
+        } >"$logs/$target.report"
+    fi
+    printf '%-10s %-6s %12s runs %8s execs/s\n' "$target" "$result" "${fuzz_runs:-?}" \
+        "${fuzz_execs_per_sec:-?}" >"$logs/$target.summary"
+}
+
+# One libFuzzer process is one thread: the targets run $lanes at a time
+# (ci/lanes.sh), each for the whole of its seconds.
+source "$(dirname "$0")/lanes.sh"
+echo "fuzzing $(echo $targets | wc -w) targets for ${seconds}s each, $lanes at a time"
+for target in $targets; do
+    rm -f "$logs/$target.summary"
+    lanes_start fuzz_one "$target"
+done
+lanes_finish
+
 failed=()
 summary=()
 for target in $targets; do
-    echo "--> $target for ${seconds}s"
-    log="$logs/$target.log"
-    if fuzz_run "$target_dir" "$target" "$seconds" "$log" \
-        "$fuzz_dir/target/corpus/$target" "$fuzz_dir/corpus/$target"; then
-        result=ok
-    else
-        result=CRASH
+    if ! [ -s "$logs/$target.summary" ]; then
+        echo "$target: the fuzz run ended without a result; see $logs/$target.log" >&2
         failed+=("$target")
-        grep -m1 -A3 -E 'deja fuzz target|panicked at|ERROR: libFuzzer|ERROR: AddressSanitizer' "$log" >&2 || tail -n 30 "$log" >&2
-        if [ -z "$fuzz_artifact" ]; then
-            echo "no artifact was written; see $log" >&2
-        elif [ "$target" = intents ] || [ "$target" = keys ]; then
-            echo "turn it into a recording with:" >&2
-            echo "  cargo run --release -p harness -- from-fuzz $target $fuzz_artifact -o failure.ron" >&2
-            echo "  cargo run --release -p harness -- shrink failure.ron -o small.ron" >&2
-        else
-            echo "reproduce it with: (cd fuzz && cargo fuzz run $target $fuzz_artifact)" >&2
-        fi
+        continue
     fi
-    summary+=("$(printf '%-10s %-6s %12s runs %8s execs/s' "$target" "$result" "${fuzz_runs:-?}" "${fuzz_execs_per_sec:-?}")")
+    summary+=("$(cat "$logs/$target.summary")")
+    if [ -s "$logs/$target.report" ]; then
+        echo "--> $target crashed:" >&2
+        cat "$logs/$target.report" >&2
+        failed+=("$target")
+    fi
 done
 
 echo
