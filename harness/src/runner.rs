@@ -54,6 +54,13 @@ pub const DEFAULT_FRAME: (u16, u16) = (80, 24);
 /// holds, two message rows).
 pub const NARROW_FRAMES: [(u16, u16); 3] = [(19, 8), (20, 8), (30, 12)];
 
+/// A run's ending is also drawn at these widths and every height from the
+/// smallest frame to a terminal's 24 rows: its blank spacing lines give way
+/// as the frame shortens, and the height where they stop fitting is a case
+/// of its own for each ending's length, which no fixed size meets.
+pub const ENDING_WIDTHS: [u16; 2] = [20, 30];
+pub const ENDING_HEIGHTS: std::ops::RangeInclusive<u16> = game_core::frame::MIN_FRAME_HEIGHT..=24;
+
 /// What a run did, counted key by key for a sweep's figures: how often each
 /// command was pressed and how often it worked, items used up or thrown, and
 /// tiles revealed (on every floor, added up).
@@ -439,6 +446,14 @@ impl Runner {
                     for (w, h) in NARROW_FRAMES {
                         let narrow = game.frame(w, h);
                         found.extend(invariants::check_screen_closely(game, &narrow));
+                    }
+                }
+                if game.is_over() {
+                    for w in ENDING_WIDTHS {
+                        for h in ENDING_HEIGHTS {
+                            let ending = game.frame(w, h);
+                            found.extend(invariants::check_screen_closely(game, &ending));
+                        }
                     }
                 }
                 Ok((outcome, found))

@@ -295,6 +295,12 @@ impl MessageLog {
         self.total
     }
 
+    /// [`total`](Self::total) as it was when the latest key was pressed:
+    /// what was said since is that key's.
+    pub fn total_at_key_start(&self) -> u64 {
+        self.key_start
+    }
+
     /// The kept lines, oldest first, each with its repeat count.
     pub fn messages(&self) -> &VecDeque<Message> {
         &self.messages

@@ -18,7 +18,7 @@ use crate::frame::{Cell, Frame, MIN_FRAME_HEIGHT, MIN_FRAME_WIDTH, Style};
 use crate::game::Game;
 use crate::game::HELP;
 use crate::game::screens::{PackMode, Purpose, Reticle, Screen};
-use crate::game::state::{GameState, RunStatus, slot_letter};
+use crate::game::state::{GameState, MessageLog, RunStatus, slot_letter};
 use crate::geom::Pos;
 use crate::map::Tile;
 
@@ -1923,6 +1923,24 @@ fn line_difference(
     }
 }
 
+/// How many of the kept lines, newest first, hold what the latest key said:
+/// its messages counted back from the newest line, a line of repeats as
+/// many sayings as its count. Counted here from the log's totals, not with
+/// the log's own `lines_of_this_key`, which the renderer asks: a log that
+/// miscounted them would draw them wrong and the check would expect the same.
+fn lines_said_this_key(log: &MessageLog) -> usize {
+    let mut unaccounted = log.total().saturating_sub(log.total_at_key_start());
+    let mut lines = 0;
+    for message in log.messages().iter().rev() {
+        if unaccounted == 0 {
+            break;
+        }
+        unaccounted = unaccounted.saturating_sub(message.count.max(1));
+        lines += 1;
+    }
+    lines
+}
+
 /// The message rows: the newest messages, each wrapped to the width, the
 /// newest at the bottom, filling the rows from the bottom up; a message the
 /// rows left cannot hold is read from its start, its last line shown ending
@@ -1932,7 +1950,7 @@ fn check_messages(state: &GameState, frame: &Frame, layout: &Layout) -> Option<V
     let log = &state.log;
     let rows = layout.message_rows;
     let width = layout.width as usize;
-    let bright = log.lines_of_this_key();
+    let bright = lines_said_this_key(log);
     let first_row = layout.status_row + 1;
     // Rows below `bottom` are checked; the newest message ends at the last.
     let mut bottom = first_row + rows;
