@@ -13,7 +13,7 @@
 use crate::content::ItemEffect;
 use crate::game::events::{Event, Place, Who};
 use crate::game::screens::{PackMode, Purpose, Reticle, Screen};
-use crate::game::state::{MAX_STACK, PACK_SLOTS, RunStatus, letter_slot};
+use crate::game::state::{MAX_STACK, PACK_SLOTS, RunStatus, letter_slot, slot_letter};
 use crate::game::{AUTO_EXPLORE_LIMIT, Game, RUN_LIMIT};
 use crate::geom::{Dir, Pos};
 use crate::keys::{Key, KeyCode, Mods};
@@ -854,92 +854,112 @@ fn on_a_screen(seen: &Seen, screen: Screen) -> Option<(Command, bool, Option<Str
                 return None;
             };
             let slot = letter_slot(c).filter(|_| plain)?;
-            let stack = before.pack.get(slot);
-            let effect = stack.map(|s| seen.game.content().item(s.item).effect.clone());
-            let admitted = match (&effect, mode) {
-                (None, _) => false,
-                (Some(_), PackMode::Browse | PackMode::Drop | PackMode::Apply) => true,
-                (Some(e), PackMode::Throw) => matches!(e, ItemEffect::Thrown { .. }),
-                (Some(e), PackMode::Wear) => {
-                    matches!(e, ItemEffect::Weapon { .. } | ItemEffect::Armour { .. })
-                }
-            };
-            if !admitted {
-                let problem = (!unchanged).then(|| {
-                    format!(
-                        "slot {c} cannot be picked to {}, yet something happened",
-                        mode.verb()
-                    )
-                });
-                return Some((Command::PickItem, false, problem));
-            }
-            let effect = effect.expect("admitted means the slot holds something");
-            let problem = match mode {
-                PackMode::Browse => (after.last() != Some(&Screen::ItemMenu { slot })).then(|| {
-                    format!(
-                        "picking {c} should open its menu, not {}",
-                        Screen::describe_top(after.last())
-                    )
-                }),
-                PackMode::Drop => {
-                    let dropped = seen.any(|e| {
-                        matches!(e, Event::Items { from: Place::Pack(s), to: Place::Floor(_), .. } if *s == slot)
-                    });
-                    (!dropped || !after.is_empty() || acted != 1).then(|| {
-                        format!("picking {c} to drop it should drop it and close the pack")
-                    })
-                }
-                PackMode::Wear => {
-                    let equipped =
-                        seen.any(|e| matches!(e, Event::Equipped { slot: s, .. } if *s == slot));
-                    let already = before.wielded == Some(slot) || before.worn == Some(slot);
-                    (equipped == already || !after.is_empty())
-                        .then(|| format!("picking {c} to wear it should put it on (unless it is on already) and close the pack"))
-                }
-                PackMode::Throw => {
-                    let aiming = matches!(after.last(), Some(Screen::Reticle(r)) if r.purpose == Purpose::Throw { slot });
-                    (!aiming).then(|| {
-                        format!(
-                            "picking {c} to throw should open the reticle, not {}",
-                            Screen::describe_top(after.last())
-                        )
-                    })
-                }
-                PackMode::Apply => {
-                    let aimed = effect.needs_target();
-                    let aiming = matches!(after.last(), Some(Screen::Reticle(r)) if r.purpose == Purpose::Use { slot });
-                    // Using what is already on puts it on again: refused, free.
-                    let on_already = before.wielded == Some(slot) || before.worn == Some(slot);
-                    let used = acted == usize::from(!on_already) && after.is_empty();
-                    if aimed {
-                        (!aiming).then(|| {
-                            format!(
-                                "using {c} should open the reticle, not {}",
-                                Screen::describe_top(after.last())
-                            )
-                        })
-                    } else {
-                        (!used).then(|| format!("using {c} should use it and close the pack"))
-                    }
-                }
-            };
-            let command = match mode {
-                PackMode::Apply => Command::UseKind(kind_of(&effect)),
-                _ => Command::PickItem,
-            };
-            Some((command, problem.is_none(), problem))
+            Some(pick(seen, mode, slot, c))
         }
-        Screen::ItemMenu { .. } => {
-            let KeyCode::Char('a' | 'u' | 'd' | 't' | 'w') = key.code else {
-                return None;
+        Screen::ItemMenu { slot } => {
+            // Each of the menu's keys does what the pack picked to that
+            // end does with the item: the same promise, from another door.
+            let mode = match key.code {
+                KeyCode::Char('a' | 'u') => PackMode::Apply,
+                KeyCode::Char('d') => PackMode::Drop,
+                KeyCode::Char('t') => PackMode::Throw,
+                KeyCode::Char('w') => PackMode::Wear,
+                _ => return None,
             };
             if !plain {
                 return None;
             }
-            Some((Command::ItemMenu, !unchanged, None))
+            let (_, _, problem) = pick(seen, mode, slot, slot_letter(slot));
+            let problem =
+                problem.map(|p| format!("on the item menu of slot {}: {p}", slot_letter(slot)));
+            Some((Command::ItemMenu, !unchanged, problem))
         }
         Screen::Reticle(reticle) => aim(seen, reticle),
     }
+}
+
+/// Picking slot `slot` (letter `c`) on the pack opened to `mode`, or the
+/// item menu's key for that end: (command, worked, what broke the
+/// contract). An item the mode does not admit is refused and nothing
+/// changes; else drop drops it, wear puts it on, throw aims it, use uses it
+/// or aims it, browse opens its menu.
+fn pick(seen: &Seen, mode: PackMode, slot: u8, c: char) -> (Command, bool, Option<String>) {
+    let before = seen.before;
+    let after = seen.screens();
+    let acted = seen.acted();
+    let unchanged = after == before.screens.as_slice() && acted == 0;
+    let stack = before.pack.get(slot);
+    let effect = stack.map(|s| seen.game.content().item(s.item).effect.clone());
+    let admitted = match (&effect, mode) {
+        (None, _) => false,
+        (Some(_), PackMode::Browse | PackMode::Drop | PackMode::Apply) => true,
+        (Some(e), PackMode::Throw) => matches!(e, ItemEffect::Thrown { .. }),
+        (Some(e), PackMode::Wear) => {
+            matches!(e, ItemEffect::Weapon { .. } | ItemEffect::Armour { .. })
+        }
+    };
+    if !admitted {
+        let problem = (!unchanged).then(|| {
+            format!(
+                "slot {c} cannot be picked to {}, yet something happened",
+                mode.verb()
+            )
+        });
+        return (Command::PickItem, false, problem);
+    }
+    let effect = effect.expect("admitted means the slot holds something");
+    let problem = match mode {
+        PackMode::Browse => (after.last() != Some(&Screen::ItemMenu { slot })).then(|| {
+            format!(
+                "picking {c} should open its menu, not {}",
+                Screen::describe_top(after.last())
+            )
+        }),
+        PackMode::Drop => {
+            let dropped = seen.any(|e| {
+                matches!(e, Event::Items { from: Place::Pack(s), to: Place::Floor(_), .. } if *s == slot)
+            });
+            (!dropped || !after.is_empty() || acted != 1)
+                .then(|| format!("picking {c} to drop it should drop it and close the pack"))
+        }
+        PackMode::Wear => {
+            let equipped = seen.any(|e| matches!(e, Event::Equipped { slot: s, .. } if *s == slot));
+            let already = before.wielded == Some(slot) || before.worn == Some(slot);
+            (equipped == already || !after.is_empty())
+                .then(|| format!("picking {c} to wear it should put it on (unless it is on already) and close the pack"))
+        }
+        PackMode::Throw => {
+            let aiming = matches!(after.last(), Some(Screen::Reticle(r)) if r.purpose == Purpose::Throw { slot });
+            (!aiming).then(|| {
+                format!(
+                    "picking {c} to throw should open the reticle, not {}",
+                    Screen::describe_top(after.last())
+                )
+            })
+        }
+        PackMode::Apply => {
+            let aimed = effect.needs_target();
+            let aiming = matches!(after.last(), Some(Screen::Reticle(r)) if r.purpose == Purpose::Use { slot });
+            // Using what is already on puts it on again: refused, free.
+            let on_already = before.wielded == Some(slot) || before.worn == Some(slot);
+            let used = acted == usize::from(!on_already) && after.is_empty();
+            if aimed {
+                (!aiming).then(|| {
+                    format!(
+                        "using {c} should open the reticle, not {}",
+                        Screen::describe_top(after.last())
+                    )
+                })
+            } else {
+                (!used).then(|| format!("using {c} should use it and close the pack"))
+            }
+        }
+    };
+    let command = match mode {
+        PackMode::Apply => Command::UseKind(kind_of(&effect)),
+        _ => Command::PickItem,
+    };
+    (command, problem.is_none(), problem)
 }
 
 /// A key on a screen that scrolls (the help, the history), which has
