@@ -53,6 +53,9 @@ fn check(game: &Game, frame: &Frame, closely: bool) -> Option<Violation> {
             ),
         ));
     }
+    if closely && let Some(v) = check_text(frame) {
+        return Some(v);
+    }
     if frame.width() < MIN_FRAME_WIDTH || frame.height() < MIN_FRAME_HEIGHT {
         return check_notice(frame);
     }
@@ -307,6 +310,38 @@ fn lines_word(n: usize) -> &'static str {
 
 /// A frame below the smallest size shows only the notice that says how big
 /// it must be.
+/// The frame as text (what snapshots store, and what `deja play --keys`
+/// and `deja show` print) is its rows of glyphs, one line each, top to
+/// bottom, each without its trailing blanks: read here from the cells.
+fn check_text(frame: &Frame) -> Option<Violation> {
+    let width = usize::from(frame.width());
+    let text = frame.to_text();
+    let mut lines = text.split('\n');
+    for (y, row) in frame.cells().chunks(width.max(1)).enumerate() {
+        let glyphs: String = row.iter().map(|cell| cell.glyph).collect();
+        let expected = glyphs.trim_end_matches(' ');
+        match lines.next() {
+            Some(line) if line == expected => {}
+            line => {
+                return Some(violation(
+                    "screen.size",
+                    format!(
+                        "the frame's text reads {} as its row {y}; the row's cells read {expected:?}",
+                        line.map_or("nothing".to_string(), |l| format!("{l:?}"))
+                    ),
+                ));
+            }
+        }
+    }
+    let rows = usize::from(frame.height());
+    lines.next().map(|extra| {
+        violation(
+            "screen.size",
+            format!("the frame's text goes on past its {rows} rows with {extra:?}"),
+        )
+    })
+}
+
 fn check_notice(frame: &Frame) -> Option<Violation> {
     let notice = format!("Needs {MIN_FRAME_WIDTH}x{MIN_FRAME_HEIGHT}");
     (0..i32::from(frame.height())).find_map(|y| {
