@@ -7,17 +7,20 @@
 //! - `explorer` plays to win: explores, fights what it meets, drinks healing
 //!   when low, reads and throws, wears what it finds, and descends when the
 //!   floor is done.
-//! - `swarm` is the explorer with each run's own leanings (swarm testing, as
-//!   TigerBeetle's simulator does it): drawn from the run's stream, some
-//!   actions are switched off (never throw, rest, read or drink), some
-//!   preferred (throw first, make for the stairs), and bursts of the random
-//!   bot's keys come as often as the run's noise says. Runs unlike each other
-//!   reach situations one fixed way of playing reaches seldom.
+//! - `swarm` draws each run's own way of playing from the run's stream
+//!   (swarm testing, as TigerBeetle's simulator does it): most runs are the
+//!   explorer with its own leanings (some actions switched off: never throw,
+//!   rest, read or drink; some preferred: throw first, make for the stairs;
+//!   its own nerve: when to drink, when to hurry down), about two in five
+//!   press the random bot's keys, and every run tours the screens in quiet
+//!   moments. Runs unlike each other reach situations one fixed way of
+//!   playing reaches seldom.
 
 use game_core::content::ItemEffect;
-use game_core::game::screens::{key_for_direction, run_key_for_direction};
+use game_core::game::screens::{Screen, key_for_direction, run_key_for_direction};
 use game_core::game::state::GameState;
 use game_core::geom::{Dir, Pos};
+use game_core::keys::KeyCode;
 use game_core::map::Tile;
 use game_core::rng::Stream;
 use game_core::{Aim, Game, Intent, Key, RunSeed, Slot};
@@ -35,8 +38,9 @@ pub enum BotKind {
     Random,
     /// Plays to win: explores, fights, uses what it finds, takes the stairs.
     Explorer,
-    /// The explorer with leanings drawn per run: actions switched off or
-    /// preferred, and bursts of random keys.
+    /// Each run its own way of playing: the explorer with leanings drawn
+    /// per run (actions switched off or preferred), or random keys; tours of
+    /// the screens.
     Swarm,
 }
 
@@ -80,8 +84,8 @@ pub fn bot(kind: BotKind, seed: u64) -> Option<Box<dyn Bot + Send>> {
     }
 }
 
-/// What a swarm run leaves out or leans on. All off is the explorer.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What a swarm run leaves out or leans on. The default is the explorer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Leanings {
     /// Never throws anything.
     pub never_throw: bool,
@@ -97,9 +101,51 @@ pub struct Leanings {
     pub never_drink: bool,
     /// Makes for the way down as soon as it knows it.
     pub prefer_stairs: bool,
+    /// The one depth on which the switches above hold (never throw, throw
+    /// first, never read, never drink, make for the stairs); `None`: on
+    /// every floor.
+    pub on_depth: Option<u32>,
+    /// Hit points (percent of the most) at or below which it drinks healing.
+    pub drink_below: i32,
+    /// Hit points (percent of the most) at or below which, with nothing to
+    /// drink, it makes for the way down.
+    pub hurry_below: i32,
+}
+
+impl Default for Leanings {
+    /// The explorer's own play.
+    fn default() -> Leanings {
+        Leanings {
+            never_throw: false,
+            throw_first: false,
+            never_rest: false,
+            never_read: false,
+            never_drink: false,
+            prefer_stairs: false,
+            on_depth: None,
+            drink_below: LOW_HP_PERCENT,
+            hurry_below: HURRY_HP_PERCENT,
+        }
+    }
 }
 
 impl Leanings {
+    /// The leanings that hold on `depth`: the switches only on their own
+    /// floor.
+    fn at(&self, depth: u32) -> Leanings {
+        if self.on_depth.is_none_or(|d| d == depth) {
+            return *self;
+        }
+        Leanings {
+            never_throw: false,
+            throw_first: false,
+            never_read: false,
+            never_drink: false,
+            prefer_stairs: false,
+            ..*self
+        }
+    }
+
     /// Whether an item of this effect may be used (drunk, read or thrown).
     fn allows(&self, effect: &ItemEffect) -> bool {
         match effect {
@@ -112,102 +158,197 @@ impl Leanings {
         }
     }
 
-    /// The leanings that hold, in words: "never throws, makes for the stairs".
-    fn words(&self) -> Vec<&'static str> {
-        [
+    /// The leanings that hold, in words: "never throws, makes for the
+    /// stairs, drinks at 30% and hurries at 45%".
+    fn words(&self) -> Vec<String> {
+        let switches = [
             (self.never_throw, "never throws"),
             (self.throw_first, "throws first"),
             (self.never_rest, "never rests"),
             (self.never_read, "never reads"),
             (self.never_drink, "never drinks"),
             (self.prefer_stairs, "makes for the stairs"),
-        ]
-        .into_iter()
-        .filter(|(on, _)| *on)
-        .map(|(_, word)| word)
-        .collect()
+        ];
+        let on = match self.on_depth {
+            Some(depth) => format!(" on depth {depth}"),
+            None => String::new(),
+        };
+        let mut words: Vec<String> = switches
+            .into_iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, word)| format!("{word}{on}"))
+            .collect();
+        let default = Leanings::default();
+        if (self.drink_below, self.hurry_below) != (default.drink_below, default.hurry_below) {
+            words.push(format!(
+                "drinks at {}% and hurries at {}% of its hit points",
+                self.drink_below, self.hurry_below
+            ));
+        }
+        words
     }
 }
 
-/// The explorer with a run's own leanings and bursts of random keys.
+/// A swarm run: each run its own way of playing, drawn from its stream.
+///
+/// - Two runs in five are **monkeys**: the random bot's keys, each group of
+///   them (moves aside: runs, exploring, resting, the floor's keys, the
+///   pack's, the screens', quitting, letters, keys that mean nothing) weighed
+///   once, twice or three times its usual weight, and never a yes to the
+///   quit prompt (in all but a few runs).
+/// - The rest are **explorers** with leanings: on one floor of the run
+///   (drawn) an action switched off (never throw, read or drink) or
+///   preferred (throw first, make for the stairs); over the whole run never
+///   resting, its own marks for drinking and for hurrying down, in some
+///   runs bursts of random keys in quiet moments (fumbling) and tours that
+///   act on the pack (fiddling).
+/// - Every run tours the screens in quiet moments: the help and the
+///   history scrolled, the pack, the quit prompt, or a run some way.
+///
+/// Why so, and not every leaning in half the runs as swarm testing often
+/// draws them: a swarm sweep must reach every situation of the reach
+/// catalogue at least as often per run as the explorer's and the random
+/// bot's sweeps pooled (docs/invariants.md, "Swarm"). The random bot's
+/// situations (deaths on the first floors, a potion drunk at full health, a
+/// confused stumble into a creature) come from the monkeys, which never
+/// quit and so live and die on the first floors more often than the random
+/// bot; the deep ones (depth 6, trolls and basilisks) from the explorers,
+/// which must lose little: a leaning that switches an action off for a
+/// whole run costs about half a point of depth 6 per percent of runs it
+/// holds in (never throwing, never drinking), and takes that action's
+/// situations with it, so the switches hold on one floor each. Measured on
+/// seeds 1..2001 and 2001..4001, every situation but the run's end (won,
+/// died, quit: one per run, so no bot reaches all three as often as two
+/// bots together) is reached at least as often as the two sweeps pooled.
 pub struct SwarmBot {
     explorer: ExplorerBot,
     random: RandomBot,
-    /// The swarm's own stream: the leanings, then when bursts come.
+    /// The swarm's own stream: the run's leanings, then its tours and
+    /// fumbles.
     rng: Stream,
-    /// Percent of decisions that start a burst of random keys.
-    noise: u32,
-    /// Whether a burst may press `Q` (and so, with a `y`, end the run).
+    /// Whether this run presses the random bot's keys instead of the
+    /// explorer's.
+    monkey: bool,
+    /// Whether the run may answer the quit prompt yes.
     may_quit: bool,
-    /// Whether bursts come in a fight too (a monster in view); most runs
-    /// keep their random keys for quiet moments, or they die on the first
-    /// floors and reach nothing deeper.
-    reckless: bool,
+    /// Percent of quiet moments that start a tour of the screens (or a run
+    /// in some direction).
+    touring: u32,
+    /// Whether its tours pick from the pack and press Enter (a monkey's
+    /// always do).
+    fiddles: bool,
+    /// Percent of an explorer's quiet choices that start a burst of random
+    /// keys (0 for most).
+    fumbles: u32,
+    /// Keys still to press in the tour under way, the next last.
+    tour: Vec<Key>,
     /// Random keys still to press in the burst under way.
     burst: u32,
-    /// Percent of quiet moments that start a tour of the screens.
-    touring: u32,
-    /// Keys still to press in the tour under way.
-    tour: Vec<Key>,
 }
 
 /// What opens a screen on the map: help, history, the pack, and the pack
 /// to drop from, use, throw and wear, and the quit prompt.
 const TOUR_OPENERS: [&str; 8] = ["?", "m", "i", "d", "a", "t", "w", "Q"];
-/// What a tour presses on a screen: scrolling, paging, a pack letter (which
-/// on the pack opens the item menu, and on a drop or use screen acts), and
-/// a way out.
+/// What a tour presses on a screen: scrolling, paging and ways out, then
+/// (when the run fiddles) a pack letter, which on the pack opens the item
+/// menu and on a drop or use screen acts, and Enter, which does an item
+/// menu's first action.
 const TOUR_KEYS: [&str; 15] = [
-    "j", "k", "<Down>", "<Up>", "<PgDn>", "<PgUp>", "<Home>", "<End>", "<Space>", "a", "b", "c",
-    "<Esc>", "n", "<Enter>",
+    "j", "k", "<Down>", "<Up>", "<PgDn>", "<PgUp>", "<Home>", "<End>", "<Space>", "<Esc>", "n",
+    "a", "b", "c", "<Enter>",
 ];
-
-/// The longest burst of random keys: enough to open a screen and work it
-/// (the pack, a letter, the item menu, an aim).
+/// How many of [`TOUR_KEYS`] a run that does not fiddle presses: none that
+/// acts. A tour that drank a potion or read a scroll at nothing in a quiet
+/// moment left the run without it when a monster came.
+const HARMLESS_TOUR_KEYS: usize = 11;
+/// The longest burst of random keys: enough to open a screen and work it.
 const LONGEST_BURST: u32 = 12;
 
 impl SwarmBot {
     pub fn new(seed: u64) -> SwarmBot {
         let mut rng = RunSeed(seed).stream("bot-swarm", 0);
-        // Each leaning holds in a fifth to a quarter of the runs, so most
-        // runs combine one or two and no two runs are quite alike; leanings
-        // that cost a run its life (never drinking, never reading) are the
-        // rarer, so the runs still go deep. Throwing first and never
-        // throwing exclude each other.
+        let monkey = rng.percent(40);
         let mut leanings = Leanings {
-            never_throw: rng.percent(20),
-            throw_first: rng.percent(25),
+            never_throw: rng.percent(12),
+            throw_first: rng.percent(15),
             never_rest: rng.percent(25),
-            never_read: rng.percent(5),
-            never_drink: rng.percent(5),
-            prefer_stairs: rng.percent(15),
+            never_read: rng.percent(10),
+            never_drink: rng.percent(10),
+            prefer_stairs: rng.percent(10),
+            on_depth: None,
+            drink_below: [25, 30, 35][rng.below(3) as usize],
+            hurry_below: [30, 45][rng.below(2) as usize],
         };
         leanings.throw_first &= !leanings.never_throw;
-        // Bursts of random keys in every run, some runs many: an explorer's
-        // run of about 700 choices then presses as many random keys as a
-        // random bot's run, and reaches the screens, drops and blunders the
-        // random bot does, deep in the dungeon where it never goes.
-        let noise = [0, 2, 5, 10][rng.below(4) as usize];
-        let may_quit = rng.percent(20);
-        let reckless = rng.percent(15);
-        // Tours of the screens spend no time (but for a letter on a drop
-        // or use screen), so a run can take many and still go deep: the
-        // help and the history scrolled, the item menu, the quit prompt.
-        let touring = [2, 5, 10][rng.below(3) as usize];
+        let may_quit = rng.percent(2);
+        let touring = [1, 2, 5][rng.below(3) as usize];
+        let fiddles = monkey || rng.percent(25);
+        let fumbles = if !monkey && rng.percent(15) {
+            [1, 2, 4][rng.below(3) as usize]
+        } else {
+            0
+        };
+        leanings.on_depth = Some(1 + rng.below(game_core::mapgen::LAST_DEPTH));
         let mut explorer = ExplorerBot::new(seed);
         explorer.leanings = leanings;
+        let mut random = RandomBot::new(seed);
+        random.reweigh(&mut rng);
         SwarmBot {
             explorer,
-            random: RandomBot::new(seed),
+            random,
             rng,
-            noise,
+            monkey,
             may_quit,
-            reckless,
-            burst: 0,
             touring,
+            fiddles,
+            fumbles,
             tour: Vec::new(),
+            burst: 0,
         }
     }
+
+    /// The keys of a tour of the screens, the first last: a screen opened,
+    /// a few keys pressed on it, and in a run that may quit, now and then a
+    /// yes to the quit prompt. Or, half the time, a run in some direction.
+    fn plan_tour(&mut self) {
+        if self.rng.one_in(2) {
+            let dir = Dir::ALL[self.rng.below(8) as usize];
+            self.tour.push(run_key_for_direction(dir));
+            return;
+        }
+        let opener = TOUR_OPENERS[self.rng.below(TOUR_OPENERS.len() as u32) as usize];
+        self.tour.push(notation(opener));
+        let keys = if self.fiddles {
+            &TOUR_KEYS[..]
+        } else {
+            &TOUR_KEYS[..HARMLESS_TOUR_KEYS]
+        };
+        for _ in 0..1 + self.rng.below(6) {
+            let key = keys[self.rng.below(keys.len() as u32) as usize];
+            self.tour.push(notation(key));
+        }
+        if self.may_quit && opener == "Q" && self.rng.one_in(3) {
+            self.tour.push(Key::char('y'));
+        }
+        self.tour.reverse();
+    }
+
+    /// The random bot's next key, unless it would answer the quit prompt
+    /// yes in a run that may not quit (or, fumbling, take the way down,
+    /// which is the explorer's to take when a floor is done: a random `>`
+    /// sends it down half-equipped to die).
+    fn random_key(&mut self, game: &Game) -> Option<Key> {
+        let key = self.random.next_keys(game)[0];
+        let quits = matches!(key.code, KeyCode::Char('y' | 'Y'))
+            && matches!(game.state().screens.last(), Some(Screen::QuitPrompt));
+        let descends = !self.monkey && key == Key::char('>');
+        ((self.may_quit || !quits) && !descends).then_some(key)
+    }
+}
+
+/// One key in key notation, from the tables above.
+fn notation(text: &str) -> Key {
+    Key::parse_all(text).expect("the tables hold valid notation")[0]
 }
 
 impl Bot for SwarmBot {
@@ -217,68 +358,156 @@ impl Bot for SwarmBot {
         let calm = !state.monsters.iter().any(|m| map.is_visible(m.pos));
         if !calm {
             self.tour.clear();
+            self.burst = 0;
             // With a monster in view a run is refused, for free: a fumble
             // a player makes and the explorer never does.
             if self.rng.percent(self.touring) {
                 return vec![run_key_for_direction(Dir::ALL[self.rng.below(8) as usize])];
             }
         } else if self.tour.is_empty() && self.rng.percent(self.touring) {
-            let opener = TOUR_OPENERS[self.rng.below(TOUR_OPENERS.len() as u32) as usize];
-            self.tour
-                .push(Key::parse_all(opener).expect("valid notation")[0]);
-            for _ in 0..1 + self.rng.below(6) {
-                let key = TOUR_KEYS[self.rng.below(TOUR_KEYS.len() as u32) as usize];
-                self.tour
-                    .push(Key::parse_all(key).expect("valid notation")[0]);
-            }
-            if self.may_quit && opener == "Q" && self.rng.one_in(3) {
-                self.tour.push(Key::char('y'));
-            }
-            self.tour.reverse();
+            self.plan_tour();
         }
         if let Some(key) = self.tour.pop() {
             return vec![key];
         }
-        let quiet = self.reckless || calm;
-        if !quiet {
-            self.burst = 0;
-        } else if self.burst == 0 && self.rng.percent(self.noise) {
-            self.burst = 1 + self.rng.below(LONGEST_BURST);
-        }
-        if self.burst > 0 {
-            self.burst -= 1;
-            let key = self.random.next_keys(game)[0];
-            // The way down is the explorer's to take, when a floor is done:
-            // a random `>` sends it down half-equipped to die.
-            let quits = key == Key::char('Q') && !self.may_quit;
-            if !quits && key != Key::char('>') {
+        if self.monkey {
+            if let Some(key) = self.random_key(game) {
                 return vec![key];
+            }
+        } else if calm && self.fumbles > 0 {
+            if self.burst == 0 && self.rng.percent(self.fumbles) {
+                self.burst = 1 + self.rng.below(LONGEST_BURST);
+            }
+            if self.burst > 0 {
+                self.burst -= 1;
+                if let Some(key) = self.random_key(game) {
+                    return vec![key];
+                }
             }
         }
         self.explorer.next_keys(game)
     }
 
     fn leanings(&self) -> Option<String> {
-        let mut words = self.explorer.leanings.words();
-        let noise = format!("random keys in {}% of its choices", self.noise);
-        if self.noise > 0 {
-            words.push(&noise);
-        }
-        let touring = format!("tours the screens in {}% of quiet moments", self.touring);
-        words.push(&touring);
-        if self.may_quit {
-            words.push("may quit");
-        }
-        if self.reckless && self.noise > 0 {
-            words.push("random keys in fights too");
-        }
-        Some(if words.is_empty() {
-            "plays as the explorer does".to_string()
+        let mut words = if self.monkey {
+            vec!["presses the random bot's keys, each kind weighed its own way".to_string()]
         } else {
-            words.join(", ")
-        })
+            self.explorer.leanings.words()
+        };
+        if self.fumbles > 0 {
+            words.push(format!("random keys in {}% of quiet moments", self.fumbles));
+        }
+        if self.fiddles && !self.monkey {
+            words.push("picks from the pack on its tours".to_string());
+        }
+        words.push(format!(
+            "tours the screens in {}% of quiet moments",
+            self.touring
+        ));
+        if self.may_quit {
+            words.push("may quit".to_string());
+        }
+        Some(words.join(", "))
     }
 }
+
+/// The random bot's keys, (notation, weight): moving and exploring most,
+/// menus and aiming often enough to reach every screen, quitting rarely;
+/// every key the help lists, aliases too (digits, arrows and the numpad's
+/// navigation keys, Shift for a run, Shift-Tab), so a key that stops
+/// working is pressed.
+const RANDOM_KEYS: [(&str, u32); 69] = [
+    ("h", 10),
+    ("j", 10),
+    ("k", 10),
+    ("l", 10),
+    ("y", 5),
+    ("u", 5),
+    ("b", 5),
+    ("n", 5),
+    ("1", 1),
+    ("2", 1),
+    ("3", 1),
+    ("4", 1),
+    ("6", 1),
+    ("7", 1),
+    ("8", 1),
+    ("9", 1),
+    ("<Up>", 1),
+    ("<Down>", 1),
+    ("<Left>", 1),
+    ("<Right>", 1),
+    ("<Home>", 1),
+    ("<End>", 1),
+    ("<PgUp>", 1),
+    ("<PgDn>", 1),
+    ("H", 1),
+    ("J", 1),
+    ("K", 1),
+    ("L", 1),
+    ("Y", 1),
+    ("U", 1),
+    ("B", 1),
+    ("N", 1),
+    ("<S-Up>", 1),
+    ("<S-Down>", 1),
+    ("<S-Left>", 1),
+    ("<S-Right>", 1),
+    ("<S-Home>", 1),
+    ("<S-End>", 1),
+    ("<S-PgUp>", 1),
+    ("<S-PgDn>", 1),
+    ("o", 16),
+    (".", 4),
+    ("5", 2),
+    ("g", 4),
+    (",", 2),
+    (">", 6),
+    ("i", 4),
+    ("a", 4),
+    ("t", 6),
+    ("d", 2),
+    ("w", 2),
+    (";", 4),
+    ("?", 2),
+    ("m", 2),
+    ("<Esc>", 10),
+    ("<Tab>", 4),
+    ("<S-Tab>", 2),
+    ("<Enter>", 6),
+    ("Q", 2),
+    // Pack letters: on a pack they pick (a to f reach the kit and
+    // the first finds); on the map most also do something. `y` and
+    // `n` also answer the quit prompt.
+    ("c", 2),
+    ("e", 2),
+    ("f", 2),
+    ("y", 2),
+    ("n", 1),
+    ("u", 1),
+    // Keys the help gives no command, which must do nothing.
+    ("x", 1),
+    ("<C-k>", 1),
+    ("<A-Up>", 1),
+    ("<C-S-Left>", 1),
+];
+
+/// The groups of [`RANDOM_KEYS`] a swarm monkey weighs its own way, by
+/// index: every key after the first 24, the moves (`hjklyubn`, the digits,
+/// the arrows and the numpad's navigation keys), which stay as they are so
+/// that every monkey walks about.
+const KEY_GROUPS: [std::ops::Range<usize>; 10] = [
+    24..40, // runs: Shift with a direction
+    40..41, // auto-explore
+    41..43, // resting
+    43..46, // the floor: pick up, descend
+    46..51, // the pack: browse, use, throw, drop, wear
+    51..54, // look, help, history
+    54..58, // a screen's keys: Esc, Tab, Shift-Tab, Enter
+    58..59, // quit
+    59..65, // pack letters
+    65..69, // keys with no command
+];
 
 /// Weighted random keys.
 pub struct RandomBot {
@@ -289,87 +518,7 @@ pub struct RandomBot {
 
 impl RandomBot {
     pub fn new(seed: u64) -> RandomBot {
-        // (notation, weight): moving and exploring most, menus and aiming
-        // often enough to reach every screen, quitting rarely; every key the
-        // help lists, aliases too (digits, arrows and the numpad's
-        // navigation keys, Shift for a run, Shift-Tab), so a key that stops
-        // working is pressed.
-        const TABLE: [(&str, u32); 69] = [
-            ("h", 10),
-            ("j", 10),
-            ("k", 10),
-            ("l", 10),
-            ("y", 5),
-            ("u", 5),
-            ("b", 5),
-            ("n", 5),
-            ("1", 1),
-            ("2", 1),
-            ("3", 1),
-            ("4", 1),
-            ("6", 1),
-            ("7", 1),
-            ("8", 1),
-            ("9", 1),
-            ("<Up>", 1),
-            ("<Down>", 1),
-            ("<Left>", 1),
-            ("<Right>", 1),
-            ("<Home>", 1),
-            ("<End>", 1),
-            ("<PgUp>", 1),
-            ("<PgDn>", 1),
-            ("H", 1),
-            ("J", 1),
-            ("K", 1),
-            ("L", 1),
-            ("Y", 1),
-            ("U", 1),
-            ("B", 1),
-            ("N", 1),
-            ("<S-Up>", 1),
-            ("<S-Down>", 1),
-            ("<S-Left>", 1),
-            ("<S-Right>", 1),
-            ("<S-Home>", 1),
-            ("<S-End>", 1),
-            ("<S-PgUp>", 1),
-            ("<S-PgDn>", 1),
-            ("o", 16),
-            (".", 4),
-            ("5", 2),
-            ("g", 4),
-            (",", 2),
-            (">", 6),
-            ("i", 4),
-            ("a", 4),
-            ("t", 6),
-            ("d", 2),
-            ("w", 2),
-            (";", 4),
-            ("?", 2),
-            ("m", 2),
-            ("<Esc>", 10),
-            ("<Tab>", 4),
-            ("<S-Tab>", 2),
-            ("<Enter>", 6),
-            ("Q", 2),
-            // Pack letters: on a pack they pick (a to f reach the kit and
-            // the first finds); on the map most also do something. `y` and
-            // `n` also answer the quit prompt.
-            ("c", 2),
-            ("e", 2),
-            ("f", 2),
-            ("y", 2),
-            ("n", 1),
-            ("u", 1),
-            // Keys the help gives no command, which must do nothing.
-            ("x", 1),
-            ("<C-k>", 1),
-            ("<A-Up>", 1),
-            ("<C-S-Left>", 1),
-        ];
-        let (keys, weights) = TABLE
+        let (keys, weights) = RANDOM_KEYS
             .iter()
             .map(|&(notation, weight)| {
                 (Key::parse_all(notation).expect("valid notation")[0], weight)
@@ -379,6 +528,19 @@ impl RandomBot {
             rng: RunSeed(seed).stream("bot-random", 0),
             keys,
             weights,
+        }
+    }
+}
+
+impl RandomBot {
+    /// Weighs each group of keys but the moves once, twice or three times
+    /// its usual weight, drawn from `rng`: a swarm run's own random bot.
+    fn reweigh(&mut self, rng: &mut Stream) {
+        for group in KEY_GROUPS {
+            let factor = 1 + rng.below(3);
+            for weight in &mut self.weights[group] {
+                *weight *= factor;
+            }
         }
     }
 }
@@ -456,7 +618,8 @@ impl ExplorerBot {
     /// The first pack slot holding an item whose effect matches, among those
     /// the leanings let it use.
     fn usable(&self, game: &Game, wanted: impl Fn(&ItemEffect) -> bool) -> Option<Slot> {
-        find_item(game, |e| wanted(e) && self.leanings.allows(e))
+        let leanings = self.leanings.at(game.state().depth);
+        find_item(game, |e| wanted(e) && leanings.allows(e))
     }
 
     /// Waiting, unless the leanings say never to rest: then a step any way
@@ -478,16 +641,18 @@ impl ExplorerBot {
             .iter()
             .filter(|m| map.is_visible(m.pos))
             .collect();
-        let low = state.player.hp * 100 <= state.player.max_hp * LOW_HP_PERCENT;
-        if low && let Some(slot) = self.usable(game, |e| matches!(e, ItemEffect::Heal { .. })) {
+        let below = |percent: i32| state.player.hp * 100 <= state.player.max_hp * percent;
+        if below(self.leanings.drink_below)
+            && let Some(slot) = self.usable(game, |e| matches!(e, ItemEffect::Heal { .. }))
+        {
             return Intent::Use {
                 slot,
                 aim: Aim::Nearest,
             };
         }
         // Low with nothing to drink and a monster at its throat: read its
-        // way out.
-        if low
+        // way out (at the explorer's mark, whenever the run drinks).
+        if below(LOW_HP_PERCENT)
             && seen.iter().any(|m| me.chebyshev(m.pos) == 1)
             && let Some(slot) = self.usable(game, |e| matches!(e, ItemEffect::Teleport))
         {
@@ -511,9 +676,12 @@ impl ExplorerBot {
         let no_healing = self
             .usable(game, |e| matches!(e, ItemEffect::Heal { .. }))
             .is_none();
-        let hurt = state.player.hp * 100 <= state.player.max_hp * HURRY_HP_PERCENT;
+        let hurt = below(self.leanings.hurry_below);
         let outnumbered = seen.len() >= OUTNUMBERED;
-        if (last_floor || outnumbered || hurt && no_healing || self.leanings.prefer_stairs)
+        if (last_floor
+            || outnumbered
+            || hurt && no_healing
+            || self.leanings.at(state.depth).prefer_stairs)
             && !state.player.statuses.is_confused()
             && let Some(intent) = self.head_down(game)
         {
@@ -521,7 +689,7 @@ impl ExplorerBot {
         }
         // Throwing first: at a monster in range, a neighbour too, before
         // any swing.
-        if self.leanings.throw_first
+        if self.leanings.at(state.depth).throw_first
             && seen
                 .iter()
                 .any(|m| me.chebyshev(m.pos) <= game_core::rules::THROW_RANGE)
@@ -858,6 +1026,25 @@ mod tests {
             assert_eq!(kind.name(), value.get_name());
             assert_eq!(kind.to_string(), value.get_name());
         }
+    }
+
+    #[test]
+    fn a_monkeys_key_groups_are_every_key_but_the_moves_once() {
+        let moves = KEY_GROUPS[0].start;
+        for (notation, _) in &RANDOM_KEYS[..moves] {
+            let key = Key::parse_all(notation).expect("valid")[0];
+            assert!(
+                game_core::game::screens::direction_of(key).is_some(),
+                "{notation} is among the moves but is none"
+            );
+        }
+        let mut next = moves;
+        for group in KEY_GROUPS {
+            assert_eq!(group.start, next, "the groups follow each other");
+            assert!(group.end > group.start);
+            next = group.end;
+        }
+        assert_eq!(next, RANDOM_KEYS.len(), "the groups reach the table's end");
     }
 
     #[test]
