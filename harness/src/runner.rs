@@ -48,11 +48,12 @@ impl Default for Settings {
 pub const DEFAULT_FRAME: (u16, u16) = (80, 24);
 
 /// The sizes `screen.*` also draws frames at on the oracle sample: one
-/// column too narrow to play in (the notice), the smallest (the compact and
-/// bare status forms, one message row, boxes stacked and scrolled) and one
-/// between (the full form giving way to the compact one when a status
-/// holds, two message rows).
-pub const NARROW_FRAMES: [(u16, u16); 3] = [(19, 8), (20, 8), (30, 12)];
+/// narrower than the notice itself (which is cut at the frame's edge, and
+/// nothing spills onto the next row), one column too narrow to play in
+/// (the notice), the smallest (the compact and bare status forms, one
+/// message row, boxes stacked and scrolled) and one between (the full form
+/// giving way to the compact one when a status holds, two message rows).
+pub const NARROW_FRAMES: [(u16, u16); 4] = [(6, 3), (19, 8), (20, 8), (30, 12)];
 
 /// A run's ending is also drawn at these widths and every height from the
 /// smallest frame to a terminal's 24 rows: its blank spacing lines give way
