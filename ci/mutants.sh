@@ -16,9 +16,10 @@
 # viable ones, and every missed mutant. Exits 1 when a mutant is missed
 # (or times out), so a pull request that adds uncaught code is flagged.
 # Each mutant costs a rebuild (about 15 s in the `mutants` profile) and a
-# probe (about 56 s when nothing is found; a caught mutant stops at the
-# first sweep that finds it, most in the floors or the random bot's, within
-# 15 s): the sample takes about an hour on 2 cores.
+# probe (16 s when nothing is found on the machine of issue 25's measure,
+# under a minute on a slower one; a caught mutant stops at the first sweep
+# that finds it, most in the floors or the random bot's, within 15 s): the
+# sample takes about an hour on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -8,7 +8,8 @@
 # against its baseline in baselines/sweep.ron, and every committed fuzz input.
 # Exits non-zero when any of them finds something, and prints what.
 #
-# About 56 seconds after a warm build on a 2-core machine. After an intended
+# 16 seconds after a warm build on a 2-core machine (under a minute on a
+# slower one). After an intended
 # change to the game's balance or generation: `deja probe --bless`, review
 # `git diff baselines/`, commit.
 set -euo pipefail
