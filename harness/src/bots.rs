@@ -1047,6 +1047,39 @@ mod tests {
         assert_eq!(next, RANDOM_KEYS.len(), "the groups reach the table's end");
     }
 
+    /// Every way a swarm run can lean is drawn in some runs of a few
+    /// hundred seeds, and a run's note says how it leaned: a draw dropped
+    /// by a change would leave its leaning in no run, and no sweep would
+    /// say so.
+    #[test]
+    fn the_swarm_draws_every_leaning_and_says_which() {
+        let runs: Vec<SwarmBot> = (1..=400).map(SwarmBot::new).collect();
+        let monkeys = runs.iter().filter(|r| r.monkey).count();
+        assert!((100..=220).contains(&monkeys), "{monkeys} monkeys of 400");
+        let notes: Vec<String> = runs.iter().filter_map(|r| r.leanings()).collect();
+        assert_eq!(notes.len(), runs.len(), "every run says how it leaned");
+        for word in [
+            "presses the random bot's keys",
+            "never throws on depth",
+            "throws first on depth",
+            "never rests",
+            "never reads on depth",
+            "never drinks on depth",
+            "makes for the stairs on depth",
+            "drinks at 25%",
+            "hurries at 30%",
+            "random keys in",
+            "picks from the pack",
+            "tours the screens in 5%",
+            "may quit",
+        ] {
+            assert!(
+                notes.iter().any(|n| n.contains(word)),
+                "no run of 400 says {word:?}"
+            );
+        }
+    }
+
     #[test]
     fn bots_are_deterministic() {
         for kind in [BotKind::Random, BotKind::Explorer, BotKind::Swarm] {
