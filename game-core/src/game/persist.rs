@@ -91,12 +91,6 @@ impl Game {
         xxhash_rust::xxh3::xxh3_64(buffer)
     }
 
-    /// The canonical encoding the hash is taken over.
-    pub fn state_bytes(&self) -> Vec<u8> {
-        postcard::to_allocvec(&self.state)
-            .expect("the game state has no type postcard cannot encode")
-    }
-
     /// The whole state as RON.
     pub fn save(&self) -> String {
         let state = self.planted_saved_state();
