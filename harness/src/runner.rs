@@ -60,6 +60,12 @@ pub const NARROW_FRAMES: [(u16, u16); 4] = [(6, 3), (19, 8), (20, 8), (30, 12)];
 /// as the frame shortens, and the height where they stop fitting is a case
 /// of its own for each ending's length, which no fixed size meets.
 pub const ENDING_WIDTHS: [u16; 2] = [20, 30];
+/// And while a status holds, the frame is drawn on the sample at the
+/// smallest height and every width from the smallest to past the widest
+/// status line: which form of the status line fits turns on the lengths of
+/// the depth, the hit points, the statuses and the turn, and the width
+/// where one form gives way to the next is a case of its own for each.
+pub const STATUS_WIDTHS: std::ops::RangeInclusive<u16> = game_core::frame::MIN_FRAME_WIDTH..=56;
 pub const ENDING_HEIGHTS: std::ops::RangeInclusive<u16> = game_core::frame::MIN_FRAME_HEIGHT..=24;
 
 /// What a run did, counted key by key for a sweep's figures: how often each
@@ -446,6 +452,13 @@ impl Runner {
                 if sampled || game.is_over() {
                     for (w, h) in NARROW_FRAMES {
                         let narrow = game.frame(w, h);
+                        found.extend(invariants::check_screen_closely(game, &narrow));
+                    }
+                }
+                let statuses = &game.state().player.statuses;
+                if sampled && (statuses.is_poisoned() || statuses.is_confused()) {
+                    for w in STATUS_WIDTHS {
+                        let narrow = game.frame(w, game_core::frame::MIN_FRAME_HEIGHT);
                         found.extend(invariants::check_screen_closely(game, &narrow));
                     }
                 }
