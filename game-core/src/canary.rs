@@ -227,7 +227,7 @@ impl Canary {
             }
             Canary::ShortRun => "A run stops after its first step (key.contract)",
             Canary::HalfHeard => "A press reports only its first message (press.outcome)",
-            Canary::DeafMenu => "The item menu ignores every key but Esc (the commands tally)",
+            Canary::DeafMenu => "The item menu ignores every key but Esc (key.contract)",
             Canary::FizzlingTeleport => {
                 "A scroll of teleportation never moves the reader (the reach baseline)"
             }

@@ -251,11 +251,12 @@ pub struct SwarmBot {
 const TOUR_OPENERS: [&str; 8] = ["?", "m", "i", "d", "a", "t", "w", "Q"];
 /// What a tour presses on a screen: scrolling, paging and ways out, then
 /// (when the run fiddles) a pack letter, which on the pack opens the item
-/// menu and on a drop or use screen acts, and Enter, which does an item
-/// menu's first action.
-const TOUR_KEYS: [&str; 15] = [
+/// menu and on a drop or use screen acts, Enter, which does an item menu's
+/// first action, and a menu's letters with Ctrl or Alt held, which a
+/// terminal sends and no menu reads.
+const TOUR_KEYS: [&str; 19] = [
     "j", "k", "<Down>", "<Up>", "<PgDn>", "<PgUp>", "<Home>", "<End>", "<Space>", "<Esc>", "n",
-    "a", "b", "c", "<Enter>",
+    "a", "b", "c", "<Enter>", "<C-a>", "<C-d>", "<A-t>", "<C-w>",
 ];
 /// How many of [`TOUR_KEYS`] a run that does not fiddle presses: none that
 /// acts. A tour that drank a potion or read a scroll at nothing in a quiet

@@ -867,7 +867,15 @@ fn on_a_screen(seen: &Seen, screen: Screen) -> Option<(Command, bool, Option<Str
                 _ => return None,
             };
             if !plain {
-                return None;
+                // The menu reads its letters plain: with Ctrl or Alt held,
+                // a letter is no command there, and does nothing.
+                return (!unchanged).then(|| {
+                    let problem = format!(
+                        "{key} on the item menu of slot {} should do nothing: the menu's keys are plain letters",
+                        slot_letter(slot)
+                    );
+                    (Command::ItemMenu, false, Some(problem))
+                });
             }
             let (_, _, problem) = pick(seen, mode, slot, slot_letter(slot));
             let problem =
