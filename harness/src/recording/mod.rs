@@ -17,6 +17,9 @@ use game_core::Key;
 use game_core::canary::Canary;
 use serde::{Deserialize, Serialize};
 
+pub mod expect;
+pub mod keys_input;
+
 /// The version of the format this build writes. 2 adds `expect`; this
 /// build reads 1 and 2.
 pub const FORMAT_VERSION: u32 = 2;

@@ -521,7 +521,7 @@ mod tests {
     /// The committed baselines are in this format, as a bless writes them.
     #[test]
     fn the_committed_baselines_are_as_a_bless_writes_them() {
-        let text = include_str!("../../baselines/sweep.ron");
+        let text = include_str!("../../../baselines/sweep.ron");
         let read = parsed(text).unwrap();
         assert_eq!(read.to_text(), text);
     }
@@ -620,7 +620,7 @@ mod tests {
     /// probe blesses), unless docs/invariants.md says why it cannot be.
     #[test]
     fn the_probe_reaches_every_situation_but_those_the_docs_excuse() {
-        let doc = include_str!("../../docs/invariants.md");
+        let doc = include_str!("../../../docs/invariants.md");
         let excused: Vec<&str> = doc
             .split_once("Never reached by the probe")
             .expect("docs/invariants.md lists what the probe never reaches")
@@ -630,7 +630,7 @@ mod tests {
             .take_while(|line| !line.is_empty())
             .filter_map(|line| line.strip_prefix("- `")?.split('`').next())
             .collect();
-        let baselines = parsed(include_str!("../../baselines/sweep.ron")).unwrap();
+        let baselines = parsed(include_str!("../../../baselines/sweep.ron")).unwrap();
         let content = game_core::content::Content::embedded();
         let unreached: Vec<String> = game_core::invariants::reach::ids(&content)
             .into_iter()

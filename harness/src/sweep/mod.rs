@@ -19,12 +19,16 @@ use game_core::mapgen::{self, LAST_DEPTH};
 use game_core::{Game, GameConfig, RunSeed};
 use serde::{Deserialize, Serialize};
 
-use crate::bots::{self, BotKind};
+use crate::bots::BotKind;
 use crate::recording::{FailureKind, RecordedOutcome, Recording};
 use crate::runner::Runner;
 
+pub mod baseline;
+pub mod bots;
 pub mod check;
+pub mod figures;
 pub mod read;
+pub mod report;
 
 /// The version of the sweep report format. 2 adds the progress limit, what
 /// each bot run did (kills, items used, ground revealed, commands) and the

@@ -12,6 +12,9 @@ use serde::Serialize;
 use crate::recording::{Failure, RecordedOutcome, Recording};
 use crate::runner::Runner;
 
+pub mod shrink;
+pub mod timeline;
+
 /// What a replay found.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "verdict", rename_all = "snake_case")]

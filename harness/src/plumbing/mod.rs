@@ -1,0 +1,8 @@
+//! What every part of deja uses to meet the outside world: files (read with
+//! a limit, written atomically), the exit codes, escaping text for a
+//! terminal, and content directories. Uses nothing else in the harness.
+
+pub mod content_dir;
+pub mod exit;
+pub mod files;
+pub mod printable;
