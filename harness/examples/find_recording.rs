@@ -22,10 +22,10 @@ use std::path::PathBuf;
 
 use game_core::game::screens::key_for_direction;
 use game_core::{Game, GameConfig, Key};
-use harness::bots::{self, Bot, BotKind};
-use harness::expect::{Expectation, Watch};
 use harness::recording::Recording;
-use harness::runner::Runner;
+use harness::recording::expect::{Expectation, Watch};
+use harness::run::runner::Runner;
+use harness::sweep::bots::{self, Bot, BotKind};
 
 /// Who plays: one of the harness's bots, or the auto-explore policy below.
 #[derive(Clone, Copy)]
@@ -130,7 +130,7 @@ fn parse_args() -> Result<Args, String> {
     let expect = expect.ok_or_else(usage)?;
     // A list no run could show (or every run shows) is refused here, as a
     // recording holding it would be when read.
-    harness::expect::check(&expect, start_depth)
+    harness::recording::expect::check(&expect, start_depth)
         .map_err(|(index, what)| format!("--expect item {}: {what}", index + 1))?;
     Ok(Args {
         expect,

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::exit;
-use crate::frames::Frames;
+use crate::play::frames::Frames;
+use crate::plumbing::exit;
 
 #[derive(Parser)]
 #[command(
@@ -25,7 +25,7 @@ pub struct Cli {
     /// Colours (at the terminal, in --watch and --cast movies): `auto`
     /// colours unless the NO_COLOR environment variable is set.
     #[arg(long, value_enum, default_value = "auto", global = true)]
-    pub color: crate::terminal::ColorChoice,
+    pub color: crate::play::terminal::ColorChoice,
 }
 
 #[derive(Subcommand)]
@@ -81,8 +81,8 @@ pub enum Command {
     /// The first step of a recording at which a condition on the state
     /// holds: its key, turn and frame, and what the key did to make it hold.
     #[command(
-        after_help = crate::condition::short_help(),
-        after_long_help = crate::condition::long_help()
+        after_help = crate::inspect::condition::short_help(),
+        after_long_help = crate::inspect::condition::long_help()
     )]
     When(WhenArgs),
     /// Print a generated floor and its stats.
@@ -268,7 +268,7 @@ pub struct ShrinkArgs {
     #[arg(short, long, value_name = "OUT")]
     pub output: PathBuf,
     /// Most candidate runs to try.
-    #[arg(long, default_value_t = crate::shrink::DEFAULT_MAX_TRIES, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    #[arg(long, default_value_t = crate::replay::shrink::DEFAULT_MAX_TRIES, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub max_tries: u32,
     #[command(flatten)]
     pub content: ContentArgs,
@@ -286,7 +286,7 @@ pub struct ContentArgs {
 impl ContentArgs {
     /// The content files read, which no output may be written over.
     pub fn files(&self) -> Vec<PathBuf> {
-        crate::content_dir::files(self.content.as_deref())
+        crate::plumbing::content_dir::files(self.content.as_deref())
     }
 }
 
@@ -320,10 +320,10 @@ pub struct PlayArgs {
     /// Frame size, WIDTHxHEIGHT, that every key's frame is drawn and checked
     /// at, and that the recording keeps (the terminal shows the game at its
     /// own size). Default: 80x24, or with --from the recording's own.
-    #[arg(long, value_parser = crate::frames::parse_frame_size)]
+    #[arg(long, value_parser = crate::play::frames::parse_frame_size)]
     pub size: Option<(u16, u16)>,
     /// Map size, WIDTHxHEIGHT.
-    #[arg(long, default_value = "80x40", value_parser = crate::frames::parse_map_size, conflicts_with = "from")]
+    #[arg(long, default_value = "80x40", value_parser = crate::play::frames::parse_map_size, conflicts_with = "from")]
     pub map_size: (u16, u16),
     /// Write the run as a recording here (`-`: standard output, for a
     /// scripted run with --frames none). Scripted runs are written only when
@@ -370,7 +370,7 @@ pub struct ReplayArgs {
     #[arg(long, value_enum, default_value = "none")]
     pub frames: Frames,
     /// Frame size, WIDTHxHEIGHT.
-    #[arg(long, default_value = "80x24", value_parser = crate::frames::parse_frame_size)]
+    #[arg(long, default_value = "80x24", value_parser = crate::play::frames::parse_frame_size)]
     pub size: (u16, u16),
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
@@ -384,7 +384,7 @@ pub struct ReplayArgs {
     #[arg(long, conflicts_with_all = ["format", "frames"], requires = "output")]
     pub cast: bool,
     /// Keys per second for --cast, and where --watch starts.
-    #[arg(long, default_value_t = crate::viewer::DEFAULT_SPEED, value_name = "KEYS", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, default_value_t = crate::play::viewer::DEFAULT_SPEED, value_name = "KEYS", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub speed: u32,
     /// With --cast, where the movie goes (`-`: standard output); with
     /// --watch, where a run taken over (`p`) is recorded (default: a new
@@ -447,7 +447,7 @@ pub struct ShowArgs {
     #[arg(long, requires = "state")]
     pub raw: bool,
     /// Frame size, WIDTHxHEIGHT.
-    #[arg(long, default_value = "80x24", value_parser = crate::frames::parse_frame_size)]
+    #[arg(long, default_value = "80x24", value_parser = crate::play::frames::parse_frame_size)]
     pub size: (u16, u16),
     #[command(flatten)]
     pub content: ContentArgs,
@@ -468,7 +468,7 @@ pub struct WhenArgs {
     #[arg(long)]
     pub all: bool,
     /// Frame size, WIDTHxHEIGHT.
-    #[arg(long, default_value = "80x24", value_parser = crate::frames::parse_frame_size)]
+    #[arg(long, default_value = "80x24", value_parser = crate::play::frames::parse_frame_size)]
     pub size: (u16, u16),
     #[command(flatten)]
     pub content: ContentArgs,
@@ -486,7 +486,7 @@ pub struct MapArgs {
     #[arg(long)]
     pub reveal: bool,
     /// Map size, WIDTHxHEIGHT.
-    #[arg(long, default_value = "80x40", value_parser = crate::frames::parse_map_size)]
+    #[arg(long, default_value = "80x40", value_parser = crate::play::frames::parse_map_size)]
     pub map_size: (u16, u16),
     #[command(flatten)]
     pub content: ContentArgs,
@@ -613,7 +613,7 @@ pub struct SweepArgs {
     pub depths: (u32, u32),
     /// The bot that plays each seed from the start.
     #[arg(long, value_enum, default_value = "explorer")]
-    pub bot: crate::bots::BotKind,
+    pub bot: crate::sweep::bots::BotKind,
     /// Most keys the bot presses per seed (`--turns`, its old name, still
     /// works).
     #[arg(long, alias = "turns", default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=crate::sweep::MOST_KEYS))]
@@ -662,7 +662,7 @@ pub struct SweepArgs {
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub hang_seconds: Option<u64>,
     /// Map size, WIDTHxHEIGHT.
-    #[arg(long, default_value = "80x40", value_parser = crate::frames::parse_map_size)]
+    #[arg(long, default_value = "80x40", value_parser = crate::play::frames::parse_map_size)]
     pub map_size: (u16, u16),
     /// Switch on a planted defect in every run (testing the harness; needs a
     /// build with the `canary` feature). Repeatable.

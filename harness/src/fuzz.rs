@@ -19,7 +19,7 @@ use game_core::mapgen::{self, GeneratorKind, LAST_DEPTH};
 use game_core::{GameConfig, Intent, Key, RunSeed};
 
 use crate::recording::{self, Failure, FailureKind};
-use crate::runner::{Runner, catch_panic};
+use crate::run::runner::{Runner, catch_panic};
 
 /// The fuzz targets, as `cargo fuzz list` names them.
 pub const TARGETS: [&str; 6] = ["intents", "keys", "mapgen", "recording", "content", "sight"];
@@ -43,7 +43,7 @@ pub const CANARIES_VAR: &str = "DEJA_FUZZ_CANARIES";
 pub fn planted() -> Canaries {
     static PLANTED: OnceLock<Canaries> = OnceLock::new();
     *PLANTED.get_or_init(|| {
-        crate::watchdog::on_hang(Box::new(|hang| {
+        crate::run::watchdog::on_hang(Box::new(|hang| {
             if let Some(failure) = &hang.recording.failure {
                 crate::commands::err(format_args!(
                     "deja fuzz target: failure at step {}: {}. Turn the artifact into a recording with deja from-fuzz",

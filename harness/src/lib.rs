@@ -14,14 +14,3 @@ pub mod recording;
 pub mod replay;
 pub mod run;
 pub mod sweep;
-
-// The modules' paths before they were grouped into folders, kept for the
-// commit that moves them (so `git log --follow` sees pure renames); the
-// next commit uses the new paths and drops these.
-pub use inspect::{condition, state_view};
-pub use play::{frames, session, terminal, viewer};
-pub use plumbing::{content_dir, exit, files, printable};
-pub use recording::{expect, keys_input};
-pub use replay::{shrink, timeline};
-pub use run::{runner, watchdog};
-pub use sweep::{baseline, bots, figures, report};

@@ -289,7 +289,8 @@ fn scratch(name: &str) -> PathBuf {
 /// A real recording's text: seed 7, `llll>oooo`, as `deja play -o`
 /// writes it.
 fn real_recording() -> String {
-    let mut runner = harness::runner::Runner::new(game_core::GameConfig::new(7)).expect("starts");
+    let mut runner =
+        harness::run::runner::Runner::new(game_core::GameConfig::new(7)).expect("starts");
     for key in game_core::Key::parse_all("llll>oooo").expect("valid keys") {
         runner.press(key).expect("no failure");
     }

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use game_core::content::Content;
-use harness::bots::BotKind;
+use harness::sweep::bots::BotKind;
 use harness::sweep::{self, DepthRange, Saving, SeedRange, SweepSpec};
 
 #[test]

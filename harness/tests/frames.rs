@@ -22,7 +22,7 @@ use game_core::geom::Pos;
 use game_core::{Game, GameConfig, Key, RunEnd};
 use harness::recording;
 use harness::replay;
-use harness::runner::Runner;
+use harness::run::runner::Runner;
 
 /// The usual terminal: first frames, scenes and recordings are drawn at this.
 const WIDTH: u16 = 80;

@@ -509,7 +509,7 @@ const HOSTILE: &str = "[\u{1b}]0;pwned\u{7}\u{1b}[2J\u{9b}2J\u{7f}\u{85}\u{202e}
 fn raw_control(text: &str) -> Option<String> {
     let (at, c) = text
         .char_indices()
-        .find(|&(_, c)| c != '\n' && harness::printable::is_unsafe(c))?;
+        .find(|&(_, c)| c != '\n' && harness::plumbing::printable::is_unsafe(c))?;
     Some(found_at(text, at, c))
 }
 
@@ -541,7 +541,7 @@ fn foreign_sequence(frame: &str) -> Option<String> {
             if !matches!(end, Some('H' | 'J' | 'm')) {
                 return Some(format!("CSI ending {end:?} at {at}"));
             }
-        } else if c != '\r' && c != '\n' && harness::printable::is_unsafe(c) {
+        } else if c != '\r' && c != '\n' && harness::plumbing::printable::is_unsafe(c) {
             return Some(found_at(frame, at, c));
         }
     }
@@ -553,7 +553,7 @@ fn foreign_sequence(frame: &str) -> Option<String> {
 /// the expect list, a failure's id, message and location; and a file whose
 /// very name is hostile.
 fn hostile_recordings(dir: &Path) -> Vec<String> {
-    use harness::expect::Expectation;
+    use harness::recording::expect::Expectation;
     use harness::recording::{self, Failure, FailureKind, Origin, RecordedOutcome};
     let play = |name: &str, args: &[&str]| {
         let out = deja()

@@ -532,7 +532,7 @@ fn the_last_seeds_of_all_can_be_swept() {
 #[test]
 fn every_bots_summary_accounts_for_every_run() {
     use clap::ValueEnum as _;
-    for bot in harness::bots::BotKind::value_variants() {
+    for bot in harness::sweep::bots::BotKind::value_variants() {
         let name = bot.name();
         let dir = scratch(&format!("outcomes-{name}"));
         let args = [
@@ -547,7 +547,7 @@ fn every_bots_summary_accounts_for_every_run() {
                 .expect("JSON");
         let summary = &report["summary"];
         let ended = stdout.lines().find(|l| l.starts_with("  ended: "));
-        if *bot == harness::bots::BotKind::None {
+        if *bot == harness::sweep::bots::BotKind::None {
             assert!(summary["bot"].is_null(), "{name}: {summary}");
             assert_eq!(ended, None, "{name}: {stdout}");
             continue;

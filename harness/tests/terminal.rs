@@ -430,9 +430,11 @@ fn the_viewer_plays_pauses_steps_jumps_and_finds_the_drift() {
     let dir = scratch("watch");
     let file = drifting_copy(&dir, 40);
     let run = recording::read(&file).unwrap();
-    let timeline =
-        harness::timeline::Timeline::build(run, game_core::content::Content::shared_embedded())
-            .expect("builds");
+    let timeline = harness::replay::timeline::Timeline::build(
+        run,
+        game_core::content::Content::shared_embedded(),
+    )
+    .expect("builds");
     let second_floor = timeline.marks.floors[1];
     let last = timeline.marks.last;
     let tmux = Tmux::start(

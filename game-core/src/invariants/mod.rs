@@ -64,7 +64,7 @@ pub enum When {
     Turn,
     /// On a sample of keys (every [`ORACLE_EVERY`]th): the slow oracles.
     Sampled,
-    /// Over a bot's run: progress (`harness::runner`).
+    /// Over a bot's run: progress (`harness::run::runner`).
     Run,
 }
 

@@ -9,7 +9,7 @@
 //! `paths` therefore makes the two disagree instead of fooling both.
 //!
 //! They cost tens of microseconds a call, so the harness runs them on a
-//! sample of turns (`harness::runner`) and on every input of the `sight`
+//! sample of turns (`harness::run::runner`) and on every input of the `sight`
 //! fuzz target.
 
 use std::collections::VecDeque;

@@ -37,10 +37,10 @@ use game_core::{GameConfig, Key, RunSeed};
 use serde::Serialize;
 
 use crate::cli::{BenchArgs, BenchFigure, Format, SweepArgs};
-use crate::exit;
+use crate::plumbing::exit;
 use crate::recording::Recording;
 use crate::replay::{self, Verdict};
-use crate::runner::Runner;
+use crate::run::runner::Runner;
 use crate::sweep::{Saving, SeedRange};
 
 /// The JSON record's format; a change of meaning moves it.
@@ -160,9 +160,11 @@ pub fn run(args: BenchArgs) -> Result<u8, String> {
         );
     }
     if let Some(path) = &json_to {
-        crate::files::check_output_file(path, &[])?;
+        crate::plumbing::files::check_output_file(path, &[])?;
     }
-    let table_to_stderr = json_to.as_deref().is_some_and(crate::files::is_stdout);
+    let table_to_stderr = json_to
+        .as_deref()
+        .is_some_and(crate::plumbing::files::is_stdout);
     let chosen = |figure: BenchFigure| args.only.is_empty() || args.only.contains(&figure);
     if cfg!(debug_assertions) {
         super::note(
@@ -188,7 +190,7 @@ pub fn run(args: BenchArgs) -> Result<u8, String> {
             rows.push(floors_row(&args)?);
             laps.lap("floors");
         }
-        crate::watchdog::on_hang(Box::new(crate::watchdog::write_to_working_directory));
+        crate::run::watchdog::on_hang(Box::new(crate::run::watchdog::write_to_working_directory));
     }
     let content = Content::shared_embedded();
     if chosen(BenchFigure::Replay) || chosen(BenchFigure::Recording) || chosen(BenchFigure::Viewer)
@@ -253,8 +255,8 @@ pub fn run(args: BenchArgs) -> Result<u8, String> {
         let mut text = serde_json::to_string_pretty(&record)
             .map_err(|e| format!("the bench record as JSON: {e}"))?;
         text.push('\n');
-        crate::files::write_atomic(path, text.as_bytes())?;
-        if !crate::files::is_stdout(path) {
+        crate::plumbing::files::write_atomic(path, text.as_bytes())?;
+        if !crate::plumbing::files::is_stdout(path) {
             super::note(format_args!("wrote {}", path.display()));
         }
     }
@@ -879,7 +881,7 @@ fn viewer_rows(
     ));
     let long = long_run(seed, VIEWER_KEYS, content.clone())?;
     let started = Instant::now();
-    let timeline = crate::timeline::Timeline::build(long, content.clone())?;
+    let timeline = crate::replay::timeline::Timeline::build(long, content.clone())?;
     let build = started.elapsed().as_secs_f64();
     let times = step_back_times(&timeline, seed);
     let mut rows = vec![Row::new(
@@ -903,7 +905,7 @@ fn viewer_rows(
     // The long run mostly looks around; the bench mix spends a turn on
     // most keys, so its keys cost the most to press again.
     if let Some(busy) = recordings.iter().max_by_key(|r| r.keys.len()) {
-        let timeline = crate::timeline::Timeline::build(busy.clone(), content)?;
+        let timeline = crate::replay::timeline::Timeline::build(busy.clone(), content)?;
         let times = step_back_times(&timeline, seed);
         rows.push(Row::new(
             BenchFigure::Viewer,
@@ -931,7 +933,7 @@ fn percentile_95(times: &[f64]) -> String {
 
 /// Times in milliseconds of going one step back from random steps and
 /// drawing the frame there.
-fn step_back_times(timeline: &crate::timeline::Timeline, seed: u64) -> Vec<f64> {
+fn step_back_times(timeline: &crate::replay::timeline::Timeline, seed: u64) -> Vec<f64> {
     let mut rng = RunSeed(seed).stream("bench-seek", 0);
     let mut times = Vec::new();
     let last = u32::try_from(timeline.marks.last)
@@ -964,7 +966,7 @@ fn fuzz_row(args: &BenchArgs) -> Result<Row, String> {
     // The body's first call makes a hang abort the process, as a fuzzer
     // wants; here a hang is reported as every other command reports it.
     let _ = crate::fuzz::planted();
-    crate::watchdog::on_hang(Box::new(crate::watchdog::write_to_working_directory));
+    crate::run::watchdog::on_hang(Box::new(crate::run::watchdog::write_to_working_directory));
     let mut failed = 0_u64;
     for input in &inputs {
         failed += u64::from(crate::fuzz::intents(input).is_err());

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use game_core::content::Content;
 
 use crate::cli::BlessArgs;
-use crate::exit;
+use crate::plumbing::exit;
 use crate::recording::{self, RecordedOutcome, Recording};
 use crate::replay;
 
@@ -75,7 +75,7 @@ fn bless_one(
             return Ok(refused("-", "-".into(), "cannot start".into(), exit::ERROR));
         }
     };
-    let mut watch = crate::expect::Watch::new(&old.expect, runner.game());
+    let mut watch = crate::recording::expect::Watch::new(&old.expect, runner.game());
     for &key in &old.keys {
         match runner.press(key) {
             Ok(outcome) => watch.after_key(runner.game(), &outcome),
@@ -109,7 +109,7 @@ fn bless_one(
     if !unmet.is_empty() {
         crate::commands::err(format_args!(
             "error: {name}: the run no longer shows what its expect list says: expected {}; not blessed. If the change is intended, edit the list",
-            crate::expect::describe(&unmet)
+            crate::recording::expect::describe(&unmet)
         ));
         return Ok(refused(
             &new_end,

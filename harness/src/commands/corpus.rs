@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::cli::CorpusArgs;
-use crate::exit;
 use crate::fuzz;
+use crate::plumbing::exit;
 
 /// Largest corpus file read: the fuzzers write far smaller ones.
 const MAX_INPUT_BYTES: u64 = 1024 * 1024;
@@ -61,7 +61,7 @@ pub fn check(dir: &Path) -> Result<CorpusCheck, String> {
         for file in files {
             // Everything in a target's folder is an input: what is not a
             // regular file is refused by name rather than skipped unsaid.
-            let bytes = crate::files::read_bytes(&file, MAX_INPUT_BYTES)?;
+            let bytes = crate::plumbing::files::read_bytes(&file, MAX_INPUT_BYTES)?;
             let Some(outcome) = fuzz::run_bytes(target, &bytes) else {
                 continue;
             };

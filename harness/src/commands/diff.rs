@@ -12,11 +12,11 @@ use serde_json::Value;
 use game_core::game::digest::compare_parts;
 
 use crate::cli::{DiffArgs, Format};
-use crate::exit;
+use crate::inspect::state_view;
+use crate::plumbing::exit;
 use crate::recording::Recording;
 use crate::replay;
-use crate::runner::Runner;
-use crate::state_view;
+use crate::run::runner::Runner;
 
 /// The most field differences printed; the count of the rest is said.
 const MAX_FIELDS_SHOWN: usize = 40;
@@ -41,7 +41,7 @@ pub fn run(args: DiffArgs) -> Result<u8, String> {
     }
     let content_a = super::load_content(&args.content)?;
     let content_b = match &args.content_b {
-        Some(dir) => crate::content_dir::load(dir)?,
+        Some(dir) => crate::plumbing::content_dir::load(dir)?,
         None => content_a.clone(),
     };
     // Two contents on purpose (`--content-b`): the fingerprint differs at

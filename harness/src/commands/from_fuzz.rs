@@ -6,15 +6,15 @@ use game_core::Key;
 use game_core::canary::Canaries;
 
 use crate::cli::{FromFuzzArgs, FuzzTarget};
-use crate::exit;
 use crate::fuzz::{self, IntentsInput, KeysInput};
+use crate::plumbing::exit;
 
 /// Largest artifact read: libFuzzer's inputs are far smaller.
 const MAX_ARTIFACT_BYTES: u64 = 1024 * 1024;
 
 pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
-    let bytes = crate::files::read_bytes(&args.artifact, MAX_ARTIFACT_BYTES)?;
-    crate::files::check_output_file(&args.output, std::slice::from_ref(&args.artifact))?;
+    let bytes = crate::plumbing::files::read_bytes(&args.artifact, MAX_ARTIFACT_BYTES)?;
+    crate::plumbing::files::check_output_file(&args.output, std::slice::from_ref(&args.artifact))?;
     let canaries = args
         .canary
         .iter()
@@ -24,8 +24,8 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
     }
     // A libFuzzer timeout is a hang here too: its recording goes to -o.
     let output = args.output.clone();
-    crate::watchdog::on_hang(Box::new(move |hang| {
-        crate::watchdog::report_written(hang, Ok(output.clone()));
+    crate::run::watchdog::on_hang(Box::new(move |hang| {
+        crate::run::watchdog::report_written(hang, Ok(output.clone()));
     }));
     // Exactly how libfuzzer-sys turns bytes into a typed input.
     let unstructured = Unstructured::new(&bytes);

@@ -6,7 +6,7 @@ use game_core::mapgen::{self, stats::FloorStats};
 use game_core::{Game, GameConfig, RunSeed};
 
 use crate::cli::MapArgs;
-use crate::exit;
+use crate::plumbing::exit;
 
 pub fn run(args: MapArgs) -> Result<u8, String> {
     let content = super::load_content(&args.content)?;

@@ -57,7 +57,7 @@ pub fn note(text: impl std::fmt::Display) {
 }
 
 /// A line on standard error for a person: a warning, an error, what to run
-/// next. Escaped (`crate::printable`), as everything deja prints for a
+/// next. Escaped (`crate::plumbing::printable`), as everything deja prints for a
 /// person is, since it may quote a file; a standard error that cannot be
 /// written to has no one to tell.
 pub fn err(text: impl std::fmt::Display) {
@@ -66,7 +66,7 @@ pub fn err(text: impl std::fmt::Display) {
     let _ = writeln!(
         std::io::stderr().lock(),
         "{}",
-        crate::printable::lines(&text)
+        crate::plumbing::printable::lines(&text)
     );
 }
 
@@ -80,7 +80,7 @@ pub fn out(text: impl std::fmt::Display) -> Result<(), String> {
 /// that prints frames between its lines), escaped as [`out`] is.
 pub fn line_to(to: &mut dyn std::io::Write, text: impl std::fmt::Display) -> Result<(), String> {
     let text = text.to_string();
-    writeln!(to, "{}", crate::printable::lines(&text)).map_err(output_error)
+    writeln!(to, "{}", crate::plumbing::printable::lines(&text)).map_err(output_error)
 }
 
 /// The error of a write to standard output whose reader has gone: commands
@@ -100,7 +100,7 @@ pub fn output_error(e: std::io::Error) -> String {
 /// The content a command runs with: the directory given, or the embedded.
 pub fn load_content(args: &ContentArgs) -> Result<Arc<Content>, String> {
     match &args.content {
-        Some(dir) => crate::content_dir::load(dir),
+        Some(dir) => crate::plumbing::content_dir::load(dir),
         None => Ok(Content::shared_embedded()),
     }
 }
@@ -110,7 +110,7 @@ pub fn load_content(args: &ContentArgs) -> Result<Arc<Content>, String> {
 /// (`-2`, `-3`, ... when the name is taken), so a report from another run,
 /// or an earlier one of this, is not lost.
 pub fn default_report_path(seed: u64, step: u64) -> Result<PathBuf, String> {
-    crate::files::free_name(
+    crate::plumbing::files::free_name(
         Path::new("."),
         &format!("deja-failure-seed{seed}-step{step}"),
         "ron",

@@ -9,11 +9,11 @@ use game_core::canary::Canaries;
 use game_core::{GameConfig, RunSeed};
 
 use crate::cli::PlayArgs;
-use crate::exit;
-use crate::frames::FramePrinter;
+use crate::play::frames::FramePrinter;
+use crate::play::session::Autosave;
+use crate::plumbing::exit;
 use crate::recording::Origin;
-use crate::runner::Runner;
-use crate::session::Autosave;
+use crate::run::runner::Runner;
 
 pub fn run(args: PlayArgs) -> Result<u8, String> {
     let note_chars = args.note.chars().count();
@@ -24,21 +24,25 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
         ));
     }
     let keys = match (&args.keys, &args.keys_file) {
-        (Some(text), _) => Some(crate::keys_input::from_arg(text)?),
-        (None, Some(path)) => Some(crate::keys_input::from_file(path)?),
+        (Some(text), _) => Some(crate::recording::keys_input::from_arg(text)?),
+        (None, Some(path)) => Some(crate::recording::keys_input::from_file(path)?),
         (None, None) => None,
     };
-    if keys.is_none() && !crate::terminal::is_terminal() {
+    if keys.is_none() && !crate::play::terminal::is_terminal() {
         return Err(
             "there is no terminal to play in; give --keys or --keys-file to play scripted keys"
                 .into(),
         );
     }
-    if args.output.as_deref().is_some_and(crate::files::is_stdout) {
+    if args
+        .output
+        .as_deref()
+        .is_some_and(crate::plumbing::files::is_stdout)
+    {
         if keys.is_none() {
             return Err("-o -: the terminal is the game's; give a file for the recording".into());
         }
-        if args.frames != crate::frames::Frames::None {
+        if args.frames != crate::play::frames::Frames::None {
             return Err(
                 "-o - puts the recording on standard output, where the frames go; add --frames none"
                     .into(),
@@ -51,7 +55,7 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
             .flatten()
             .chain(args.content.files())
             .collect();
-        crate::files::check_output_file(record, &inputs)?;
+        crate::plumbing::files::check_output_file(record, &inputs)?;
     }
     if !args.canary.is_empty() && !Canaries::AVAILABLE {
         return Err(game_core::game::ConfigError::CanariesUnavailable.to_string());
@@ -78,8 +82,8 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
                     .iter()
                     .fold(Canaries::NONE, |set, &c| set.with(c)),
             };
-            let settings = crate::runner::Settings {
-                frame: args.size.unwrap_or(crate::runner::DEFAULT_FRAME),
+            let settings = crate::run::runner::Settings {
+                frame: args.size.unwrap_or(crate::run::runner::DEFAULT_FRAME),
                 progress_limit: None,
             };
             (Runner::with_settings(config, 1, settings)?, None)
@@ -104,15 +108,15 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
             let seed = runner.game().state().seed.0;
             let path = match &args.output {
                 Some(path) => path.clone(),
-                None => crate::session::default_record_path(seed)?,
+                None => crate::play::session::default_record_path(seed)?,
             };
             let autosave = Autosave {
                 path,
                 note: args.note.clone(),
                 origin,
             };
-            let screen = crate::terminal::Screen::open(super::colors())?;
-            crate::session::play(screen, runner, &autosave)
+            let screen = crate::play::terminal::Screen::open(super::colors())?;
+            crate::play::session::play(screen, runner, &autosave)
         }
     }
 }
@@ -166,13 +170,13 @@ fn play_script(
 ) -> Result<u8, String> {
     let seed = runner.game().state().seed.0;
     let report_to = args.output.clone();
-    crate::watchdog::on_hang(Box::new(move |hang| {
+    crate::run::watchdog::on_hang(Box::new(move |hang| {
         let step = hang.recording.failure.as_ref().map_or(0, |f| f.step);
         let path = match &report_to {
             Some(path) => Ok(path.clone()),
             None => super::default_report_path(hang.recording.seed, step),
         };
-        crate::watchdog::report_written(hang, path);
+        crate::run::watchdog::report_written(hang, path);
     }));
     // The frames printed are the ones the runner draws and the recording
     // keeps.
@@ -212,7 +216,7 @@ fn play_script(
                 crate::recording::write(path, &recording)?;
                 super::note(format!(
                     "recorded {} to {}",
-                    crate::shrink::count_keys(recording.keys.len()),
+                    crate::replay::shrink::count_keys(recording.keys.len()),
                     path.display()
                 ));
             }

@@ -10,9 +10,9 @@ use std::time::Instant;
 
 use game_core::map::{DEFAULT_HEIGHT, DEFAULT_WIDTH, MIN_HEIGHT, MIN_WIDTH};
 
-use crate::bots::BotKind;
 use crate::cli::ProbeArgs;
-use crate::exit;
+use crate::plumbing::exit;
+use crate::sweep::bots::BotKind;
 use crate::sweep::{self, DepthRange, RunOptions, Saving, SeedRange, Shard, SweepSpec};
 
 /// Keys each bot run may press.
@@ -114,10 +114,10 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
     let started = Instant::now();
     let content = super::load_content(&args.content)?;
     if let Some(seconds) = args.hang_seconds {
-        crate::watchdog::set_budget(seconds);
+        crate::run::watchdog::set_budget(seconds);
     }
     if let Some(dir) = &args.save_failures {
-        crate::files::check_output_dir(dir)?;
+        crate::plumbing::files::check_output_dir(dir)?;
     }
     // Every input is checked before the first seed: the sweeps take
     // minutes, and a missing corpus or baseline file found after them
@@ -128,11 +128,11 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
             args.baselines.display()
         ));
     }
-    let mut baselines = crate::baseline::Baselines::read(&args.baselines)?;
+    let mut baselines = crate::sweep::baseline::Baselines::read(&args.baselines)?;
     super::corpus::inputs(&args.corpus)?;
     if args.bless {
         // The baselines are read and rewritten on purpose: --bless's job.
-        crate::files::check_output_file(&args.baselines, &[])?;
+        crate::plumbing::files::check_output_file(&args.baselines, &[])?;
     }
     super::sweep::hang_reports_into(args.save_failures.clone());
     let jobs = args.jobs.map_or_else(
@@ -195,7 +195,8 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
                     "no baseline".to_string()
                 }
                 Some(entry) => {
-                    let deviations = crate::baseline::deviations(entry, &report.summary.figures);
+                    let deviations =
+                        crate::sweep::baseline::deviations(entry, &report.summary.figures);
                     for deviation in &deviations {
                         super::out(format!("FAILURE {name} baseline: {deviation}"))?;
                     }
@@ -257,7 +258,7 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
                 args.baselines.display()
             ));
         }
-        crate::files::write_atomic(&args.baselines, baselines.to_text().as_bytes())?;
+        crate::plumbing::files::write_atomic(&args.baselines, baselines.to_text().as_bytes())?;
         lines.push(format!("wrote {}", args.baselines.display()));
     }
     let unreached: Vec<&str> = situations

@@ -8,8 +8,8 @@ use game_core::content::Content;
 use serde::Serialize;
 
 use crate::cli::{Format, ReplayArgs};
-use crate::exit;
-use crate::frames::FramePrinter;
+use crate::play::frames::FramePrinter;
+use crate::plumbing::exit;
 use crate::recording::{self, Recording};
 use crate::replay::{self, Report, Verdict};
 
@@ -23,13 +23,13 @@ pub fn run(args: ReplayArgs) -> Result<u8, String> {
             ));
         };
         if let Some(path) = &args.output {
-            if args.watch && crate::files::is_stdout(path) {
+            if args.watch && crate::plumbing::files::is_stdout(path) {
                 return Err(
                     "-o -: the terminal is the viewer's; give a file for a run taken over".into(),
                 );
             }
             let inputs = [vec![file.clone()], args.content.files()].concat();
-            crate::files::check_output_file(path, &inputs)?;
+            crate::plumbing::files::check_output_file(path, &inputs)?;
         }
         return match (&args.output, args.cast) {
             (Some(out), true) => super::watch::cast(file, out, &args, content),
@@ -225,7 +225,7 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
     {
         return Err(format!(
             "--to-step {step} is past the recording's end: it has {}, so give 0 to {}",
-            crate::shrink::count_keys(recording.keys.len()),
+            crate::replay::shrink::count_keys(recording.keys.len()),
             recording.keys.len()
         ));
     }
@@ -234,7 +234,7 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
         mode: if args.format == Format::Text {
             args.frames
         } else {
-            crate::frames::Frames::None
+            crate::play::frames::Frames::None
         },
         width: args.size.0,
         height: args.size.1,
@@ -252,7 +252,7 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
             if let Err(e) = printer.step(&mut out, step, key, game) {
                 io_error.get_or_insert(e);
             }
-            if printer.mode == crate::frames::Frames::Last {
+            if printer.mode == crate::play::frames::Frames::Last {
                 last_game = Some(game.clone());
             }
         },
@@ -321,7 +321,7 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
                         &right
                     ),
                     usize::from(w),
-                    crate::terminal::output_columns(),
+                    crate::play::terminal::output_columns(),
                 )
             )
             .map_err(super::output_error)?;
@@ -362,7 +362,7 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
 /// watchdog then ends the process with exit code 4.
 pub fn report_hangs_against(recording: &Recording, name: String) {
     let recorded = recording.failure.clone();
-    crate::watchdog::on_hang(Box::new(move |hang| {
+    crate::run::watchdog::on_hang(Box::new(move |hang| {
         let Some(failure) = &hang.recording.failure else {
             return;
         };
@@ -379,7 +379,7 @@ pub fn report_hangs_against(recording: &Recording, name: String) {
                 "{name}: failure at step {}: {}",
                 failure.step, failure.kind
             ));
-            crate::watchdog::report_written(
+            crate::run::watchdog::report_written(
                 hang,
                 super::default_report_path(hang.recording.seed, failure.step),
             );

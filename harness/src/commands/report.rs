@@ -3,12 +3,12 @@
 use std::path::Path;
 
 use crate::cli::{ReportArgs, ReportFormat};
-use crate::exit;
-use crate::report::{self, Source};
+use crate::plumbing::exit;
 use crate::sweep;
+use crate::sweep::report::{self, Source};
 
 pub fn run(args: ReportArgs) -> Result<u8, String> {
-    crate::files::check_output_file(&args.output, &args.files)?;
+    crate::plumbing::files::check_output_file(&args.output, &args.files)?;
     let mut sources = Vec::with_capacity(args.files.len());
     for file in &args.files {
         sources.push(read(file)?);
@@ -19,7 +19,7 @@ pub fn run(args: ReportArgs) -> Result<u8, String> {
         // clap's parser took only these two.
         None => return Err(format!("{}: {}", args.output.display(), OUTPUT_NAMES)),
     };
-    crate::files::write_atomic(&args.output, text.as_bytes())?;
+    crate::plumbing::files::write_atomic(&args.output, text.as_bytes())?;
     super::note(format!(
         "wrote the balance report of {} sweep {} to {}",
         sources.len(),

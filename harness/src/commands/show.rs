@@ -2,7 +2,7 @@
 //! step.
 
 use crate::cli::ShowArgs;
-use crate::exit;
+use crate::plumbing::exit;
 use crate::recording;
 use crate::replay;
 
@@ -14,7 +14,7 @@ pub fn run(args: ShowArgs) -> Result<u8, String> {
             "--at {}: {} has {}, so steps 0 to {keys}",
             args.at,
             args.file.display(),
-            crate::shrink::count_keys(keys as usize)
+            crate::replay::shrink::count_keys(keys as usize)
         ));
     }
     if let Some(failure) = recording.failure.as_ref().filter(|f| args.at >= f.step) {
@@ -62,8 +62,8 @@ pub fn run(args: ShowArgs) -> Result<u8, String> {
         super::out(format_args!("{}", game.save()))?;
     } else if args.state {
         super::out(format_args!("--- state ---"))?;
-        let tree = crate::state_view::tree(game.state(), game.content());
-        for line in crate::state_view::lines(&tree) {
+        let tree = crate::inspect::state_view::tree(game.state(), game.content());
+        for line in crate::inspect::state_view::lines(&tree) {
             super::out(line)?;
         }
     }

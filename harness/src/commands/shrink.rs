@@ -10,18 +10,18 @@ use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use crate::cli::ShrinkArgs;
-use crate::exit;
-use crate::shrink::{Status, Watch, count_keys};
+use crate::plumbing::exit;
+use crate::replay::shrink::{Status, Watch, count_keys};
 
 pub fn run(args: ShrinkArgs) -> Result<u8, String> {
     let recording = crate::recording::read(&args.file)?;
     let inputs = [vec![args.file.clone()], args.content.files()].concat();
-    crate::files::check_output_file(&args.output, &inputs)?;
+    crate::plumbing::files::check_output_file(&args.output, &inputs)?;
     let content = super::load_content(&args.content)?;
     // A signal stops the shrink at its next candidate, which then writes
     // what it has. A second one ends the process at once with 130: -o is
     // written atomically, so it is left as it was.
-    let stop = crate::session::stop_on_signals(true);
+    let stop = crate::play::session::stop_on_signals(true);
     // Said once the recording is seen to fail (the first run), so a file
     // with nothing to shrink gets its refusal alone.
     let intro = format!(
@@ -31,7 +31,7 @@ pub fn run(args: ShrinkArgs) -> Result<u8, String> {
         args.max_tries
     );
     let mut progress = Progress::new(std::io::stderr().is_terminal(), Instant::now(), intro);
-    let shrunk = crate::shrink::shrink_watched(
+    let shrunk = crate::replay::shrink::shrink_watched(
         &recording,
         content,
         args.content.content.as_deref(),
@@ -198,7 +198,7 @@ fn duration(d: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shrink::Pass;
+    use crate::replay::shrink::Pass;
 
     fn at(tries: u32, keys_now: usize) -> Status {
         Status {

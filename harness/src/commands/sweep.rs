@@ -6,17 +6,17 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::cli::{Format, MergeArgs, SweepArgs};
-use crate::exit;
+use crate::plumbing::exit;
 use crate::sweep::{self, DepthRange, Saving, SeedRange, Shard, SweepReport, SweepSpec};
 
 pub fn run(args: SweepArgs) -> Result<u8, String> {
     let content = super::load_content(&args.content)?;
     let spec = spec(&args);
     if let Some(seconds) = args.hang_seconds {
-        crate::watchdog::set_budget(seconds);
+        crate::run::watchdog::set_budget(seconds);
     }
     let baselines = match args.baseline.as_ref().or(args.bless_baseline.as_ref()) {
-        Some(path) => Some(crate::baseline::Baselines::read(path)?),
+        Some(path) => Some(crate::sweep::baseline::Baselines::read(path)?),
         None => None,
     };
     if !spec.canaries.is_empty() && !game_core::canary::Canaries::AVAILABLE {
@@ -24,7 +24,7 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     }
     // Every output is checked before the sweep spends its time.
     if let Some(dir) = &args.save_failures {
-        crate::files::check_output_dir(dir)?;
+        crate::plumbing::files::check_output_dir(dir)?;
     }
     // The JSON report goes to -o, standard output by default; the summary
     // for people goes to standard output, or to standard error when the
@@ -38,18 +38,20 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
         );
     }
     let text = Text {
-        to_stderr: json_to.as_deref().is_some_and(crate::files::is_stdout),
+        to_stderr: json_to
+            .as_deref()
+            .is_some_and(crate::plumbing::files::is_stdout),
     };
     // The baseline blessed is read and rewritten on purpose; the report
     // must not land on it, or on any file the sweep reads.
     let mut read = args.content.files();
     if let Some(path) = &args.bless_baseline {
-        crate::files::check_output_file(path, &read)?;
+        crate::plumbing::files::check_output_file(path, &read)?;
     }
     read.extend(args.baseline.clone());
     read.extend(args.bless_baseline.clone());
     if let Some(path) = &json_to {
-        crate::files::check_output_file(path, &read)?;
+        crate::plumbing::files::check_output_file(path, &read)?;
     }
     hang_reports_into(args.save_failures.clone());
     let jobs = args.jobs.map_or_else(
@@ -59,7 +61,7 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     let total = spec.seed_count();
     // SIGINT and SIGTERM stop the sweep taking seeds; what it covered is
     // summed up and written, marked incomplete, and it exits 130.
-    let stop = crate::session::stop_on_signals(true);
+    let stop = crate::play::session::stop_on_signals(true);
     let progress = Progress::new(total);
     let started = Instant::now();
     let saving = Saving {
@@ -116,7 +118,10 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
         });
     }
     if report.incomplete.is_some() {
-        if let Some(path) = json_to.as_deref().filter(|p| !crate::files::is_stdout(p)) {
+        if let Some(path) = json_to
+            .as_deref()
+            .filter(|p| !crate::plumbing::files::is_stdout(p))
+        {
             text.say(format!(
                 "wrote {}, marked incomplete (merge refuses it)",
                 path.display()
@@ -140,7 +145,7 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
             ));
         }
         baselines.bless(&report);
-        crate::files::write_atomic(path, baselines.to_text().as_bytes())?;
+        crate::plumbing::files::write_atomic(path, baselines.to_text().as_bytes())?;
         text.say(format!(
             "blessed the {} sweep's figures into {}",
             sweep::bot_name(report.spec.bot),
@@ -180,7 +185,7 @@ pub fn spec(args: &SweepArgs) -> SweepSpec {
 /// many left their band.
 pub fn compare_with_baseline(
     report: &SweepReport,
-    baselines: &crate::baseline::Baselines,
+    baselines: &crate::sweep::baseline::Baselines,
     path: &std::path::Path,
     situations: &[String],
     text: &Text,
@@ -197,7 +202,7 @@ pub fn compare_with_baseline(
             report.spec.map_height
         ));
     };
-    let deviations = crate::baseline::deviations(entry, &report.summary.figures);
+    let deviations = crate::sweep::baseline::deviations(entry, &report.summary.figures);
     for deviation in &deviations {
         text.say(format!("FAILURE baseline: {bot}: {deviation}"))?;
     }
@@ -231,28 +236,31 @@ pub fn compare_with_baseline(
 /// reach: how many of the baseline's situations the content has (so are
 /// held), and those reached far less often than their baseline.
 pub fn compare_reach(
-    entry: &crate::baseline::Entry,
+    entry: &crate::sweep::baseline::Entry,
     bot: &crate::sweep::BotSummary,
     situations: &[String],
-) -> (usize, Vec<crate::baseline::Shortfall>) {
+) -> (usize, Vec<crate::sweep::baseline::Shortfall>) {
     let held = entry
         .reach
         .keys()
         .filter(|id| situations.contains(id))
         .count();
-    (held, crate::baseline::shortfalls(entry, bot, situations))
+    (
+        held,
+        crate::sweep::baseline::shortfalls(entry, bot, situations),
+    )
 }
 
 /// A hang in a sweep is written where its other failures go.
 pub fn hang_reports_into(dir: Option<std::path::PathBuf>) {
-    crate::watchdog::on_hang(Box::new(move |hang| {
+    crate::run::watchdog::on_hang(Box::new(move |hang| {
         let recording = &hang.recording;
         let step = recording.failure.as_ref().map_or(0, |f| f.step);
         let path = match &dir {
             Some(dir) => Ok(dir.join(format!("seed{}-step{step}-hang.ron", recording.seed))),
-            None => crate::watchdog::default_path(hang),
+            None => crate::run::watchdog::default_path(hang),
         };
-        crate::watchdog::report_written(hang, path);
+        crate::run::watchdog::report_written(hang, path);
         crate::commands::err(format_args!(
             "the sweep stops here: a thread that hangs cannot be stopped"
         ));
@@ -433,18 +441,18 @@ fn shrink_groups(
     content_dir: Option<&std::path::Path>,
     text: &Text,
 ) -> Result<(), String> {
-    use crate::shrink::count_keys;
+    use crate::replay::shrink::count_keys;
     for group in groups.iter().take(GROUPS_PRINTED) {
         let Some(saved) = &group.smallest.recording else {
             continue;
         };
         let path = std::path::PathBuf::from(saved);
         let recording = crate::recording::read(&path)?;
-        let shrunk = crate::shrink::shrink(
+        let shrunk = crate::replay::shrink::shrink(
             &recording,
             content.clone(),
             content_dir,
-            crate::shrink::DEFAULT_MAX_TRIES,
+            crate::replay::shrink::DEFAULT_MAX_TRIES,
         )
         .map_err(|e| format!("{}: {e}", path.display()))?;
         let stem = path
@@ -588,7 +596,7 @@ impl Progress {
 
 pub fn merge(args: MergeArgs) -> Result<u8, String> {
     if let Some(path) = &args.output {
-        crate::files::check_output_file(path, &args.files)?;
+        crate::plumbing::files::check_output_file(path, &args.files)?;
     }
     let mut reports = Vec::new();
     for file in &args.files {
@@ -599,7 +607,7 @@ pub fn merge(args: MergeArgs) -> Result<u8, String> {
     let json = sweep::to_json(&merged);
     match &args.output {
         Some(path) => {
-            crate::files::write_atomic(path, json.as_bytes())?;
+            crate::plumbing::files::write_atomic(path, json.as_bytes())?;
             // As every command that writes a file says so (`--quiet` leaves
             // it out); on standard output the JSON is all there is.
             super::note(format!(

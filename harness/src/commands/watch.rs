@@ -11,12 +11,12 @@ use game_core::content::Content;
 use game_core::frame::{Cell, Frame, Style};
 
 use crate::cli::ReplayArgs;
-use crate::exit;
+use crate::play::session::{self, Autosave, SIGNAL_POLL, with_status};
+use crate::play::terminal::{self, Input, Screen};
+use crate::play::viewer::{Action, HELP, Viewer};
+use crate::plumbing::exit;
 use crate::recording::{self, Origin};
-use crate::session::{self, Autosave, SIGNAL_POLL, with_status};
-use crate::terminal::{self, Input, Screen};
-use crate::timeline::Timeline;
-use crate::viewer::{Action, HELP, Viewer};
+use crate::replay::timeline::Timeline;
 
 /// Largest movie written: a frame is some kilobytes, so this is tens of
 /// thousands of keys; `--to-step` cuts a longer recording.
@@ -250,7 +250,7 @@ pub fn cast(
         }
         text.push_str(&line);
     }
-    crate::files::write_atomic(out, text.as_bytes())?;
+    crate::plumbing::files::write_atomic(out, text.as_bytes())?;
     let line = format!(
         "{}: {}; wrote {} frames to {}",
         file.display(),

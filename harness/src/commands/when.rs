@@ -4,7 +4,7 @@
 //! `--all` lists every step at which it comes to hold.
 //!
 //! The recording is replayed once as the viewer replays it (checked, its
-//! keyframes kept: `crate::timeline`), then the condition is read at every
+//! keyframes kept: `crate::replay::timeline`), then the condition is read at every
 //! step, each keyframe's stretch on its own thread. A step found is pressed
 //! again from the step before, to say what its key did.
 
@@ -16,11 +16,11 @@ use game_core::game::Event;
 use game_core::game::events::Who;
 
 use crate::cli::WhenArgs;
-use crate::condition::Condition;
-use crate::exit;
+use crate::inspect::condition::Condition;
+use crate::inspect::state_view;
+use crate::plumbing::exit;
+use crate::replay::timeline::Timeline;
 use crate::replay::{self, Verdict};
-use crate::state_view;
-use crate::timeline::Timeline;
 
 /// Events of a key listed at most; the count of the rest is said.
 const EVENTS_SHOWN: usize = 12;
@@ -131,7 +131,7 @@ fn account(
     )];
     let mut before = timeline.game_at(step - 1);
     let previous = before.clone();
-    let outcome = crate::runner::catch_panic(|| before.press(key))
+    let outcome = crate::run::runner::catch_panic(|| before.press(key))
         .ok()
         .and_then(Result::ok);
     let after = condition.readings(after_game.state(), content);

@@ -2,7 +2,7 @@
 //! `depth == 3`, `monsters[kind=orc].awake`, `player.statuses.poison`.
 //!
 //! A condition names the field paths `deja diff` and `deja show --state`
-//! print (the tree of [`crate::state_view`]), so what a person reads in one
+//! print (the tree of [`crate::inspect::state_view`]), so what a person reads in one
 //! they can ask about in the other. It is checked against
 //! [`state_view::FIELDS`] when it is read, so a misspelt field or a
 //! comparison of a place with a number is refused once, naming its column,
@@ -16,7 +16,7 @@ use game_core::content::Content;
 use game_core::game::state::GameState;
 use game_core::geom::Pos;
 
-use crate::state_view::{self, Entity, FIELDS, Kind, Node, Value};
+use crate::inspect::state_view::{self, Entity, FIELDS, Kind, Node, Value};
 
 /// `deja when`'s examples, in both its helps.
 const EXAMPLES: &str = "\

@@ -5,7 +5,7 @@
 //! is given back, and the run is written as a bug report.
 //!
 //! **Never lost.** After every key the whole run is written over the
-//! recording file with [`crate::files::write_atomic`] (temporary file
+//! recording file with [`crate::plumbing::files::write_atomic`] (temporary file
 //! beside it, fsync, rename), and only then is the key's frame drawn. So
 //! at every moment the file on disk is a complete, valid recording, of every
 //! key whose frame the player has seen: a kill between a key and its write
@@ -24,10 +24,10 @@ use game_core::Key;
 use game_core::frame::{Frame, Style};
 use game_core::keys::{KeyCode, Mods};
 
-use crate::exit;
+use crate::play::terminal::{Input, Screen};
+use crate::plumbing::exit;
 use crate::recording::{self, Origin};
-use crate::runner::{Runner, outcome_of};
-use crate::terminal::{Input, Screen};
+use crate::run::runner::{Runner, outcome_of};
 
 /// Where a run is written, and what goes with it.
 pub struct Autosave {
@@ -59,7 +59,7 @@ pub fn default_record_path(seed: u64) -> Result<PathBuf, String> {
     std::fs::create_dir_all(&dir)
         .map_err(|e| format!("{}: {e}; give -o FILE to record elsewhere", dir.display()))?;
     let stamp = utc_stamp(std::time::SystemTime::now());
-    crate::files::free_name(&dir, &format!("{stamp}-seed{seed}"), "ron")
+    crate::plumbing::files::free_name(&dir, &format!("{stamp}-seed{seed}"), "ron")
 }
 
 /// `2026-12-01T14-03-59`: a file-name-safe UTC time stamp. Wall-clock time
@@ -134,7 +134,7 @@ pub fn with_status(frame: &Frame, status: &str, width: u16, height: u16) -> Fram
     let row = i32::from(height) - 1;
     // The status quotes files (a recording's verdict, a path): what the
     // terminal or a movie shows is escaped, as every printed line is.
-    let text: String = crate::printable::escape(status)
+    let text: String = crate::plumbing::printable::escape(status)
         .chars()
         .take(usize::from(width))
         .collect();
@@ -175,9 +175,9 @@ pub fn abbreviate_middle(text: &str, room: usize) -> String {
 /// exit code: 0, 4 for a failure, 130 when Ctrl-C or a signal ended it.
 pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Result<u8, String> {
     let path = autosave.path.clone();
-    crate::watchdog::on_hang(Box::new(move |hang| {
-        crate::terminal::restore();
-        crate::watchdog::report_written(hang, Ok(path.clone()));
+    crate::run::watchdog::on_hang(Box::new(move |hang| {
+        crate::play::terminal::restore();
+        crate::run::watchdog::report_written(hang, Ok(path.clone()));
     }));
     let signals = stop_on_signals(false);
     let seed = runner.game().state().seed.0;
@@ -190,7 +190,8 @@ pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Resu
         let over = runner.game().is_over();
         // Measured as shown: escaped first (with_status escapes again,
         // which leaves escaped text as it is), then cut to the width.
-        let path = crate::printable::escape(&autosave.path.display().to_string()).into_owned();
+        let path =
+            crate::plumbing::printable::escape(&autosave.path.display().to_string()).into_owned();
         let status = if over {
             let before = format!(
                 "{} · any key to leave · recorded to ",
@@ -264,7 +265,7 @@ pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Resu
     err(format!(
         "{}: recorded {} to {path}",
         outcome_of(runner.game()),
-        crate::shrink::count_keys(runner.keys().len())
+        crate::replay::shrink::count_keys(runner.keys().len())
     ));
     if full {
         err(format!(

@@ -9,7 +9,7 @@ use std::time::Duration;
 use game_core::Key;
 use game_core::keys::{KeyCode, Mods};
 
-use crate::timeline::Marks;
+use crate::replay::timeline::Marks;
 
 /// Playing speeds, in keys per second.
 pub const SPEEDS: [u32; 10] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];

@@ -21,8 +21,8 @@ pub fn files(dir: Option<&Path>) -> Vec<PathBuf> {
 pub fn load(dir: &Path) -> Result<Arc<Content>, String> {
     let monsters_path = dir.join("monsters.ron");
     let items_path = dir.join("items.ron");
-    let monsters = crate::files::read_text(&monsters_path, MAX_CONTENT_FILE_BYTES);
-    let items = crate::files::read_text(&items_path, MAX_CONTENT_FILE_BYTES);
+    let monsters = crate::plumbing::files::read_text(&monsters_path, MAX_CONTENT_FILE_BYTES);
+    let items = crate::plumbing::files::read_text(&items_path, MAX_CONTENT_FILE_BYTES);
     let (monsters, items) = match (monsters, items) {
         (Ok(m), Ok(i)) => (m, i),
         (m, i) => {

@@ -32,7 +32,7 @@ pub fn from_file(path: &Path) -> Result<Vec<Key>, String> {
     if path == Path::new("-") {
         return from_stdin();
     }
-    let text = crate::files::read_text(path, MAX_KEYS_FILE_BYTES)?;
+    let text = crate::plumbing::files::read_text(path, MAX_KEYS_FILE_BYTES)?;
     parse_lines(&path.display().to_string(), &text)
 }
 

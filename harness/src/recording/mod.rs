@@ -95,7 +95,7 @@ pub struct Recording {
     /// up to that step are that recording's.
     pub origin: Option<Origin>,
     /// What the run must show (format 2), checked by replay and bless.
-    pub expect: Vec<crate::expect::Expectation>,
+    pub expect: Vec<crate::recording::expect::Expectation>,
 }
 
 /// Where a taken-over run came from.
@@ -174,7 +174,7 @@ pub enum FailureKind {
     /// A loop in the game gave up without making progress.
     Stuck { message: String },
     /// A key (or a floor's generation) ran past the watchdog's wall-clock
-    /// budget (see `crate::watchdog`).
+    /// budget (see `crate::run::watchdog`).
     Hang { message: String },
 }
 
@@ -267,7 +267,7 @@ struct File {
     origin: Option<Origin>,
     /// Format 2; absent when the recording states nothing.
     #[serde(default)]
-    expect: Vec<crate::expect::Expectation>,
+    expect: Vec<crate::recording::expect::Expectation>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -292,7 +292,7 @@ struct FrameSize {
 }
 
 fn default_frame() -> FrameSize {
-    let (width, height) = crate::runner::DEFAULT_FRAME;
+    let (width, height) = crate::run::runner::DEFAULT_FRAME;
     FrameSize { width, height }
 }
 
@@ -460,7 +460,7 @@ pub fn write(path: &Path, recording: &Recording) -> Result<(), String> {
             text.len()
         ));
     }
-    crate::files::write_atomic(path, text.as_bytes())
+    crate::plumbing::files::write_atomic(path, text.as_bytes())
 }
 
 // ----- reading -----
@@ -470,7 +470,7 @@ pub fn write(path: &Path, recording: &Recording) -> Result<(), String> {
 pub fn read(path: &Path) -> Result<Recording, String> {
     let name = path.display();
     let io = |e: std::io::Error| format!("{name}: {e}");
-    let file = crate::files::open_regular(path)?;
+    let file = crate::plumbing::files::open_regular(path)?;
     let size = file.metadata().map_err(io)?.len();
     if size > MAX_FILE_BYTES {
         return Err(format!(
@@ -740,13 +740,15 @@ fn check(text: &str, file: File) -> Result<Recording, String> {
             recording.expect.len()
         ));
     }
-    crate::expect::check(&recording.expect, recording.start_depth).map_err(|(index, what)| {
-        let (line, col) = locate_list_element(text, "expect", index).unwrap_or((1, 1));
-        format!(
-            "{line}:{col}: expect item {}: {what}; fix or remove it",
-            index + 1
-        )
-    })?;
+    crate::recording::expect::check(&recording.expect, recording.start_depth).map_err(
+        |(index, what)| {
+            let (line, col) = locate_list_element(text, "expect", index).unwrap_or((1, 1));
+            format!(
+                "{line}:{col}: expect item {}: {what}; fix or remove it",
+                index + 1
+            )
+        },
+    )?;
     if let Some(failure) = &recording.failure
         && failure.step > recording.keys.len() as u64
     {
@@ -1062,9 +1064,9 @@ mod tests {
             note: "A note.\nOn two lines, with \"quotes\".".into(),
             origin: None,
             expect: vec![
-                crate::expect::Expectation::Died("a \"goblin\"".into()),
-                crate::expect::Expectation::Depth(2),
-                crate::expect::Expectation::Screen("pack open to throw".into()),
+                crate::recording::expect::Expectation::Died("a \"goblin\"".into()),
+                crate::recording::expect::Expectation::Depth(2),
+                crate::recording::expect::Expectation::Screen("pack open to throw".into()),
             ],
         }
     }
@@ -1127,7 +1129,7 @@ mod tests {
     /// limits, is written under [`MAX_FILE_BYTES`] and reads back.
     #[test]
     fn the_longest_run_allowed_fits_the_file_limit() {
-        use crate::expect::{Expectation, MAX_TEXT_CHARS};
+        use crate::recording::expect::{Expectation, MAX_TEXT_CHARS};
         let mut recording = sample();
         let [longest] = Key::parse_all("<S-C-A-U+3000>").expect("valid")[..] else {
             panic!("one key");

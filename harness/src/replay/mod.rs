@@ -10,7 +10,7 @@ use game_core::{Game, GameConfig, Key, RunSeed};
 use serde::Serialize;
 
 use crate::recording::{Failure, RecordedOutcome, Recording};
-use crate::runner::Runner;
+use crate::run::runner::Runner;
 
 pub mod shrink;
 pub mod timeline;
@@ -143,18 +143,20 @@ pub struct Report {
 }
 
 impl Verdict {
-    /// The exit code of the verdict (see `crate::exit`).
+    /// The exit code of the verdict (see `crate::plumbing::exit`).
     pub fn exit_code(&self) -> u8 {
         match self {
-            Verdict::Same | Verdict::Fixed { .. } => crate::exit::OK,
-            Verdict::Drift(_) | Verdict::Unmet { .. } => crate::exit::DRIFT,
-            Verdict::Reproduced { .. } | Verdict::NewFailure { .. } => crate::exit::FAILURE,
+            Verdict::Same | Verdict::Fixed { .. } => crate::plumbing::exit::OK,
+            Verdict::Drift(_) | Verdict::Unmet { .. } => crate::plumbing::exit::DRIFT,
+            Verdict::Reproduced { .. } | Verdict::NewFailure { .. } => {
+                crate::plumbing::exit::FAILURE
+            }
         }
     }
 }
 
 impl Report {
-    /// The exit code of the verdict (see `crate::exit`).
+    /// The exit code of the verdict (see `crate::plumbing::exit`).
     pub fn exit_code(&self) -> u8 {
         self.verdict.exit_code()
     }
@@ -186,8 +188,8 @@ pub fn start(recording: &Recording, content: Arc<Content>) -> Result<Runner, Str
 
 /// The checks a recording's run was made under: its frame size and, for a
 /// bot run, its progress limit.
-pub fn settings_of(recording: &Recording) -> crate::runner::Settings {
-    crate::runner::Settings {
+pub fn settings_of(recording: &Recording) -> crate::run::runner::Settings {
+    crate::run::runner::Settings {
         frame: recording.frame,
         progress_limit: recording.progress_limit,
     }
@@ -252,7 +254,7 @@ pub fn replay(
     if let Some(verdict) = check_step(recording, &runner, 0, None) {
         return Ok(finish(&runner, verdict, warnings));
     }
-    let mut watch = crate::expect::Watch::new(&recording.expect, runner.game());
+    let mut watch = crate::recording::expect::Watch::new(&recording.expect, runner.game());
     for step in 1..=last {
         let key = recording.keys[(step - 1) as usize];
         let pressed = runner.press(key);
@@ -318,11 +320,11 @@ pub fn take_over(
             ),
             None => format!(
                 "step {step} is past the recording's end; it has {}, so give a step from 0 to {last}",
-                crate::shrink::count_keys(recording.keys.len())
+                crate::replay::shrink::count_keys(recording.keys.len())
             ),
         });
     }
-    let settings = crate::runner::Settings {
+    let settings = crate::run::runner::Settings {
         frame: frame.unwrap_or(recording.frame),
         ..settings_of(recording)
     };

@@ -274,7 +274,10 @@ impl Child {
         let keys_file = self.scratch.join("candidate.keys");
         let report = self.scratch.join("candidate.ron");
         let _ = std::fs::remove_file(&report);
-        crate::files::write_atomic(&keys_file, crate::keys_input::to_file_text(keys).as_bytes())?;
+        crate::plumbing::files::write_atomic(
+            &keys_file,
+            crate::recording::keys_input::to_file_text(keys).as_bytes(),
+        )?;
         let mut command = std::process::Command::new(&self.exe);
         command
             .arg("play")
@@ -292,7 +295,10 @@ impl Child {
             .arg(&keys_file)
             .arg("-o")
             .arg(&report)
-            .env(crate::watchdog::BUDGET_VAR, HANG_TRY_SECONDS.to_string())
+            .env(
+                crate::run::watchdog::BUDGET_VAR,
+                HANG_TRY_SECONDS.to_string(),
+            )
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null());
         // A build without canaries plays their names as inert labels (the
@@ -322,7 +328,8 @@ impl Child {
                 None => std::thread::sleep(Duration::from_millis(20)),
             }
         };
-        let failed = status.and_then(|s| s.code()) == Some(i32::from(crate::exit::FAILURE));
+        let failed =
+            status.and_then(|s| s.code()) == Some(i32::from(crate::plumbing::exit::FAILURE));
         if !failed {
             return Ok(None);
         }
@@ -488,7 +495,7 @@ mod tests {
     /// `?`, the fifth key.
     fn sticky_help() -> Recording {
         let config = GameConfig::new(3).with_canaries(Canaries::NONE.with(Canary::StickyHelp));
-        let mut runner = crate::runner::Runner::new(config).expect("valid");
+        let mut runner = crate::run::runner::Runner::new(config).expect("valid");
         let failed = Key::parse_all("llhh?")
             .expect("valid")
             .into_iter()

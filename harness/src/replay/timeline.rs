@@ -110,7 +110,7 @@ impl Timeline {
         let mut last = 0;
         // What the recording says it shows, watched as replay watches it.
         let expectations = recording.expect.clone();
-        let mut watch = crate::expect::Watch::new(&expectations, runner.game());
+        let mut watch = crate::recording::expect::Watch::new(&expectations, runner.game());
         let hang_at = match &recording.failure {
             Some(f) if matches!(f.kind, FailureKind::Hang { .. }) => Some(f.step),
             _ => None,
@@ -223,7 +223,7 @@ impl Timeline {
             // The checked replay pressed these keys already; a stuck loop
             // there left the game as it is now, and a panic or hang ends the
             // timeline before its key.
-            let _ = crate::runner::catch_panic(|| game.press(*key));
+            let _ = crate::run::runner::catch_panic(|| game.press(*key));
         }
     }
 
@@ -240,7 +240,7 @@ impl Timeline {
         for step in from + 1..=to {
             // As in `press_to`: the checked replay pressed these already.
             let key = self.recording.keys[(step - 1) as usize];
-            let _ = crate::runner::catch_panic(|| game.press(key));
+            let _ = crate::run::runner::catch_panic(|| game.press(key));
             visit(step, &game);
         }
     }
@@ -352,7 +352,7 @@ mod tests {
 
     #[test]
     fn an_unmet_expectation_is_the_viewers_verdict_at_the_end() {
-        use crate::expect::Expectation;
+        use crate::recording::expect::Expectation;
         let mut recording = recorded(5, "llllooo");
         recording.expect = vec![Expectation::Running];
         let met = Timeline::build(recording.clone(), Content::shared_embedded()).expect("builds");

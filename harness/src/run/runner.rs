@@ -20,7 +20,7 @@ use game_core::mapgen::{self, LAST_DEPTH};
 use game_core::{Game, GameConfig, Key, Outcome};
 
 use crate::recording::{Failure, FailureKind, RecordedOutcome, Recording};
-use crate::watchdog::Trail;
+use crate::run::watchdog::Trail;
 
 /// How a run is checked beyond the catalogue, kept in its recording so a
 /// replay checks it the same way.

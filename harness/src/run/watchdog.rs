@@ -2,7 +2,7 @@
 //! past a generous wall-clock budget is reported as a hang, with a recording
 //! that reproduces it.
 //!
-//! Every [`crate::runner::Runner`] keeps its run's [`Trail`] (how it was
+//! Every [`crate::run::runner::Runner`] keeps its run's [`Trail`] (how it was
 //! started and the keys pressed so far) where one watchdog thread can see it,
 //! and marks the trail busy while the game works on a key. The watchdog
 //! wakes a few times a second; a trail busy for longer than the budget is a
@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use game_core::{GameConfig, Key};
 
 use crate::recording::{Failure, FailureKind, Recording};
-use crate::runner::{Runner, Settings};
+use crate::run::runner::{Runner, Settings};
 
 /// How long one key may take before it is a hang. Keys take well under a
 /// millisecond in a release build and a walk of a thousand steps some tens
@@ -142,7 +142,7 @@ pub fn write_to_working_directory(hang: &Hang) {
 pub fn default_path(hang: &Hang) -> Result<PathBuf, String> {
     let recording = &hang.recording;
     let step = recording.failure.as_ref().map_or(0, |f| f.step);
-    crate::files::free_name(
+    crate::plumbing::files::free_name(
         std::path::Path::new("."),
         &format!("deja-hang-seed{}-step{step}", recording.seed),
         "ron",
@@ -294,7 +294,7 @@ impl Watchdog {
             Some(handle) => handle(&hang),
             None => write_to_working_directory(&hang),
         }
-        std::process::exit(i32::from(crate::exit::FAILURE))
+        std::process::exit(i32::from(crate::plumbing::exit::FAILURE))
     }
 }
 

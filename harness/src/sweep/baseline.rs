@@ -20,7 +20,7 @@
 //! failure, nor is a situation the baseline does not know (new content).
 //!
 //! Floats live here and only here: figures are measured in integers
-//! (`crate::figures`) and compared as floats, and nothing of this reaches the
+//! (`crate::sweep::figures`) and compared as floats, and nothing of this reaches the
 //! game.
 
 use std::collections::BTreeMap;
@@ -29,7 +29,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::figures::Moments;
+use crate::sweep::figures::Moments;
 use crate::sweep::{SweepReport, SweepSpec, bot_name};
 
 /// The version of the baseline file format. 2 names an entry's key budget
@@ -253,7 +253,7 @@ impl Baselines {
                 sweeps: Vec::new(),
             });
         }
-        let text = crate::files::read_text(path, MAX_FILE_BYTES)?;
+        let text = crate::plumbing::files::read_text(path, MAX_FILE_BYTES)?;
         let file: FileIn = ron::from_str(&text).map_err(|e| {
             format!(
                 "{}:{}:{}: {}",

@@ -22,8 +22,8 @@ use super::{
     BotResult, BotSummary, DepthPlay, DepthRange, MAX_GROUPS, MOST_KEYS, MOST_SHARDS,
     REPORT_FORMAT, SEEDS_END, SeedRange, SeedResult, Shard, Summary, SweepReport, SweepSpec, Tally,
 };
-use crate::bots::BotKind;
 use crate::recording::RecordedOutcome;
+use crate::sweep::bots::BotKind;
 
 /// Said after every figure no sweep writes.
 const SWEEP_AGAIN: &str =

@@ -6,7 +6,7 @@
 //! A figure is a per-seed (or per-floor) whole number: whether the bot won,
 //! the deepest floor, monsters killed, items used, tiles revealed per hundred
 //! keys, and per depth the floors' walkable area, rooms, distance to the way
-//! down, monsters and items. `crate::baseline` holds a sweep's means against
+//! down, monsters and items. `crate::sweep::baseline` holds a sweep's means against
 //! committed ones.
 
 use std::collections::BTreeMap;

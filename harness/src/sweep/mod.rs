@@ -19,9 +19,9 @@ use game_core::mapgen::{self, LAST_DEPTH};
 use game_core::{Game, GameConfig, RunSeed};
 use serde::{Deserialize, Serialize};
 
-use crate::bots::BotKind;
 use crate::recording::{FailureKind, RecordedOutcome, Recording};
-use crate::runner::Runner;
+use crate::run::runner::Runner;
+use crate::sweep::bots::BotKind;
 
 pub mod baseline;
 pub mod bots;
@@ -233,7 +233,7 @@ pub struct BotResult {
     /// Every floor the run stood on, in order. Absent from reports written
     /// before it was counted.
     #[serde(default)]
-    pub floors: Vec<crate::runner::FloorVisit>,
+    pub floors: Vec<crate::run::runner::FloorVisit>,
     /// The situations the run reached, by id (`game_core::invariants::reach`),
     /// each reached at least once: how often.
     #[serde(default)]
@@ -302,8 +302,8 @@ pub struct Summary {
     pub failures: u64,
     pub depths: BTreeMap<u32, DepthSummary>,
     pub bot: Option<BotSummary>,
-    /// Every figure's moments (see `crate::figures`).
-    pub figures: BTreeMap<String, crate::figures::Moments>,
+    /// Every figure's moments (see `crate::sweep::figures`).
+    pub figures: BTreeMap<String, crate::sweep::figures::Moments>,
     /// The failures grouped by signature, the largest group first.
     #[serde(default)]
     pub groups: Vec<FailureGroup>,
@@ -437,8 +437,8 @@ impl Reached {
 
     /// Each run's count as moments over `runs` runs, the runs that did not
     /// reach it counted as 0.
-    pub fn moments(&self, runs: u64) -> crate::figures::Moments {
-        crate::figures::Moments {
+    pub fn moments(&self, runs: u64) -> crate::sweep::figures::Moments {
+        crate::sweep::figures::Moments {
             n: runs,
             sum: self.times,
             sum_squares: self.sum_squares,
@@ -586,7 +586,7 @@ pub fn sweep_seed(
         floors.push(floor);
         if let Some(kind) = found {
             let config = config(spec, content, seed);
-            let recording = crate::runner::Runner::new_at_depth(config, depth).map(|runner| {
+            let recording = crate::run::runner::Runner::new_at_depth(config, depth).map(|runner| {
                 runner.recording(format!(
                     "The floor at depth {depth} of seed {seed} breaks an invariant when generated."
                 ))
@@ -603,9 +603,9 @@ pub fn sweep_seed(
         }
     }
     let bot = bots::bot(spec.bot, seed).map(|mut bot| {
-        let settings = crate::runner::Settings {
+        let settings = crate::run::runner::Settings {
             progress_limit: Some(spec.progress_limit),
-            ..crate::runner::Settings::default()
+            ..crate::run::runner::Settings::default()
         };
         // Runs are hashed only when one is written down (see
         // `Runner::recording`), which is when it fails.
@@ -647,29 +647,30 @@ pub fn sweep_seed(
             && !runner.game().is_over()
             && runner.failure().is_none()
         {
-            let keys =
-                match runner.driving(|game| crate::runner::catch_panic(|| bot.next_keys(game))) {
-                    Ok(keys) => keys,
-                    Err(kind) => {
-                        // The bot itself panicked reading the game: report it as
-                        // found at the next step, with the keys so far.
-                        let recording = runner.recording(format!(
-                            "The {} panicked on seed {seed}.",
-                            bot_described(spec.bot, bot.as_ref())
-                        ));
-                        failures.push(found_failure(
-                            spec,
-                            seed,
-                            deepest,
-                            runner.step() + 1,
-                            kind,
-                            Some(recording),
-                            saving,
-                        ));
-                        bot_panicked = true;
-                        break 'play;
-                    }
-                };
+            let keys = match runner
+                .driving(|game| crate::run::runner::catch_panic(|| bot.next_keys(game)))
+            {
+                Ok(keys) => keys,
+                Err(kind) => {
+                    // The bot itself panicked reading the game: report it as
+                    // found at the next step, with the keys so far.
+                    let recording = runner.recording(format!(
+                        "The {} panicked on seed {seed}.",
+                        bot_described(spec.bot, bot.as_ref())
+                    ));
+                    failures.push(found_failure(
+                        spec,
+                        seed,
+                        deepest,
+                        runner.step() + 1,
+                        kind,
+                        Some(recording),
+                        saving,
+                    ));
+                    bot_panicked = true;
+                    break 'play;
+                }
+            };
             for key in keys {
                 if runner.press(key).is_err() {
                     break;
@@ -753,14 +754,14 @@ fn check_floor(
 ) -> (FloorResult, Option<FailureKind>) {
     let config = config(spec, content, seed);
     // Generation is watched like a key: a floor that never finishes is a hang.
-    let trail = crate::watchdog::Trail::new(
+    let trail = crate::run::watchdog::Trail::new(
         config.clone(),
         depth,
-        crate::runner::Settings::default(),
+        crate::run::runner::Settings::default(),
         Vec::new(),
     );
     let _busy = trail.busy();
-    let generated = crate::runner::catch_panic(|| {
+    let generated = crate::run::runner::catch_panic(|| {
         let built = mapgen::generate_floor_planted(
             RunSeed(seed),
             depth,
@@ -1007,7 +1008,7 @@ impl Tally {
             sum[2] += u64::from(floor.rooms);
             sum[3] += u64::from(floor.stairs_distance.unwrap_or(0));
         }
-        crate::figures::add_seed(result, &mut summary.figures);
+        crate::sweep::figures::add_seed(result, &mut summary.figures);
         if let (Some(bot), Some(run)) = (summary.bot.as_mut(), result.bot.as_ref()) {
             bot.runs += 1;
             bot.keys += run.keys;
@@ -1284,7 +1285,7 @@ impl ResultsFile {
     pub fn beside(path: &std::path::Path) -> Result<ResultsFile, String> {
         Ok(ResultsFile {
             path: path.to_path_buf(),
-            scratch: std::io::BufWriter::new(crate::files::scratch_beside(path)?),
+            scratch: std::io::BufWriter::new(crate::plumbing::files::scratch_beside(path)?),
             error: None,
         })
     }
@@ -1325,7 +1326,7 @@ impl ResultsFile {
             .map_err(|e| scratch_failed(e.into_error()))?;
         scratch.rewind().map_err(scratch_failed)?;
         let results = Spooled(std::cell::RefCell::new(std::io::BufReader::new(scratch)));
-        crate::files::write_atomic_with(&self.path, |out| {
+        crate::plumbing::files::write_atomic_with(&self.path, |out| {
             serde_json::to_writer_pretty(&mut *out, &ReportOut::of(report, &results))
                 .map_err(std::io::Error::other)?;
             out.write_all(b"\n")

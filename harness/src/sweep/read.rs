@@ -85,7 +85,7 @@ fn parse<T>(
     refusal: &RefCell<Option<String>>,
     visit: impl FnOnce(&mut Json) -> Result<T, serde_json::Error>,
 ) -> Result<T, String> {
-    let file = crate::files::open_regular(path)?;
+    let file = crate::plumbing::files::open_regular(path)?;
     let len = file.metadata().map_err(|e| format!("{name}: {e}"))?.len();
     if len > REPORT_LIMIT {
         return Err(format!(

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use game_core::mapgen::LAST_DEPTH;
 use plotters::prelude::*;
 
-use crate::bots::BotKind;
+use crate::sweep::bots::BotKind;
 use crate::sweep::{self, BotSummary, DepthPlay, OUT_OF_DEPTH, SweepReport};
 
 /// A sweep report and the name it was read from (the path as given).
