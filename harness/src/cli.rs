@@ -823,8 +823,8 @@ pub fn version_text() -> String {
 }
 
 pub fn run(cli: Cli) -> u8 {
-    crate::commands::set_quiet(cli.quiet);
-    crate::commands::set_colors(cli.color.decide());
+    crate::plumbing::output::set_quiet(cli.quiet);
+    crate::plumbing::output::set_colors(cli.color.decide());
     let result = match cli.command {
         Command::Play(args) => crate::commands::play::run(args),
         Command::Replay(args) => crate::commands::replay::run(args),
@@ -846,9 +846,9 @@ pub fn run(cli: Cli) -> u8 {
         Ok(code) => code,
         // The reader of our output went away: nothing to say, and no one
         // to say it to.
-        Err(message) if message == crate::commands::OUTPUT_CLOSED => exit::ERROR,
+        Err(message) if message == crate::plumbing::output::OUTPUT_CLOSED => exit::ERROR,
         Err(message) => {
-            crate::commands::err(format_args!("error: {message}"));
+            crate::plumbing::output::err(format_args!("error: {message}"));
             exit::ERROR
         }
     }

@@ -45,7 +45,7 @@ pub fn planted() -> Canaries {
     *PLANTED.get_or_init(|| {
         crate::run::watchdog::on_hang(Box::new(|hang| {
             if let Some(failure) = &hang.recording.failure {
-                crate::commands::err(format_args!(
+                crate::plumbing::output::err(format_args!(
                     "deja fuzz target: failure at step {}: {}. Turn the artifact into a recording with deja from-fuzz",
                     failure.step, failure.kind
                 ));
@@ -62,7 +62,7 @@ pub fn planted() -> Canaries {
                 Some(canary) => planted = planted.with(canary),
                 None => {
                     let known: Vec<&str> = Canary::ALL.iter().map(|c| c.name()).collect();
-                    crate::commands::err(format_args!(
+                    crate::plumbing::output::err(format_args!(
                         "{CANARIES_VAR}: unknown canary {name:?}; known: {}",
                         known.join(", ")
                     ));

@@ -167,7 +167,7 @@ pub fn run(args: BenchArgs) -> Result<u8, String> {
         .is_some_and(crate::plumbing::files::is_stdout);
     let chosen = |figure: BenchFigure| args.only.is_empty() || args.only.contains(&figure);
     if cfg!(debug_assertions) {
-        super::note(
+        crate::plumbing::output::note(
             "bench: this is a debug build; its figures are far below a release build's (cargo build --release -p harness)",
         );
     }
@@ -197,7 +197,7 @@ pub fn run(args: BenchArgs) -> Result<u8, String> {
     {
         let keys =
             usize::try_from(args.keys).map_err(|_| "--keys is too large here".to_string())?;
-        super::note(format_args!(
+        crate::plumbing::output::note(format_args!(
             "bench: playing {} keys to replay",
             grouped(keys as f64, 0)
         ));
@@ -230,10 +230,10 @@ pub fn run(args: BenchArgs) -> Result<u8, String> {
     });
     let say = |line: String| -> Result<(), String> {
         if table_to_stderr {
-            crate::commands::err(format_args!("{line}"));
+            crate::plumbing::output::err(format_args!("{line}"));
             Ok(())
         } else {
-            super::out(line)
+            crate::plumbing::output::out(line)
         }
     };
     for line in table(&rows) {
@@ -257,10 +257,10 @@ pub fn run(args: BenchArgs) -> Result<u8, String> {
         text.push('\n');
         crate::plumbing::files::write_atomic(path, text.as_bytes())?;
         if !crate::plumbing::files::is_stdout(path) {
-            super::note(format_args!("wrote {}", path.display()));
+            crate::plumbing::output::note(format_args!("wrote {}", path.display()));
         }
     }
-    super::note(format_args!(
+    crate::plumbing::output::note(format_args!(
         "bench: {} in {:.0} s ({})",
         counted(rows.len() as u64, "figure"),
         seconds,
@@ -473,7 +473,7 @@ struct TimedSweeps {
 fn timed_sweeps(bot: &str, seeds: (u64, u128), runs: u32) -> Result<TimedSweeps, String> {
     let (spec, content) = sweep_spec(bot, seeds)?;
     let seeds = seed_range_text(seeds);
-    super::note(format_args!(
+    crate::plumbing::output::note(format_args!(
         "bench: sweep of seeds {seeds} with bot {bot}, {}",
         runs_text(runs)
     ));
@@ -510,7 +510,7 @@ fn failures_said(failures: u64, command: &str) -> String {
     if failures == 0 {
         return String::new();
     }
-    super::note(format_args!(
+    crate::plumbing::output::note(format_args!(
         "bench: the sweep found {failures} failures; `{command}` shows them"
     ));
     format!("; FOUND {failures} FAILURES (`{command}` shows them)")
@@ -586,7 +586,7 @@ fn memory_rows(args: &BenchArgs, scratch: &Scratch) -> Result<Vec<Row>, String> 
     let floor = own_peak_kib();
     let mut peaks = [Vec::new(), Vec::new()];
     let mut found = [0_u32, 0_u32];
-    super::note(format_args!(
+    crate::plumbing::output::note(format_args!(
         "bench: peak memory of sweeps of {} and {} seeds, {} each",
         grouped(few as f64, 0),
         grouped(many as f64, 0),
@@ -612,7 +612,7 @@ fn memory_rows(args: &BenchArgs, scratch: &Scratch) -> Result<Vec<Row>, String> 
     let note = |seeds: u64, found: u32| {
         let command = memory_sweep_args(seeds).join(" ");
         let failures = if found > 0 {
-            super::note(format_args!(
+            crate::plumbing::output::note(format_args!(
                 "bench: `deja {command}` found failures (exit 4); its peak still counts"
             ));
             "; the sweep FOUND FAILURES (exit 4)"
@@ -655,7 +655,9 @@ fn memory_rows(args: &BenchArgs, scratch: &Scratch) -> Result<Vec<Row>, String> 
 
 #[cfg(not(unix))]
 fn memory_rows(_args: &BenchArgs, _scratch: &Scratch) -> Result<Vec<Row>, String> {
-    super::note("bench: peak memory is measured on Unix only (wait4's rusage); left out");
+    crate::plumbing::output::note(
+        "bench: peak memory is measured on Unix only (wait4's rusage); left out",
+    );
     Ok(Vec::new())
 }
 
@@ -750,7 +752,7 @@ fn replay_row(
     recordings: &[Recording],
     content: &Arc<Content>,
 ) -> Result<Row, String> {
-    super::note(format_args!("bench: replay, {}", runs_text(args.runs)));
+    crate::plumbing::output::note(format_args!("bench: replay, {}", runs_text(args.runs)));
     let steps: usize = recordings.iter().map(|r| r.keys.len()).sum();
     let mut rates = Vec::new();
     let mut turns = 0;
@@ -797,7 +799,7 @@ fn recording_rows(
     let Some(longest) = recordings.iter().max_by_key(|r| r.keys.len()) else {
         return Ok(Vec::new());
     };
-    super::note(format_args!(
+    crate::plumbing::output::note(format_args!(
         "bench: the recording's cost per key, {}",
         runs_text(args.runs)
     ));
@@ -875,7 +877,7 @@ fn viewer_rows(
     recordings: &[Recording],
     content: Arc<Content>,
 ) -> Result<Vec<Row>, String> {
-    super::note(format_args!(
+    crate::plumbing::output::note(format_args!(
         "bench: the viewer's step back in a {}-key recording",
         grouped(VIEWER_KEYS as f64, 0)
     ));
@@ -957,7 +959,7 @@ fn step_back_times(timeline: &crate::replay::timeline::Timeline, seed: u64) -> V
 fn fuzz_row(args: &BenchArgs) -> Result<Row, String> {
     use crate::fuzz::bench::{INTENTS_EACH, SEEDS, intents_inputs};
     let count = usize::try_from(args.fuzz_inputs).map_err(|_| "--fuzz-inputs is too large here")?;
-    super::note(format_args!(
+    crate::plumbing::output::note(format_args!(
         "bench: the intents fuzz body, {} inputs, {}",
         grouped(count as f64, 0),
         runs_text(args.runs)
@@ -980,7 +982,7 @@ fn fuzz_row(args: &BenchArgs) -> Result<Row, String> {
         rates.push(count as f64 / started.elapsed().as_secs_f64().max(1e-9));
     }
     let failures = if failed > 0 {
-        super::note(format_args!(
+        crate::plumbing::output::note(format_args!(
             "bench: {failed} of the fuzz inputs fail; the figure still counts"
         ));
         format!("; {failed} of the inputs FAIL")

@@ -34,7 +34,7 @@ pub fn run(args: BlessArgs) -> Result<u8, String> {
         let row = match recording::read(file) {
             Ok(old) => bless_one(file, &old, &content, args.accept_outcome)?,
             Err(message) => {
-                crate::commands::err(format_args!("error: {message}"));
+                crate::plumbing::output::err(format_args!("error: {message}"));
                 Row {
                     file: file.display().to_string(),
                     old: "unreadable".into(),
@@ -71,7 +71,7 @@ fn bless_one(
     let mut runner = match replay::start(old, content.clone()) {
         Ok(runner) => runner,
         Err(message) => {
-            crate::commands::err(format_args!("error: {name}: {message}"));
+            crate::plumbing::output::err(format_args!("error: {name}: {message}"));
             return Ok(refused("-", "-".into(), "cannot start".into(), exit::ERROR));
         }
     };
@@ -93,7 +93,7 @@ fn bless_one(
             .as_ref()
             .is_some_and(|f| f.step == failure.step && f.kind.same_as(&failure.kind));
         if !expected && !accept_outcome {
-            crate::commands::err(format_args!(
+            crate::plumbing::output::err(format_args!(
                 "error: {name}: fails at step {} ({}); not blessed. Fix the failure, or replay it to see it",
                 failure.step, failure.kind
             ));
@@ -107,7 +107,7 @@ fn bless_one(
     }
     let unmet = watch.unmet(&new.outcome);
     if !unmet.is_empty() {
-        crate::commands::err(format_args!(
+        crate::plumbing::output::err(format_args!(
             "error: {name}: the run no longer shows what its expect list says: expected {}; not blessed. If the change is intended, edit the list",
             crate::recording::expect::describe(&unmet)
         ));
@@ -119,7 +119,7 @@ fn bless_one(
         ));
     }
     if !same_end(old, &new) && !accept_outcome {
-        crate::commands::err(format_args!(
+        crate::plumbing::output::err(format_args!(
             "error: {name}: the run would end differently: {} -> {}; not blessed. Rewrite it anyway with --accept-outcome",
             end_of(old),
             new_end
@@ -197,13 +197,13 @@ fn print_table(rows: &[Row]) -> Result<(), String> {
     // itself when that is all of them.
     let touched: Vec<&Row> = rows
         .iter()
-        .filter(|row| !(super::quiet() && row.result == "unchanged"))
+        .filter(|row| !(crate::plumbing::output::quiet() && row.result == "unchanged"))
         .collect();
     if touched.is_empty() {
         return Ok(());
     }
     for line in table_lines(&touched) {
-        super::out(line)?;
+        crate::plumbing::output::out(line)?;
     }
     Ok(())
 }

@@ -73,7 +73,7 @@ pub fn check(dir: &Path) -> Result<CorpusCheck, String> {
                     fuzz::crash_message(target, &failure)
                         .replace("<artifact>", &file.display().to_string())
                 );
-                super::out(format!("FAILURE corpus {problem}"))?;
+                crate::plumbing::output::out(format!("FAILURE corpus {problem}"))?;
                 result.problems.push(problem);
             }
         }
@@ -81,7 +81,7 @@ pub fn check(dir: &Path) -> Result<CorpusCheck, String> {
     }
     let total: usize = result.ran.iter().map(|(_, n)| n).sum();
     let per_target: Vec<String> = result.ran.iter().map(|(t, n)| format!("{t} {n}")).collect();
-    super::out(format!(
+    crate::plumbing::output::out(format!(
         "corpus {}: {total} inputs ({}), {} failures",
         dir.display(),
         per_target.join(", "),

@@ -49,7 +49,7 @@ pub fn run(args: DiffArgs) -> Result<u8, String> {
     // leaves out what they started with.
     let contents_differ = content_a.fingerprint() != content_b.fingerprint();
     if contents_differ {
-        super::note(format!(
+        crate::plumbing::output::note(format!(
             "{name_a} on content {:016x} and {name_b} on content {:016x}: the contents differ on purpose, so the content fingerprint is left out of the comparison",
             content_a.fingerprint(),
             content_b.fingerprint()
@@ -59,7 +59,7 @@ pub fn run(args: DiffArgs) -> Result<u8, String> {
     if args.format == Format::Json {
         return json_report(&name_a, &name_b, found);
     }
-    let out = |line: String| super::out(line);
+    let out = |line: String| crate::plumbing::output::out(line);
     match found {
         Found::RecordedOnly { steps, step, parts } => {
             let parts = if parts.is_empty() {
@@ -89,7 +89,7 @@ pub fn run(args: DiffArgs) -> Result<u8, String> {
                 }
             };
             // --quiet says only what differs; exit 0 says the rest.
-            if !super::quiet() {
+            if !crate::plumbing::output::quiet() {
                 out(format!(
                     "{name_a} and {name_b}: the same state at every step from 0 to {steps}{longer}"
                 ))?;

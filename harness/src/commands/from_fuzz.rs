@@ -33,7 +33,7 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
         FuzzTarget::Intents => {
             let input = IntentsInput::arbitrary_take_rest(unstructured)
                 .map_err(|e| format!("{}: not an intents input: {e}", args.artifact.display()))?;
-            super::note(format!(
+            crate::plumbing::output::note(format!(
                 "input: seed {}, {} intents",
                 input.seed,
                 input.intents.len()
@@ -44,7 +44,7 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
             let input = KeysInput::arbitrary_take_rest(unstructured)
                 .map_err(|e| format!("{}: not a keys input: {e}", args.artifact.display()))?;
             let keys = fuzz::lenient_keys(&input.keys);
-            super::note(format!(
+            crate::plumbing::output::note(format!(
                 "input: seed {}, {} keys: {}",
                 input.seed,
                 keys.len(),
@@ -72,25 +72,25 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
     crate::recording::write(&args.output, &recording)?;
     match runner.failure() {
         Some(failure) => {
-            crate::commands::err(format_args!(
+            crate::plumbing::output::err(format_args!(
                 "{} keys, failing at step {}: {}",
                 recording.keys.len(),
                 failure.step,
                 failure.kind
             ));
-            crate::commands::err(format_args!(
+            crate::plumbing::output::err(format_args!(
                 "wrote {}; reproduce with: deja replay {}",
                 args.output.display(),
                 args.output.display()
             ));
-            crate::commands::err(format_args!(
+            crate::plumbing::output::err(format_args!(
                 "shrink with: deja shrink {} -o small.ron",
                 args.output.display()
             ));
             Ok(exit::FAILURE)
         }
         None => {
-            crate::commands::err(format_args!(
+            crate::plumbing::output::err(format_args!(
                 "warning: the artifact does not fail in this build (a canary run? pass the same --canary); wrote the run anyway to {}",
                 args.output.display()
             ));

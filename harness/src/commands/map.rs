@@ -20,7 +20,7 @@ pub fn run(args: MapArgs) -> Result<u8, String> {
     };
     let game = Game::new_at_depth(config, args.depth).map_err(|e| e.to_string())?;
     let built = mapgen::generate_floor(RunSeed(args.seed), args.depth, width, height);
-    super::out(format_args!(
+    crate::plumbing::output::out(format_args!(
         "seed {}, depth {}: {}",
         args.seed,
         args.depth,
@@ -44,17 +44,17 @@ pub fn run(args: MapArgs) -> Result<u8, String> {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    super::out(format_args!(
+    crate::plumbing::output::out(format_args!(
         "monsters {}: {}",
         state.monsters.len(),
         list(&monsters)
     ))?;
-    super::out(format_args!(
+    crate::plumbing::output::out(format_args!(
         "items {}: {}",
         state.items.len(),
         list(&items)
     ))?;
-    super::out(format_args!("{}", floor_text(&game, args.reveal)))?;
+    crate::plumbing::output::out(format_args!("{}", floor_text(&game, args.reveal)))?;
     Ok(exit::OK)
 }
 

@@ -83,7 +83,7 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
                     .fold(Canaries::NONE, |set, &c| set.with(c)),
             };
             let settings = crate::run::runner::Settings {
-                frame: args.size.unwrap_or(crate::run::runner::DEFAULT_FRAME),
+                frame: args.size.unwrap_or(crate::recording::DEFAULT_FRAME),
                 progress_limit: None,
             };
             (Runner::with_settings(config, 1, settings)?, None)
@@ -115,7 +115,7 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
                 note: args.note.clone(),
                 origin,
             };
-            let screen = crate::play::terminal::Screen::open(super::colors())?;
+            let screen = crate::play::terminal::Screen::open(crate::plumbing::output::colors())?;
             crate::play::session::play(screen, runner, &autosave)
         }
     }
@@ -152,7 +152,7 @@ pub fn take_over(
             }),
         ))),
         Err(verdict) => {
-            crate::commands::err(format_args!(
+            crate::plumbing::output::err(format_args!(
                 "{name}: cannot take control at step {at}: {verdict}"
             ));
             Ok(Err(verdict.exit_code()))
@@ -214,7 +214,7 @@ fn play_script(
         None => {
             if let Some(path) = &args.output {
                 crate::recording::write(path, &recording)?;
-                super::note(format!(
+                crate::plumbing::output::note(format!(
                     "recorded {} to {}",
                     crate::replay::shrink::count_keys(recording.keys.len()),
                     path.display()
@@ -228,7 +228,7 @@ fn play_script(
                 .last()
                 .filter(|_| failure.step > 0)
                 .map_or_else(|| "the start".to_string(), |k| format!("key {k}"));
-            crate::commands::err(format_args!(
+            crate::plumbing::output::err(format_args!(
                 "failure at step {} ({key}): {}",
                 failure.step, failure.kind
             ));

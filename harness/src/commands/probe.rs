@@ -176,7 +176,7 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
             &super::sweep::Text::STDOUT,
         )?;
         for problem in sweep::commands_that_never_work(&report.summary) {
-            super::out(format!("FAILURE {name} commands: {problem}"))?;
+            crate::plumbing::output::out(format!("FAILURE {name} commands: {problem}"))?;
             problems += 1;
         }
         let against = if args.bless {
@@ -187,7 +187,7 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
         } else {
             match baselines.entry(&report.spec) {
                 None => {
-                    super::out(format!(
+                    crate::plumbing::output::out(format!(
                         "FAILURE {name}: {} has no baseline for this sweep; run deja probe --bless",
                         args.baselines.display()
                     ))?;
@@ -198,7 +198,9 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
                     let deviations =
                         crate::sweep::baseline::deviations(entry, &report.summary.figures);
                     for deviation in &deviations {
-                        super::out(format!("FAILURE {name} baseline: {deviation}"))?;
+                        crate::plumbing::output::out(format!(
+                            "FAILURE {name} baseline: {deviation}"
+                        ))?;
                     }
                     problems += deviations.len() as u64;
                     let mut against = format!(
@@ -213,10 +215,12 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
                     if let Some(bot) = &report.summary.bot {
                         let (held, short) = super::sweep::compare_reach(entry, bot, &situations);
                         for shortfall in &short {
-                            super::out(format!("FAILURE {name} reach: {shortfall}"))?;
+                            crate::plumbing::output::out(format!(
+                                "FAILURE {name} reach: {shortfall}"
+                            ))?;
                         }
                         if held == 0 {
-                            super::out(format!(
+                            crate::plumbing::output::out(format!(
                                 "FAILURE {name} reach: {} has no reach for this sweep; run deja probe --bless",
                                 args.baselines.display()
                             ))?;
@@ -238,7 +242,7 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
         }
         found += problems;
         if args.fail_fast && found > 0 {
-            super::out(format!(
+            crate::plumbing::output::out(format!(
                 "probe: the {name} sweep found something; stopping (--fail-fast)"
             ))?;
             return Ok(exit::FAILURE);
@@ -291,11 +295,11 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
         corpus.problems.len(),
         clock.elapsed().as_secs_f64()
     ));
-    super::out("probe:")?;
+    crate::plumbing::output::out("probe:")?;
     for line in lines {
-        super::out(format!("  {line}"))?;
+        crate::plumbing::output::out(format!("  {line}"))?;
     }
-    super::out(format!(
+    crate::plumbing::output::out(format!(
         "probe: {} in {:.1}s",
         if found == 0 {
             "nothing found".to_string()

@@ -52,7 +52,9 @@ pub fn run(args: ReplayArgs) -> Result<u8, String> {
             Ok(code) => code,
             // The reader went away (`deja replay *.ron | head`): stop
             // quietly, not with an error for every file left.
-            Err(message) if message == super::OUTPUT_CLOSED => return Ok(worst.max(exit::ERROR)),
+            Err(message) if message == crate::plumbing::output::OUTPUT_CLOSED => {
+                return Ok(worst.max(exit::ERROR));
+            }
             Err(message) => {
                 // Reading errors name the file already; the rest get it here.
                 let name = file.display().to_string();
@@ -69,13 +71,13 @@ pub fn run(args: ReplayArgs) -> Result<u8, String> {
                         "file": name,
                         "verdict": {"verdict": "unreadable", "error": message.trim_start_matches(':')},
                     });
-                    if super::out(line).is_err() {
+                    if crate::plumbing::output::out(line).is_err() {
                         return Ok(worst.max(exit::ERROR));
                     }
                 } else if message.starts_with(':') {
-                    crate::commands::err(format_args!("error: {name}{message}"));
+                    crate::plumbing::output::err(format_args!("error: {name}{message}"));
                 } else {
-                    crate::commands::err(format_args!("error: {name}: {message}"));
+                    crate::plumbing::output::err(format_args!("error: {name}: {message}"));
                 }
                 exit::ERROR
             }
@@ -161,10 +163,12 @@ fn summarize(files: &[PathBuf], args: &ReplayArgs, content: &Arc<Content>) -> Re
                 serde_json::json!({"verdict": class, "count": names.len(), "files": names})
             })
             .collect();
-        super::out(serde_json::json!({"recordings": files.len(), "groups": groups}))?;
+        crate::plumbing::output::out(
+            serde_json::json!({"recordings": files.len(), "groups": groups}),
+        )?;
         return Ok(worst);
     }
-    super::out(format!("replayed {} recordings:", files.len()))?;
+    crate::plumbing::output::out(format!("replayed {} recordings:", files.len()))?;
     let width = groups
         .iter()
         .map(|(_, names)| names.len().to_string().len())
@@ -182,7 +186,7 @@ fn summarize(files: &[PathBuf], args: &ReplayArgs, content: &Arc<Content>) -> Re
         } else {
             String::new()
         };
-        super::out(format!(
+        crate::plumbing::output::out(format!(
             "  {:>width$}  {class}: {}{more}",
             names.len(),
             shown.join(", ")
@@ -258,12 +262,12 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
         },
     )?;
     if let Some(e) = io_error {
-        return Err(super::output_error(e));
+        return Err(crate::plumbing::output::output_error(e));
     }
     if let Some(game) = &last_game {
         printer
             .finish(&mut out, game)
-            .map_err(super::output_error)?;
+            .map_err(crate::plumbing::output::output_error)?;
     }
     let name = file.display().to_string();
     if args.format == Format::Json {
@@ -272,36 +276,39 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
             report: &report,
         })
         .map_err(|e| format!("writing the report: {e}"))?;
-        super::line_to(&mut out, format_args!("{line}"))?;
+        crate::plumbing::output::line_to(&mut out, format_args!("{line}"))?;
         return Ok(report.exit_code());
     }
     for warning in &report.warnings {
-        crate::commands::err(format_args!("warning: {name}: {warning}"));
+        crate::plumbing::output::err(format_args!("warning: {name}: {warning}"));
     }
     let summary = format!(
         "{} steps, {} turns, {}",
         report.steps, report.turns, report.outcome
     );
     match &report.verdict {
-        Verdict::Same if super::quiet() => {}
+        Verdict::Same if crate::plumbing::output::quiet() => {}
         Verdict::Same => {
-            super::line_to(&mut out, format_args!("{name}: same: {summary}"))?;
+            crate::plumbing::output::line_to(&mut out, format_args!("{name}: same: {summary}"))?;
         }
         Verdict::Unmet { .. } => {
-            super::line_to(
+            crate::plumbing::output::line_to(
                 &mut out,
                 format_args!("{name}: {}; replayed the same: {summary}", report.verdict),
             )?;
         }
         Verdict::Drift(drift) => {
-            super::line_to(&mut out, format_args!("{name}: {drift}"))?;
+            crate::plumbing::output::line_to(&mut out, format_args!("{name}: {drift}"))?;
             let (w, h) = args.size;
             if drift.step == 0 {
                 // Nothing matched: the start itself differs.
                 let start = replay::game_at(&recording, content.clone(), 0)?
                     .frame(w, h)
                     .to_text();
-                super::line_to(&mut out, format_args!("the start, as replayed:\n{start}"))?;
+                crate::plumbing::output::line_to(
+                    &mut out,
+                    format_args!("the start, as replayed:\n{start}"),
+                )?;
                 return Ok(report.exit_code());
             }
             let before = drift.step - 1;
@@ -324,10 +331,10 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
                     crate::play::terminal::output_columns(),
                 )
             )
-            .map_err(super::output_error)?;
+            .map_err(crate::plumbing::output::output_error)?;
         }
         Verdict::Reproduced { failure } => {
-            super::line_to(
+            crate::plumbing::output::line_to(
                 &mut out,
                 format_args!(
                     "{name}: reproduced at step {}: {}",
@@ -336,7 +343,7 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
             )?;
         }
         Verdict::Fixed { failure } => {
-            super::line_to(
+            crate::plumbing::output::line_to(
                 &mut out,
                 format_args!(
                     "{name}: fixed: the recorded failure at step {} ({}) no longer happens; {summary}. Run `deja bless {name}` to update the recording",
@@ -345,7 +352,7 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
             )?;
         }
         Verdict::NewFailure { failure } => {
-            super::line_to(
+            crate::plumbing::output::line_to(
                 &mut out,
                 format_args!("{name}: failure at step {}: {}", failure.step, failure.kind),
             )?;
@@ -370,12 +377,12 @@ pub fn report_hangs_against(recording: &Recording, name: String) {
             .as_ref()
             .is_some_and(|r| r.step == failure.step && r.kind.same_as(&failure.kind));
         if same {
-            let _ = super::out(format_args!(
+            let _ = crate::plumbing::output::out(format_args!(
                 "{name}: reproduced at step {}: {}",
                 failure.step, failure.kind
             ));
         } else {
-            let _ = super::out(format_args!(
+            let _ = crate::plumbing::output::out(format_args!(
                 "{name}: failure at step {}: {}",
                 failure.step, failure.kind
             ));

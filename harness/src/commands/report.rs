@@ -20,7 +20,7 @@ pub fn run(args: ReportArgs) -> Result<u8, String> {
         None => return Err(format!("{}: {}", args.output.display(), OUTPUT_NAMES)),
     };
     crate::plumbing::files::write_atomic(&args.output, text.as_bytes())?;
-    super::note(format!(
+    crate::plumbing::output::note(format!(
         "wrote the balance report of {} sweep {} to {}",
         sources.len(),
         if sources.len() == 1 {

@@ -18,7 +18,7 @@ pub fn run(args: ShowArgs) -> Result<u8, String> {
         ));
     }
     if let Some(failure) = recording.failure.as_ref().filter(|f| args.at >= f.step) {
-        crate::commands::err(format_args!(
+        crate::plumbing::output::err(format_args!(
             "note: the run fails at step {} ({}); the game is shown as that failure left it{}",
             failure.step,
             failure.kind,
@@ -34,12 +34,12 @@ pub fn run(args: ShowArgs) -> Result<u8, String> {
     // What is shown is this build's game on this content: say so when that
     // is not the game the file recorded.
     for warning in replay::warnings(&recording, &content) {
-        super::err(format_args!("warning: {name}: {warning}"));
+        crate::plumbing::output::err(format_args!("warning: {name}: {warning}"));
     }
     let (game, unlike) = replay::checked_game_at(&recording, content, args.at)
         .map_err(|e| format!("{name}: {e}"))?;
     if let Some(verdict) = unlike {
-        super::err(format_args!(
+        crate::plumbing::output::err(format_args!(
             "warning: {name}: not the recorded run by step {}: {verdict}; what is shown is the game as this build replays it",
             args.at
         ));
@@ -48,23 +48,23 @@ pub fn run(args: ShowArgs) -> Result<u8, String> {
         0 => "the start".to_string(),
         n => format!("key {}", recording.keys[(n - 1) as usize]),
     };
-    super::out(format_args!(
+    crate::plumbing::output::out(format_args!(
         "--- {} at step {} ({key}) ---",
         args.file.display(),
         args.at
     ))?;
-    super::out(format_args!(
+    crate::plumbing::output::out(format_args!(
         "{}",
         game.frame(args.size.0, args.size.1).to_text()
     ))?;
     if args.raw {
-        super::out(format_args!("--- state (raw RON) ---"))?;
-        super::out(format_args!("{}", game.save()))?;
+        crate::plumbing::output::out(format_args!("--- state (raw RON) ---"))?;
+        crate::plumbing::output::out(format_args!("{}", game.save()))?;
     } else if args.state {
-        super::out(format_args!("--- state ---"))?;
+        crate::plumbing::output::out(format_args!("--- state ---"))?;
         let tree = crate::inspect::state_view::tree(game.state(), game.content());
         for line in crate::inspect::state_view::lines(&tree) {
-            super::out(line)?;
+            crate::plumbing::output::out(line)?;
         }
     }
     Ok(exit::OK)

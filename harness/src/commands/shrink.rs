@@ -63,7 +63,7 @@ pub fn run(args: ShrinkArgs) -> Result<u8, String> {
     } else {
         ""
     };
-    super::out(format!(
+    crate::plumbing::output::out(format!(
         "{said}{}: {} -> {}, the same failure{failure}; {} runs tried{spent}",
         args.file.display(),
         count_keys(shrunk.keys_before),
@@ -71,11 +71,11 @@ pub fn run(args: ShrinkArgs) -> Result<u8, String> {
         shrunk.tries,
     ))?;
     let out = args.output.display();
-    super::out(format!(
+    crate::plumbing::output::out(format!(
         "wrote {out}{written}; reproduce with: deja replay {out}"
     ))?;
     if shrunk.interrupted {
-        super::out(format!(
+        crate::plumbing::output::out(format!(
             "shrink it further, going on from there, with: deja shrink {out} -o SMALLER.ron"
         ))?;
     }
@@ -104,7 +104,7 @@ struct Progress {
 
 impl Progress {
     fn new(terminal: bool, now: Instant, intro: String) -> Progress {
-        let shown = !super::quiet();
+        let shown = !crate::plumbing::output::quiet();
         let bar = (shown && terminal).then(|| {
             let bar = indicatif::ProgressBar::with_draw_target(
                 None,
@@ -127,14 +127,14 @@ impl Progress {
 
     fn show(&mut self, status: &Status, now: Instant) {
         if let Some(intro) = self.intro.take() {
-            super::note(intro);
+            crate::plumbing::output::note(intro);
         }
         if let Some(bar) = &self.bar {
             bar.set_message(line(status, now - self.started));
             return;
         }
         if self.plain_line_due(status, now) {
-            super::err(line(status, now - self.started));
+            crate::plumbing::output::err(line(status, now - self.started));
         }
     }
 

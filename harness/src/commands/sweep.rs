@@ -110,7 +110,7 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     if let Some(file) = results_file
         && let Err(message) = file.write(&report)
     {
-        crate::commands::err(format_args!("error: {message}"));
+        crate::plumbing::output::err(format_args!("error: {message}"));
         return Ok(if found > 0 {
             exit::FAILURE
         } else {
@@ -261,7 +261,7 @@ pub fn hang_reports_into(dir: Option<std::path::PathBuf>) {
             None => crate::run::watchdog::default_path(hang),
         };
         crate::run::watchdog::report_written(hang, path);
-        crate::commands::err(format_args!(
+        crate::plumbing::output::err(format_args!(
             "the sweep stops here: a thread that hangs cannot be stopped"
         ));
     }));
@@ -514,10 +514,10 @@ impl Text {
 
     pub fn say(&self, line: impl std::fmt::Display) -> Result<(), String> {
         if self.to_stderr {
-            crate::commands::err(format_args!("{line}"));
+            crate::plumbing::output::err(format_args!("{line}"));
             Ok(())
         } else {
-            super::out(line)
+            crate::plumbing::output::out(line)
         }
     }
 }
@@ -535,16 +535,17 @@ struct Progress {
 
 impl Progress {
     fn new(total: u64) -> Progress {
-        let bar = (std::io::stderr().is_terminal() && !super::quiet()).then(|| {
-            let bar = indicatif::ProgressBar::new(total);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} seeds  {per_sec}  eta {eta}  {msg}",
-                )
-                .expect("a valid template"),
-            );
-            bar
-        });
+        let bar =
+            (std::io::stderr().is_terminal() && !crate::plumbing::output::quiet()).then(|| {
+                let bar = indicatif::ProgressBar::new(total);
+                bar.set_style(
+                    indicatif::ProgressStyle::with_template(
+                        "{bar:40} {pos}/{len} seeds  {per_sec}  eta {eta}  {msg}",
+                    )
+                    .expect("a valid template"),
+                );
+                bar
+            });
         Progress {
             bar,
             total,
@@ -568,7 +569,7 @@ impl Progress {
             }
             return;
         }
-        if super::quiet() {
+        if crate::plumbing::output::quiet() {
             return;
         }
         let tenth = (done * 10 / self.total.max(1)).min(10);
@@ -579,7 +580,7 @@ impl Progress {
         if tenth > *last {
             *last = tenth;
             let seconds = self.started.elapsed().as_secs_f64().max(1e-9);
-            crate::commands::err(format_args!(
+            crate::plumbing::output::err(format_args!(
                 "sweep: {done}/{} seeds ({:.0}/s), {failures} failures",
                 self.total,
                 done as f64 / seconds
@@ -610,7 +611,7 @@ pub fn merge(args: MergeArgs) -> Result<u8, String> {
             crate::plumbing::files::write_atomic(path, json.as_bytes())?;
             // As every command that writes a file says so (`--quiet` leaves
             // it out); on standard output the JSON is all there is.
-            super::note(format!(
+            crate::plumbing::output::note(format!(
                 "wrote the merge of {} {} ({} seeds) to {}",
                 args.files.len(),
                 if args.files.len() == 1 {
@@ -622,7 +623,7 @@ pub fn merge(args: MergeArgs) -> Result<u8, String> {
                 path.display()
             ));
         }
-        None => super::out(json.trim_end())?,
+        None => crate::plumbing::output::out(json.trim_end())?,
     }
     Ok(if merged.summary.failures > 0 {
         exit::FAILURE

@@ -33,7 +33,7 @@ pub fn watch(file: &Path, args: &ReplayArgs, content: Arc<Content>) -> Result<u8
     let timeline = Timeline::build(recording, content.clone())
         .map_err(|e| format!("{}: {e}", file.display()))?;
     let marks = &timeline.marks;
-    let mut screen = Screen::open(super::colors())?;
+    let mut screen = Screen::open(crate::plumbing::output::colors())?;
     let signals = session::stop_on_signals(false);
     let mut viewer = Viewer::new(args.speed);
     let mut shown: (u64, Game) = (0, timeline.game_at(0));
@@ -85,7 +85,7 @@ pub fn watch(file: &Path, args: &ReplayArgs, content: Arc<Content>) -> Result<u8
         }
     }
     drop(screen);
-    super::out(format_args!("{}: {}", file.display(), timeline.verdict))?;
+    crate::plumbing::output::out(format_args!("{}: {}", file.display(), timeline.verdict))?;
     Ok(if interrupted {
         exit::INTERRUPTED
     } else {
@@ -107,7 +107,7 @@ fn take_control(
         Ok(Ok(runner)) => runner,
         Ok(Err(verdict)) => {
             drop(screen);
-            crate::commands::err(format_args!(
+            crate::plumbing::output::err(format_args!(
                 "{}: cannot take control at step {step}: {verdict}",
                 file.display()
             ));
@@ -225,7 +225,7 @@ pub fn cast(
         "env": {"TERM": "xterm-256color"},
     });
     let mut text = format!("{header}\n");
-    let colors = super::colors();
+    let colors = crate::plumbing::output::colors();
     let mut game = timeline.game_at(0);
     for step in 0..=last {
         if step > 0 {
@@ -259,8 +259,8 @@ pub fn cast(
         out.display()
     );
     // --quiet says only the verdicts that are not "same".
-    if !(super::quiet() && timeline.verdict == crate::replay::Verdict::Same) {
-        super::out(line)?;
+    if !(crate::plumbing::output::quiet() && timeline.verdict == crate::replay::Verdict::Same) {
+        crate::plumbing::output::out(line)?;
     }
     Ok(timeline.verdict.exit_code())
 }

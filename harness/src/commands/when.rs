@@ -38,13 +38,13 @@ pub fn run(args: WhenArgs) -> Result<u8, String> {
     let content = super::load_content(&args.content)?;
     let name = args.file.display().to_string();
     for warning in replay::warnings(&recording, &content) {
-        super::err(format_args!("warning: {name}: {warning}"));
+        crate::plumbing::output::err(format_args!("warning: {name}: {warning}"));
     }
     let timeline =
         Timeline::build(recording, content.clone()).map_err(|e| format!("{name}: {e}"))?;
     match &timeline.verdict {
         Verdict::Same | Verdict::Fixed { .. } | Verdict::Reproduced { .. } => {}
-        other => super::err(format_args!(
+        other => crate::plumbing::output::err(format_args!(
             "warning: {name}: this build does not replay the recorded run ({}); the steps are the game as this build plays it",
             other
         )),
@@ -56,14 +56,14 @@ pub fn run(args: WhenArgs) -> Result<u8, String> {
         .collect();
     let last = timeline.marks.last;
     let Some(&first) = begins.first() else {
-        super::out(format_args!(
+        crate::plumbing::output::out(format_args!(
             "{name}: `{}` never holds, from step 0 to {last}",
             args.condition
         ))?;
         return Ok(exit::DRIFT);
     };
     if args.all {
-        super::out(format_args!(
+        crate::plumbing::output::out(format_args!(
             "{name}: `{}` comes to hold {} {} in steps 0 to {last}",
             args.condition,
             begins.len(),
@@ -71,19 +71,19 @@ pub fn run(args: WhenArgs) -> Result<u8, String> {
         ))?;
         for &step in &begins {
             for line in account(&timeline, &condition, &content, step) {
-                super::out(line)?;
+                crate::plumbing::output::out(line)?;
             }
         }
     } else {
         for line in account(&timeline, &condition, &content, first) {
-            super::out(line)?;
+            crate::plumbing::output::out(line)?;
         }
         let game = timeline.game_at(first);
         let key = timeline
             .key_at(first)
             .map_or_else(|| "the start".to_string(), |key| format!("key {key}"));
-        super::out(format_args!("--- {name} at step {first} ({key}) ---"))?;
-        super::out(format_args!(
+        crate::plumbing::output::out(format_args!("--- {name} at step {first} ({key}) ---"))?;
+        crate::plumbing::output::out(format_args!(
             "{}",
             game.frame(args.size.0, args.size.1).to_text()
         ))?;

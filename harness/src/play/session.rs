@@ -247,7 +247,7 @@ pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Resu
     }
     drop(screen);
     let path = autosave.path.display();
-    let err = crate::commands::err;
+    let err = crate::plumbing::output::err;
     if let Some(failure) = failure {
         let key = runner
             .keys()

@@ -337,7 +337,7 @@ pub fn write_atomic_with(
         let mut out = std::io::stdout().lock();
         return write(&mut out)
             .and_then(|()| out.flush())
-            .map_err(crate::commands::output_error);
+            .map_err(crate::plumbing::output::output_error);
     }
     let target = resolve(path)?;
     match kind_of(&target) {

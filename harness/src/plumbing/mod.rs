@@ -5,4 +5,5 @@
 pub mod content_dir;
 pub mod exit;
 pub mod files;
+pub mod output;
 pub mod printable;

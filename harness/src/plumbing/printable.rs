@@ -8,7 +8,7 @@
 //! make a line read in another order than it is written.
 //!
 //! Every line deja prints for a person goes through [`lines`] at the one
-//! place it is written (`commands::out`, `commands::note`, `commands::err`
+//! place it is written (`output::out`, `output::note`, `output::err`
 //! and the error `cli::run` prints), and the status line drawn under a
 //! frame through [`escape`]; JSON output is escaped by serde_json instead.
 //! An escape is written as Rust writes one (`\u{1b}`, `\t`), so what was

@@ -40,6 +40,9 @@ pub const MAX_KEYS: usize = 1_000_000;
 pub const MAX_ORIGIN_CHARS: usize = 4096;
 /// Longest free-text note.
 pub const MAX_NOTE_CHARS: usize = 16 * 1024;
+/// The frame size runs are drawn at unless they say otherwise: a
+/// recording without a `frame` was drawn at this size.
+pub const DEFAULT_FRAME: (u16, u16) = (80, 24);
 /// A full 64-bit hash is written every this many steps (and at the last).
 pub const CHECKPOINT_EVERY: u64 = 1000;
 /// Key notation per line when writing.
@@ -292,7 +295,7 @@ struct FrameSize {
 }
 
 fn default_frame() -> FrameSize {
-    let (width, height) = crate::run::runner::DEFAULT_FRAME;
+    let (width, height) = DEFAULT_FRAME;
     FrameSize { width, height }
 }
 

@@ -38,14 +38,11 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            frame: DEFAULT_FRAME,
+            frame: crate::recording::DEFAULT_FRAME,
             progress_limit: None,
         }
     }
 }
-
-/// The frame size runs are drawn at unless they say otherwise.
-pub const DEFAULT_FRAME: (u16, u16) = (80, 24);
 
 /// The sizes `screen.*` also draws frames at on the oracle sample: one
 /// narrower than the notice itself (which is cut at the frame's edge, and
@@ -840,7 +837,7 @@ mod tests {
     /// at, and the approach distances after each key before it.
     fn until_no_progress(keys: &str, limit: u64) -> (Option<u64>, Vec<Approach>) {
         let settings = Settings {
-            frame: DEFAULT_FRAME,
+            frame: crate::recording::DEFAULT_FRAME,
             progress_limit: Some(limit),
         };
         let mut runner = Runner::with_settings(GameConfig::new(3), 1, settings).expect("valid");

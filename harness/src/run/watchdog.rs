@@ -157,15 +157,16 @@ pub fn report_written(hang: &Hang, path: Result<PathBuf, String>) {
         .failure
         .as_ref()
         .map_or_else(String::new, |f| format!("step {}: {}", f.step, f.kind));
-    crate::commands::err(format_args!(
+    crate::plumbing::output::err(format_args!(
         "FAILURE seed {} {failure}",
         hang.recording.seed
     ));
     match path.and_then(|path| crate::recording::write(&path, &hang.recording).map(|()| path)) {
-        Ok(path) => {
-            crate::commands::err(format_args!("  reproduce: deja replay {}", path.display()))
-        }
-        Err(message) => crate::commands::err(format_args!(
+        Ok(path) => crate::plumbing::output::err(format_args!(
+            "  reproduce: deja replay {}",
+            path.display()
+        )),
+        Err(message) => crate::plumbing::output::err(format_args!(
             "  the bug report could not be written: {message}"
         )),
     }
@@ -215,7 +216,7 @@ fn watchdog() -> &'static Watchdog {
             .spawn(|| watchdog().patrol());
         if let Err(e) = spawned {
             // Without the thread a hang is only a hang; say so once.
-            crate::commands::err(format_args!(
+            crate::plumbing::output::err(format_args!(
                 "warning: no watchdog thread ({e}): a hanging key will not be reported"
             ));
         }

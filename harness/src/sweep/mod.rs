@@ -848,7 +848,7 @@ fn found_failure(
             match crate::recording::write(&path, &recording) {
                 Ok(()) => Some(path.display().to_string()),
                 Err(message) => {
-                    crate::commands::err(format_args!(
+                    crate::plumbing::output::err(format_args!(
                         "warning: could not save the failure's recording: {message}"
                     ));
                     None
