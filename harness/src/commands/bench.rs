@@ -28,20 +28,121 @@
 //! started a child into the child's, so they are measured while this one
 //! is still small (the row's note says how small).
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use clap::Parser;
+use clap::{Args, Parser};
 use game_core::content::Content;
 use game_core::{GameConfig, Key, RunSeed};
 use serde::Serialize;
 
-use crate::cli::{BenchArgs, BenchFigure, Format, SweepArgs};
+use crate::commands::args::{Format, parse_seed_range};
+use crate::commands::sweep::SweepArgs;
 use crate::plumbing::exit;
 use crate::recording::Recording;
 use crate::replay::{self, Verdict};
 use crate::run::runner::Runner;
 use crate::sweep::{Saving, SeedRange};
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Keys in the runs that are replayed, at most ten million (the replay,
+    /// recording and viewer figures use these runs).
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub keys: u64,
+    /// How many times each quick figure is measured (replay, the fuzz body,
+    /// each autosave); the median is reported with the min and max.
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub runs: u32,
+    /// How many times each sweep runs (the explorer's and the floors'):
+    /// fewer than --runs, as they take seconds each.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub sweep_runs: u32,
+    /// How many times each memory sweep runs: once, as a 10,000-seed sweep
+    /// takes half a minute and its peak hardly moves from run to run.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub memory_runs: u32,
+    /// The first seed of the replayed runs and of the viewer's long run.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Seeds of the explorer-bot sweep, START..END or START..=LAST.
+    #[arg(long, default_value = "1..201", value_parser = parse_seed_range)]
+    pub explorer_seeds: (u64, u128),
+    /// Seeds of the floors-only sweep (`--bot none`, depths 1..=6).
+    #[arg(long, default_value = "1..2001", value_parser = parse_seed_range)]
+    pub floor_seeds: (u64, u128),
+    /// Seeds of the larger random-bot sweep whose peak memory is measured;
+    /// the smaller one has a tenth of them.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(10..=10_000_000))]
+    pub memory_seeds: u64,
+    /// `intents` inputs (of 64 intents each, the fuzz bench's first ones)
+    /// the fuzz body runs per measure, each run once first as a fuzzer's
+    /// started games are kept.
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub fuzz_inputs: u64,
+    /// Measure only these figures (comma-separated; default: all).
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "FIGURES")]
+    pub only: Vec<BenchFigure>,
+    /// `text`, the table on standard output; or `json` as well: every row
+    /// (name, unit, median, min, max, runs, samples, target, met) as the
+    /// JSON record, written to -o.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Where the JSON record goes (`-`: standard output, the default, and
+    /// the table then goes to standard error).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Write the JSON record to FILE and the table to standard output: the
+    /// same as `--format json -o FILE`.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["format", "output"])]
+    pub json: Option<PathBuf>,
+}
+
+/// The figures `deja bench` measures, in the order of its table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
+pub enum BenchFigure {
+    /// Explorer-bot sweep, bot turns per second, 2 jobs.
+    Explorer,
+    /// Floors generated and validated per second (a sweep without a bot), 2 jobs.
+    Floors,
+    /// Replay with the state hash checked at every step, steps per second.
+    Replay,
+    /// The `intents` fuzz target's body, natively, 64-intent inputs, execs per second.
+    Fuzz,
+    /// Peak memory of random-bot sweeps of --memory-seeds seeds and a tenth of them (child processes).
+    Memory,
+    /// A played run's recording: bytes per key, and the autosave per key at 1k, 10k and 100k keys.
+    Recording,
+    /// The viewer's step back, in a 100,000-key recording and in the replayed runs' longest.
+    Viewer,
+}
+
+impl BenchFigure {
+    /// Every figure, in the table's order.
+    pub const ALL: [BenchFigure; 7] = [
+        BenchFigure::Explorer,
+        BenchFigure::Floors,
+        BenchFigure::Replay,
+        BenchFigure::Fuzz,
+        BenchFigure::Memory,
+        BenchFigure::Recording,
+        BenchFigure::Viewer,
+    ];
+
+    /// The name `--only` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            BenchFigure::Explorer => "explorer",
+            BenchFigure::Floors => "floors",
+            BenchFigure::Replay => "replay",
+            BenchFigure::Fuzz => "fuzz",
+            BenchFigure::Memory => "memory",
+            BenchFigure::Recording => "recording",
+            BenchFigure::Viewer => "viewer",
+        }
+    }
+}
 
 /// The JSON record's format; a change of meaning moves it.
 const RECORD_FORMAT: u32 = 1;

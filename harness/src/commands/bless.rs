@@ -5,15 +5,29 @@
 //! or fail otherwise) is refused unless `--accept-outcome` says so, and one
 //! whose run no longer shows its `expect` list is refused always.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use clap::Args;
 use game_core::content::Content;
 
-use crate::cli::BlessArgs;
+use crate::commands::args::ContentArgs;
 use crate::plumbing::exit;
 use crate::recording::{self, RecordedOutcome, Recording};
 use crate::replay;
+
+#[derive(Args)]
+pub struct BlessArgs {
+    /// Recording files to rewrite.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Rewrite a recording even when its run would now end differently
+    /// (won, died and of what, quit, failed): after reading why.
+    #[arg(long)]
+    pub accept_outcome: bool,
+    #[command(flatten)]
+    pub content: ContentArgs,
+}
 
 /// One file's line in the table bless ends with.
 struct Row {

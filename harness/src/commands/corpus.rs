@@ -2,9 +2,17 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::CorpusArgs;
+use clap::Args;
+
 use crate::fuzz;
 use crate::plumbing::exit;
+
+#[derive(Args)]
+pub struct CorpusArgs {
+    /// The corpus: one folder per fuzz target.
+    #[arg(default_value = "fuzz/corpus", value_name = "DIR")]
+    pub dir: PathBuf,
+}
 
 /// Largest corpus file read: the fuzzers write far smaller ones.
 const MAX_INPUT_BYTES: u64 = 1024 * 1024;

@@ -4,19 +4,42 @@
 //! the two states are compared field by field: the state is serde data, so
 //! the difference is a list of paths and values, not two dumps to eyeball.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
+use clap::Args;
 use game_core::content::Content;
+use game_core::game::digest::compare_parts;
 use serde_json::Value;
 
-use game_core::game::digest::compare_parts;
-
-use crate::cli::{DiffArgs, Format};
+use crate::commands::args::{ContentArgs, Format};
 use crate::inspect::state_view;
 use crate::plumbing::exit;
 use crate::recording::Recording;
 use crate::replay;
 use crate::run::runner::Runner;
+
+#[derive(Args)]
+pub struct DiffArgs {
+    /// A recording (a bug report, a recording before bless).
+    #[arg(value_name = "A")]
+    pub a: PathBuf,
+    /// Another recording of the same seed (its shrunk form, another
+    /// player's run).
+    #[arg(value_name = "B")]
+    pub b: PathBuf,
+    #[command(flatten)]
+    pub content: ContentArgs,
+    /// Replay B on the content in this directory instead (A keeps
+    /// --content): what a content change does to a run, field by field.
+    #[arg(long, value_name = "DIR")]
+    pub content_b: Option<PathBuf>,
+    /// text: the fields that differ in words, the player first, monsters
+    /// by name and id, bit grids as tiles. json: one object with the raw
+    /// serde paths and values, for scripts.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
 
 /// The most field differences printed; the count of the rest is said.
 const MAX_FIELDS_SHOWN: usize = 40;

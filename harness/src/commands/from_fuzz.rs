@@ -1,13 +1,63 @@
 //! `deja from-fuzz`: an `intents` or `keys` artifact becomes a recording that
 //! reproduces its failure, through the same code the fuzz target ran.
 
+use std::path::PathBuf;
+
 use arbitrary::{Arbitrary, Unstructured};
+use clap::Args;
 use game_core::Key;
 use game_core::canary::Canaries;
 
-use crate::cli::{FromFuzzArgs, FuzzTarget};
+use crate::commands::args::parse_canary;
 use crate::fuzz::{self, IntentsInput, KeysInput};
 use crate::plumbing::exit;
+
+#[derive(Args)]
+pub struct FromFuzzArgs {
+    /// The fuzz target that found it.
+    #[arg(value_name = "TARGET", value_enum)]
+    pub target: FuzzTarget,
+    /// The artifact file libFuzzer wrote (fuzz/artifacts/TARGET/crash-...).
+    #[arg(value_name = "ARTIFACT")]
+    pub artifact: PathBuf,
+    /// Where to write the recording.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+    /// The canaries the fuzz run planted (its DEJA_FUZZ_CANARIES). Repeatable.
+    #[arg(long, value_name = "NAME", value_parser = parse_canary())]
+    pub canary: Vec<game_core::canary::Canary>,
+}
+
+/// The fuzz targets (fuzz/fuzz_targets/), as `from-fuzz` takes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FuzzTarget {
+    /// A run of the game from a seed and intents: becomes a recording.
+    Intents,
+    /// A run of the game from a seed and raw keys: becomes a recording.
+    Keys,
+    /// Floor generation (not a run: reproduce with `cargo fuzz run mapgen ARTIFACT`).
+    Mapgen,
+    /// The recording reader (not a run: `cargo fuzz run recording ARTIFACT`).
+    Recording,
+    /// The content loader (not a run: `cargo fuzz run content ARTIFACT`).
+    Content,
+    /// Sight against its oracle (not a run: `cargo fuzz run sight ARTIFACT`).
+    Sight,
+}
+
+impl FuzzTarget {
+    /// The target's name, as cargo fuzz and fuzz/corpus/ spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            FuzzTarget::Intents => "intents",
+            FuzzTarget::Keys => "keys",
+            FuzzTarget::Mapgen => "mapgen",
+            FuzzTarget::Recording => "recording",
+            FuzzTarget::Content => "content",
+            FuzzTarget::Sight => "sight",
+        }
+    }
+}
 
 /// Largest artifact read: libFuzzer's inputs are far smaller.
 const MAX_ARTIFACT_BYTES: u64 = 1024 * 1024;

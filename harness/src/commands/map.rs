@@ -2,11 +2,30 @@
 
 use std::collections::BTreeMap;
 
+use clap::Args;
 use game_core::mapgen::{self, stats::FloorStats};
 use game_core::{Game, GameConfig, RunSeed};
 
-use crate::cli::MapArgs;
+use crate::commands::args::ContentArgs;
 use crate::plumbing::exit;
+
+#[derive(Args)]
+pub struct MapArgs {
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Which floor, 1 to 6.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=6))]
+    pub depth: u32,
+    /// Show the whole floor with everything on it, not only what the player
+    /// sees on arrival.
+    #[arg(long)]
+    pub reveal: bool,
+    /// Map size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "80x40", value_parser = crate::play::frames::parse_map_size)]
+    pub map_size: (u16, u16),
+    #[command(flatten)]
+    pub content: ContentArgs,
+}
 
 pub fn run(args: MapArgs) -> Result<u8, String> {
     let content = super::load_content(&args.content)?;

@@ -1,5 +1,8 @@
-//! The work of each `deja` command. `crate::cli` parses; these run.
+//! Each `deja` command in its own file: its arguments (`XArgs`, clap's
+//! derive) beside its `run`. `args` holds the arguments several share;
+//! `crate::cli` parses and dispatches.
 
+pub mod args;
 pub mod bench;
 pub mod bless;
 pub mod corpus;
@@ -21,7 +24,7 @@ use std::sync::Arc;
 
 use game_core::content::Content;
 
-use crate::cli::ContentArgs;
+use crate::commands::args::ContentArgs;
 use crate::recording::{self, Recording};
 
 /// The content a command runs with: the directory given, or the embedded.

@@ -5,15 +5,70 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use clap::Args;
 use game_core::canary::Canaries;
 use game_core::{GameConfig, RunSeed};
 
-use crate::cli::PlayArgs;
+use crate::commands::args::{ContentArgs, parse_canary};
 use crate::play::frames::FramePrinter;
+use crate::play::frames::Frames;
 use crate::play::session::Autosave;
 use crate::plumbing::exit;
 use crate::recording::Origin;
 use crate::run::runner::Runner;
+
+#[derive(Args)]
+#[command(group(clap::ArgGroup::new("script").args(["keys", "keys_file"])))]
+pub struct PlayArgs {
+    /// The run's seed (default: 1 for scripted keys, a fresh one from the
+    /// OS for a player at the terminal).
+    #[arg(long, conflicts_with = "from")]
+    pub seed: Option<u64>,
+    /// Keys in key notation, e.g. 'llll>' or 'i<Esc>;<Tab><Enter>'. Without
+    /// --keys or --keys-file the game opens in the terminal.
+    #[arg(long)]
+    pub keys: Option<String>,
+    /// A file of key notation (line breaks are ignored; write <Enter>; `#`
+    /// and the spaces before it start a comment to the end of the line: the
+    /// key `#` is <U+23>, a space there <Space>); `-` reads standard input.
+    #[arg(long, value_name = "FILE")]
+    pub keys_file: Option<PathBuf>,
+    /// Take control of this recording: replay it (checked against its
+    /// hashes) to --at, then go on from there.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<PathBuf>,
+    /// With --from: the step to take control at (default: its last good
+    /// step).
+    #[arg(long, value_name = "STEP", requires = "from")]
+    pub at: Option<u64>,
+    /// Which frames to print (scripted keys only).
+    #[arg(long, value_enum, default_value = "last")]
+    pub frames: Frames,
+    /// Frame size, WIDTHxHEIGHT, that every key's frame is drawn and checked
+    /// at, and that the recording keeps (the terminal shows the game at its
+    /// own size). Default: 80x24, or with --from the recording's own.
+    #[arg(long, value_parser = crate::play::frames::parse_frame_size)]
+    pub size: Option<(u16, u16)>,
+    /// Map size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "80x40", value_parser = crate::play::frames::parse_map_size, conflicts_with = "from")]
+    pub map_size: (u16, u16),
+    /// Write the run as a recording here (`-`: standard output, for a
+    /// scripted run with --frames none). Scripted runs are written only when
+    /// given (a failure is always written, here or to a default path); a run
+    /// at the terminal is always recorded, by default to a new file in the
+    /// platform's state directory, and the file is whole after every key.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// The recording's note: what it shows.
+    #[arg(long, default_value = "")]
+    pub note: String,
+    /// Switch on a planted defect (testing the harness; needs a build with
+    /// the `canary` feature). Repeatable.
+    #[arg(long, value_name = "NAME", value_parser = parse_canary(), conflicts_with = "from")]
+    pub canary: Vec<game_core::canary::Canary>,
+    #[command(flatten)]
+    pub content: ContentArgs,
+}
 
 pub fn run(args: PlayArgs) -> Result<u8, String> {
     let note_chars = args.note.chars().count();

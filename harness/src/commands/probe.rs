@@ -6,14 +6,47 @@
 //! change that is not a bug.
 
 use std::fmt::Write as _;
+use std::path::PathBuf;
 use std::time::Instant;
 
+use clap::Args;
 use game_core::map::{DEFAULT_HEIGHT, DEFAULT_WIDTH, MIN_HEIGHT, MIN_WIDTH};
 
-use crate::cli::ProbeArgs;
+use crate::commands::args::ContentArgs;
 use crate::plumbing::exit;
 use crate::sweep::bots::BotKind;
 use crate::sweep::{self, DepthRange, RunOptions, Saving, SeedRange, Shard, SweepSpec};
+
+#[derive(Args)]
+pub struct ProbeArgs {
+    /// The first seed of every sweep (the floor sweeps cover 2000 seeds from here, the bots' 400 to 1000; the probe prints each range).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=u64::MAX / 2))]
+    pub first_seed: u64,
+    /// The baselines the sweeps' figures are held to.
+    #[arg(long, default_value = "baselines/sweep.ron", value_name = "FILE")]
+    pub baselines: PathBuf,
+    /// The fuzz corpus to run.
+    #[arg(long, default_value = "fuzz/corpus", value_name = "DIR")]
+    pub corpus: PathBuf,
+    /// Rewrite the baselines from these sweeps (after an intended change).
+    #[arg(long)]
+    pub bless: bool,
+    /// Stop at the first part that finds something (what a mutation run
+    /// wants: a caught mutant needs no more).
+    #[arg(long, conflicts_with = "bless")]
+    pub fail_fast: bool,
+    /// Worker threads (default: the machine's cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: Option<u32>,
+    /// Write a recording that reproduces each failure into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub save_failures: Option<PathBuf>,
+    /// Seconds one key may take before it is reported as a hang.
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub hang_seconds: Option<u64>,
+    #[command(flatten)]
+    pub content: ContentArgs,
+}
 
 /// Keys each bot run may press.
 pub const KEYS: u64 = 3000;

@@ -4,14 +4,59 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use clap::Args;
 use game_core::content::Content;
 use serde::Serialize;
 
-use crate::cli::{Format, ReplayArgs};
+use crate::commands::args::{ContentArgs, Format};
 use crate::play::frames::FramePrinter;
+use crate::play::frames::Frames;
 use crate::plumbing::exit;
 use crate::recording::{self, Recording};
 use crate::replay::{self, Report, Verdict};
+
+#[derive(Args)]
+pub struct ReplayArgs {
+    /// Recording files, or directories of them (every *.ron inside, sorted;
+    /// a directory implies --summary).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Group the verdicts (same, drift and which parts, reproduced, fixed,
+    /// new failure, unmet, unreadable) with counts and a few files each,
+    /// for triaging a corpus, instead of a report per file.
+    #[arg(long, conflicts_with_all = ["watch", "cast", "frames"])]
+    pub summary: bool,
+    /// Stop after this many keys.
+    #[arg(long, value_name = "N")]
+    pub to_step: Option<u64>,
+    /// Which frames to print (text format only).
+    #[arg(long, value_enum, default_value = "none")]
+    pub frames: Frames,
+    /// Frame size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "80x24", value_parser = crate::play::frames::parse_frame_size)]
+    pub size: (u16, u16),
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Watch the recording in the terminal: pause, step back and forth, jump
+    /// to a floor, a step, a turn or the failure, take control (? lists the
+    /// keys). One file.
+    #[arg(long, conflicts_with_all = ["format", "frames", "cast"])]
+    pub watch: bool,
+    /// Write the playback as an asciicast v2 movie (what asciinema plays) to
+    /// -o: one frame per key, at --speed keys per second. One file.
+    #[arg(long, conflicts_with_all = ["format", "frames"], requires = "output")]
+    pub cast: bool,
+    /// Keys per second for --cast, and where --watch starts.
+    #[arg(long, default_value_t = crate::play::viewer::DEFAULT_SPEED, value_name = "KEYS", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub speed: u32,
+    /// With --cast, where the movie goes (`-`: standard output); with
+    /// --watch, where a run taken over (`p`) is recorded (default: a new
+    /// file in the platform's state directory).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub content: ContentArgs,
+}
 
 pub fn run(args: ReplayArgs) -> Result<u8, String> {
     let content = super::load_content(&args.content)?;

@@ -1,11 +1,51 @@
 //! `deja report`: the balance report drawn from sweep reports.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::cli::{ReportArgs, ReportFormat};
+use clap::Args;
+
 use crate::plumbing::exit;
 use crate::sweep;
 use crate::sweep::report::{self, Source};
+
+#[derive(Args)]
+pub struct ReportArgs {
+    /// Sweep reports (from `sweep --format json -o FILE`), typically one per
+    /// bot.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Where the report goes: a name ending .html (a page with the charts
+    /// and a table of key figures) or .svg (the charts alone).
+    #[arg(short, long, value_name = "OUT", value_parser = parse_report_output)]
+    pub output: PathBuf,
+}
+
+/// What `deja report` writes, by the name of its output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportFormat {
+    Svg,
+    Html,
+}
+
+impl ReportFormat {
+    /// The format a file name's extension asks for, in any case.
+    pub fn of(path: &std::path::Path) -> Option<ReportFormat> {
+        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+        match extension.as_str() {
+            "svg" => Some(ReportFormat::Svg),
+            "html" | "htm" => Some(ReportFormat::Html),
+            _ => None,
+        }
+    }
+}
+
+fn parse_report_output(text: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(text);
+    match ReportFormat::of(&path) {
+        Some(_) => Ok(path),
+        None => Err(crate::commands::report::OUTPUT_NAMES.to_string()),
+    }
+}
 
 pub fn run(args: ReportArgs) -> Result<u8, String> {
     crate::plumbing::files::check_output_file(&args.output, &args.files)?;

@@ -1,10 +1,37 @@
 //! `deja show`: seek into a recording and show the frame (and the state) at a
 //! step.
 
-use crate::cli::ShowArgs;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::commands::args::ContentArgs;
 use crate::plumbing::exit;
 use crate::recording;
 use crate::replay;
+
+#[derive(Args)]
+pub struct ShowArgs {
+    /// A recording file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The step to show: 0 is the start, N is after the N-th key.
+    #[arg(long, value_name = "STEP")]
+    pub at: u64,
+    /// Also print the game state: every field in the words `deja diff`
+    /// uses and `deja when` conditions name.
+    #[arg(long)]
+    pub state: bool,
+    /// With --state: the whole state as raw RON instead (what a save
+    /// holds: bit grids as words, kinds as numbers).
+    #[arg(long, requires = "state")]
+    pub raw: bool,
+    /// Frame size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "80x24", value_parser = crate::play::frames::parse_frame_size)]
+    pub size: (u16, u16),
+    #[command(flatten)]
+    pub content: ContentArgs,
+}
 
 pub fn run(args: ShowArgs) -> Result<u8, String> {
     let recording = recording::read(&args.file)?;

@@ -7,11 +7,29 @@
 //! so far written to `-o`, which a second `deja shrink` goes on from.
 
 use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::cli::ShrinkArgs;
+use clap::Args;
+
+use crate::commands::args::ContentArgs;
 use crate::plumbing::exit;
 use crate::replay::shrink::{Status, Watch, count_keys};
+
+#[derive(Args)]
+pub struct ShrinkArgs {
+    /// A recording that fails (a bug report).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Where to write the shrunk recording.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: PathBuf,
+    /// Most candidate runs to try.
+    #[arg(long, default_value_t = crate::replay::shrink::DEFAULT_MAX_TRIES, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_tries: u32,
+    #[command(flatten)]
+    pub content: ContentArgs,
+}
 
 pub fn run(args: ShrinkArgs) -> Result<u8, String> {
     let recording = crate::recording::read(&args.file)?;

@@ -1,13 +1,98 @@
 //! `deja sweep` and `deja merge`.
 
 use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::cli::{Format, MergeArgs, SweepArgs};
+use clap::Args;
+
+use crate::commands::args::{
+    ContentArgs, Format, parse_canary, parse_depth_range, parse_seed_range, parse_shard,
+};
 use crate::plumbing::exit;
 use crate::sweep::{self, DepthRange, Saving, SeedRange, Shard, SweepReport, SweepSpec};
+
+#[derive(Args)]
+pub struct SweepArgs {
+    /// Seeds to sweep, START..END (END excluded) or START..=LAST (LAST may
+    /// be 18446744073709551615).
+    #[arg(long, default_value = "1..201", value_parser = parse_seed_range)]
+    pub seeds: (u64, u128),
+    /// Floors to generate and check for each seed, FIRST..=LAST.
+    #[arg(long, default_value = "1..=6", value_parser = parse_depth_range)]
+    pub depths: (u32, u32),
+    /// The bot that plays each seed from the start.
+    #[arg(long, value_enum, default_value = "explorer")]
+    pub bot: crate::sweep::bots::BotKind,
+    /// Most keys the bot presses per seed (`--turns`, its old name, still
+    /// works).
+    #[arg(long, alias = "turns", default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=crate::sweep::MOST_KEYS))]
+    pub keys: u64,
+    /// Worker threads (default: the machine's cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: Option<u32>,
+    /// Run only part I of N of the seeds, e.g. 2/4.
+    #[arg(long, value_parser = parse_shard)]
+    pub shard: Option<(u32, u32)>,
+    /// The report: `text`, the summary for people (on standard output), or
+    /// `json`, every seed's result and the summary for scripts and `merge`.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Where the JSON report goes (`-`: standard output, the default, and
+    /// the summary then goes to standard error).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Write a recording that reproduces each failure into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub save_failures: Option<PathBuf>,
+    /// Shrink the smallest case of each group of failures (as `deja
+    /// shrink` does) and save it beside its recording as NAME-shrunk.ron.
+    #[arg(long, requires = "save_failures")]
+    pub shrink: bool,
+    /// Stop at the lowest failing seed: seeds above a failure are skipped,
+    /// seeds below it still run, and the report covers the seeds up to it,
+    /// so it is the same whatever --jobs is.
+    #[arg(long)]
+    pub fail_fast: bool,
+    /// The most keys in a row a bot may press without revealing ground,
+    /// changing floor, fighting, moving an item or coming nearer the unknown
+    /// or the way down (default: 200 for the explorer, 1500 for the random
+    /// bot).
+    #[arg(long, value_name = "KEYS", value_parser = clap::value_parser!(u64).range(1..=crate::sweep::MOST_KEYS))]
+    pub progress_limit: Option<u64>,
+    /// Compare the sweep's figures with this baseline file's entry for the
+    /// same kind of sweep; a figure outside its band fails the sweep.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Write this sweep's figures into the baseline file as the entry for its
+    /// kind of sweep (after an intended change to the game).
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+    pub bless_baseline: Option<PathBuf>,
+    /// Seconds one key may take before it is reported as a hang.
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub hang_seconds: Option<u64>,
+    /// Map size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "80x40", value_parser = crate::play::frames::parse_map_size)]
+    pub map_size: (u16, u16),
+    /// Switch on a planted defect in every run (testing the harness; needs a
+    /// build with the `canary` feature). Repeatable.
+    #[arg(long, value_name = "NAME", value_parser = parse_canary())]
+    pub canary: Vec<game_core::canary::Canary>,
+    #[command(flatten)]
+    pub content: ContentArgs,
+}
+
+#[derive(Args)]
+pub struct MergeArgs {
+    /// Shard reports (from `sweep --format json -o FILE`).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Write the merged report here instead of standard output.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+}
 
 pub fn run(args: SweepArgs) -> Result<u8, String> {
     let content = super::load_content(&args.content)?;

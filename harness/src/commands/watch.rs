@@ -10,7 +10,7 @@ use game_core::Game;
 use game_core::content::Content;
 use game_core::frame::{Cell, Frame, Style};
 
-use crate::cli::ReplayArgs;
+use crate::commands::replay::ReplayArgs;
 use crate::play::session::{self, Autosave, SIGNAL_POLL, with_status};
 use crate::play::terminal::{self, Input, Screen};
 use crate::play::viewer::{Action, HELP, Viewer};

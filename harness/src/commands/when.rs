@@ -8,19 +8,42 @@
 //! step, each keyframe's stretch on its own thread. A step found is pressed
 //! again from the step before, to say what its key did.
 
-use rayon::prelude::*;
+use std::path::PathBuf;
 
+use clap::Args;
 use game_core::Game;
 use game_core::content::Content;
 use game_core::game::Event;
 use game_core::game::events::Who;
+use rayon::prelude::*;
 
-use crate::cli::WhenArgs;
+use crate::commands::args::ContentArgs;
 use crate::inspect::condition::Condition;
 use crate::inspect::state_view;
 use crate::plumbing::exit;
 use crate::replay::timeline::Timeline;
 use crate::replay::{self, Verdict};
+
+#[derive(Args)]
+pub struct WhenArgs {
+    /// A recording file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// What to look for, over the field paths `deja diff` and `deja show
+    /// --state` print: 'player.hp <= 5', 'monsters[kind=orc].awake'
+    /// (--help says the whole syntax).
+    #[arg(value_name = "CONDITION")]
+    pub condition: String,
+    /// List every step at which the condition comes to hold, not only the
+    /// first (without frames).
+    #[arg(long)]
+    pub all: bool,
+    /// Frame size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "80x24", value_parser = crate::play::frames::parse_frame_size)]
+    pub size: (u16, u16),
+    #[command(flatten)]
+    pub content: ContentArgs,
+}
 
 /// Events of a key listed at most; the count of the rest is said.
 const EVENTS_SHOWN: usize = 12;
