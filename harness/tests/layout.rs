@@ -1,0 +1,501 @@
+//! The harness's layout holds: each folder of `harness/src` uses only the
+//! folders ARCHITECTURE.md's code map lets it use, so the arrows point one
+//! way (cli -> commands -> capabilities -> run -> recording -> plumbing)
+//! and no module is in an import circle with a module of another folder.
+//!
+//! Read from the source, as `game-core/tests/purity.rs` reads game-core's:
+//! every `crate::` path outside comments and `#[cfg(test)]` modules names the
+//! folder (or top-level file) it reaches into.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// What each folder (or top-level file) of `harness/src` may use, besides
+/// itself and game-core. Keep it the same as ARCHITECTURE.md's code map.
+const MAY_USE: &[(&str, &[&str])] = &[
+    ("plumbing", &[]),
+    ("recording", &["plumbing"]),
+    ("run", &["recording", "plumbing"]),
+    ("inspect", &[]),
+    ("replay", &["run", "recording", "plumbing"]),
+    ("sweep", &["run", "recording", "plumbing"]),
+    ("play", &["replay", "run", "recording", "plumbing"]),
+    ("fuzz", &["replay", "run", "recording", "plumbing"]),
+    (
+        "commands",
+        &[
+            "sweep",
+            "play",
+            "fuzz",
+            "replay",
+            "inspect",
+            "run",
+            "recording",
+            "plumbing",
+        ],
+    ),
+    (
+        "cli",
+        &[
+            "commands",
+            "sweep",
+            "play",
+            "fuzz",
+            "replay",
+            "inspect",
+            "run",
+            "recording",
+            "plumbing",
+        ],
+    ),
+];
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `.rs` file under `dir`, sorted.
+fn rust_files(dir: &Path, into: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            rust_files(&path, into);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            into.push(path);
+        }
+    }
+}
+
+/// The folder a file of `harness/src` belongs to: its first component, or
+/// the file's own name for a file at the top (`cli.rs` is `cli`).
+fn folder_of(relative: &Path) -> String {
+    let first = relative
+        .components()
+        .next()
+        .expect("a path under src")
+        .as_os_str()
+        .to_string_lossy()
+        .into_owned();
+    first.strip_suffix(".rs").unwrap_or(&first).to_string()
+}
+
+/// The code of a file without its comments and its `#[cfg(test)]` modules
+/// (tests may reach anywhere).
+fn code_of(text: &str) -> String {
+    let mut code = String::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        if line.trim_start().starts_with("#[cfg(test)]")
+            && lines
+                .peek()
+                .is_some_and(|next| next.trim_start().starts_with("mod "))
+        {
+            // The test module runs to the end of the file in this crate's
+            // style; check that rather than assume it.
+            let rest: Vec<&str> = lines.collect();
+            assert!(
+                rest.last().is_some_and(|last| *last == "}"),
+                "a #[cfg(test)] module that does not end the file"
+            );
+            break;
+        }
+        let line = match line.find("//") {
+            Some(at) if !line[..at].contains('"') => &line[..at],
+            _ => line,
+        };
+        code.push_str(line);
+        code.push('\n');
+    }
+    code
+}
+
+/// The first path segment after each `crate::` in `code`, with each item of
+/// a `crate::{a, b::c}` group.
+fn crate_uses(code: &str) -> BTreeSet<String> {
+    let mut used = BTreeSet::new();
+    let identifier = |s: &str| -> String {
+        s.trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    for (at, _) in code.match_indices("crate::") {
+        let rest = &code[at + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let mut depth = 0;
+            let mut item_start = true;
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => item_start = true,
+                    _ if item_start && !c.is_whitespace() => {
+                        used.insert(identifier(&group[i..]));
+                        item_start = false;
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            used.insert(identifier(rest));
+        }
+    }
+    used.remove("");
+    used
+}
+
+/// Which folders each folder uses, with a file that does it for each.
+fn folder_uses() -> BTreeMap<String, BTreeMap<String, String>> {
+    let root = src();
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    let mut uses: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for path in files {
+        let relative = path.strip_prefix(&root).expect("under src").to_path_buf();
+        let folder = folder_of(&relative);
+        if folder == "lib" || folder == "main" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("a source file reads");
+        for used in crate_uses(&code_of(&text)) {
+            if used != folder {
+                uses.entry(folder.clone())
+                    .or_default()
+                    .entry(used)
+                    .or_insert_with(|| relative.display().to_string());
+            }
+        }
+    }
+    uses
+}
+
+#[test]
+fn every_folder_uses_only_the_folders_below_it() {
+    let rules: BTreeMap<&str, &[&str]> = MAY_USE.iter().copied().collect();
+    let mut wrong = Vec::new();
+    for (folder, used) in folder_uses() {
+        let Some(allowed) = rules.get(folder.as_str()) else {
+            wrong.push(format!(
+                "{folder}: a folder the layout does not list (add it to MAY_USE and ARCHITECTURE.md)"
+            ));
+            continue;
+        };
+        for (target, file) in used {
+            if !allowed.contains(&target.as_str()) {
+                wrong.push(format!(
+                    "{file} uses crate::{target}, which {folder} may not"
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_layout_has_no_circle() {
+    // MAY_USE is the promise; a circle in it would allow one in the code.
+    let rules: BTreeMap<&str, &[&str]> = MAY_USE.iter().copied().collect();
+    fn reaches(
+        rules: &BTreeMap<&str, &[&str]>,
+        from: &str,
+        to: &str,
+        seen: &mut BTreeSet<String>,
+    ) -> bool {
+        rules.get(from).is_some_and(|next| {
+            next.iter()
+                .any(|n| *n == to || (seen.insert(n.to_string()) && reaches(rules, n, to, seen)))
+        })
+    }
+    for folder in rules.keys() {
+        assert!(
+            !reaches(&rules, folder, folder, &mut BTreeSet::new()),
+            "{folder} may use a folder that may use it"
+        );
+    }
+}
+
+#[test]
+fn the_reader_sees_a_use_of_each_form() {
+    let code = code_of(
+        "use crate::run::runner::Runner;\n\
+         use crate::{plumbing::files, recording::{self, Recording}};\n\
+         // crate::sweep in a comment\n\
+         fn f() { crate::replay::replay(); }\n\
+         #[cfg(test)]\n\
+         mod tests {\n    use crate::commands;\n}",
+    );
+    let used: Vec<String> = crate_uses(&code).into_iter().collect();
+    assert_eq!(used, ["plumbing", "recording", "replay", "run"]);
+}
+
+/// The longest a function may be, in lines from its `fn` to its closing
+/// brace (tests aside): past it, a function is split into steps whose names
+/// say what they do.
+const LONGEST_FUNCTION: usize = 100;
+
+/// The functions still over [`LONGEST_FUNCTION`] when the rule came in
+/// (issue 26), each to be split. The list may only shrink: a function not
+/// on it must keep to the rule, and one on it that now does must leave it.
+const NOT_YET_SPLIT: &[&str] = &[
+    "game-core/src/content/scan.rs::split_list",
+    "game-core/src/describe.rs::describe",
+    "game-core/src/game/render.rs::draw_screen",
+    "game-core/src/game/render.rs::draw_box",
+    "game-core/src/invariants/keys.rs::on_the_map",
+    "game-core/src/invariants/keys.rs::walk_went_past_a_reason",
+    "game-core/src/invariants/keys.rs::aim",
+    "game-core/src/invariants/record.rs::on",
+    "game-core/src/invariants/record.rs::step",
+    "game-core/src/invariants/record.rs::hit_points",
+    "game-core/src/invariants/record.rs::items",
+    "game-core/src/invariants/record.rs::reconcile",
+    "game-core/src/invariants/screen.rs::check_map",
+    "game-core/src/invariants/screen.rs::lay_out",
+    "game-core/src/invariants/screen.rs::find_box",
+    "harness/src/commands/bench.rs::run",
+    "harness/src/commands/diff.rs::run",
+    "harness/src/commands/play.rs::run",
+    "harness/src/commands/probe.rs::run",
+    "harness/src/commands/replay.rs::replay_file",
+    "harness/src/commands/sweep.rs::run",
+    "harness/src/inspect/state_view.rs::root",
+    "harness/src/play/session.rs::play",
+    "harness/src/play/viewer.rs::key",
+    "harness/src/recording/mod.rs::check",
+    "harness/src/replay/timeline.rs::build",
+    "harness/src/run/runner.rs::press",
+    "harness/src/run/runner.rs::after_key",
+    "harness/src/sweep/bots.rs::decide",
+    "harness/src/sweep/check.rs::bound_run",
+    "harness/src/sweep/check.rs::bound_bot",
+    "harness/src/sweep/mod.rs::sweep_seed",
+    "harness/src/sweep/report.rs::draw",
+];
+
+/// Source text with every comment, string and character literal blanked to
+/// spaces (line breaks kept), so braces and `fn` are only code's.
+fn blank_comments_and_literals(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let blank = |c: char| if c == '\n' { '\n' } else { ' ' };
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                out.push(' ');
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            let mut depth = 0;
+            while i < chars.len() {
+                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
+                    depth += 1;
+                    out.push_str("  ");
+                    i += 2;
+                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
+                    depth -= 1;
+                    out.push_str("  ");
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    out.push(blank(chars[i]));
+                    i += 1;
+                }
+            }
+        } else if c == 'r'
+            && (next == Some('"') || next == Some('#'))
+            && (i == 0 || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '_'))
+        {
+            // A raw string: r"..." or r#"..."#.
+            let mut j = i + 1;
+            let mut hashes = 0;
+            while chars.get(j) == Some(&'#') {
+                hashes += 1;
+                j += 1;
+            }
+            if chars.get(j) != Some(&'"') {
+                out.push(c);
+                i += 1;
+                continue;
+            }
+            j += 1;
+            loop {
+                match chars.get(j) {
+                    None => break,
+                    Some('"') if (1..=hashes).all(|h| chars.get(j + h) == Some(&'#')) => {
+                        j += 1 + hashes;
+                        break;
+                    }
+                    _ => j += 1,
+                }
+            }
+            out.extend(chars[i..j.min(chars.len())].iter().map(|&c| blank(c)));
+            i = j;
+        } else if c == '"' {
+            out.push(' ');
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                if chars[i] == '\\' {
+                    out.push(' ');
+                    i += 1;
+                }
+                if i < chars.len() {
+                    out.push(blank(chars[i]));
+                    i += 1;
+                }
+            }
+            out.push(' ');
+            i += 1;
+        } else if c == '\'' {
+            // A character literal ('x', '\n', '\u{1b}'), or a lifetime.
+            let end = if next == Some('\\') {
+                (i + 2..chars.len()).find(|&k| chars[k] == '\'')
+            } else if chars.get(i + 2) == Some(&'\'') {
+                Some(i + 2)
+            } else {
+                None
+            };
+            match end {
+                Some(end) => {
+                    for _ in i..=end {
+                        out.push(' ');
+                    }
+                    i = end + 1;
+                }
+                None => {
+                    out.push(c);
+                    i += 1;
+                }
+            }
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Each function of `text` outside `#[cfg(test)]` modules, as (name, first
+/// line, lines long).
+fn functions(text: &str) -> Vec<(String, usize, usize)> {
+    let code = blank_comments_and_literals(text);
+    let bytes = code.as_bytes();
+    let line_at = |at: usize| code[..at].matches('\n').count() + 1;
+    let word_at = |at: usize, word: &str| {
+        code[at..].starts_with(word)
+            && (at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_'))
+            && bytes
+                .get(at + word.len())
+                .is_none_or(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+    };
+    // The end of the block that opens at `open` (a `{`).
+    let block_end = |open: usize| {
+        let mut depth = 0usize;
+        for (k, b) in bytes.iter().enumerate().skip(open) {
+            match b {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return k;
+                    }
+                }
+                _ => {}
+            }
+        }
+        bytes.len() - 1
+    };
+    let mut found = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        if code[at..].starts_with("#[cfg(test)]") {
+            // Skip the item it guards when that is a module.
+            let after = at + "#[cfg(test)]".len();
+            let rest = code[after..].trim_start();
+            let item = after + (code[after..].len() - rest.len());
+            if rest.starts_with("mod ") || rest.starts_with("pub mod ") {
+                match code[item..].find(['{', ';']) {
+                    Some(k) if bytes[item + k] == b'{' => at = block_end(item + k) + 1,
+                    _ => at = item + 1,
+                }
+                continue;
+            }
+        }
+        if word_at(at, "fn") {
+            let name: String = code[at + 2..]
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if let Some(k) = code[at..].find(['{', ';']) {
+                if bytes[at + k] == b'{' && !name.is_empty() {
+                    let end = block_end(at + k);
+                    found.push((name, line_at(at), line_at(end) - line_at(at) + 1));
+                }
+            }
+            at += 2;
+            continue;
+        }
+        at += 1;
+    }
+    found
+}
+
+#[test]
+fn no_function_is_longer_than_the_rule_allows() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    for crate_src in ["game-core/src", "harness/src"] {
+        rust_files(&workspace.join(crate_src), &mut files);
+    }
+    let mut over = BTreeSet::new();
+    let mut report = Vec::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).expect("a source file reads");
+        let shown = path
+            .strip_prefix(&workspace)
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        for (name, line, length) in functions(&text) {
+            if length > LONGEST_FUNCTION {
+                let id = format!("{shown}::{name}");
+                if !NOT_YET_SPLIT.contains(&id.as_str()) {
+                    report.push(format!(
+                        "{shown}:{line}: {name} is {length} lines, over {LONGEST_FUNCTION}: split it into steps whose names say what they do"
+                    ));
+                }
+                over.insert(id);
+            }
+        }
+    }
+    for id in NOT_YET_SPLIT {
+        if !over.contains(*id) {
+            report.push(format!(
+                "{id} keeps to the rule now (or is gone): take it off NOT_YET_SPLIT"
+            ));
+        }
+    }
+    assert!(report.is_empty(), "{}", report.join("\n"));
+}
+
+#[test]
+fn the_counter_measures_a_function_from_fn_to_its_brace() {
+    let text = "fn one() {\n    let s = \"}\"; // }\n    let c = '}';\n}\n\
+                trait T { fn declared(&self); }\n\
+                fn two<'a>(x: &'a str) -> &'a str {\n    x\n}\n\
+                #[cfg(test)]\nmod tests {\n    fn skipped() {\n    }\n}\n";
+    assert_eq!(
+        functions(text),
+        [("one".to_string(), 1, 4), ("two".to_string(), 6, 3)]
+    );
+}
