@@ -146,27 +146,7 @@ pub fn spec(probe: ProbeSweep, first_seed: u64) -> SweepSpec {
 pub fn run(args: ProbeArgs) -> Result<u8, String> {
     let started = Instant::now();
     let content = super::load_content(&args.content)?;
-    if let Some(seconds) = args.hang_seconds {
-        crate::run::watchdog::set_budget(seconds);
-    }
-    if let Some(dir) = &args.save_failures {
-        crate::plumbing::files::check_output_dir(dir)?;
-    }
-    // Every input is checked before the first seed: the sweeps take
-    // minutes, and a missing corpus or baseline file found after them
-    // (a probe run outside the repository's root) wastes them.
-    if !args.bless && std::fs::symlink_metadata(&args.baselines).is_err() {
-        return Err(format!(
-            "{}: no such file; run from the repository's root, give --baselines FILE, or make it with --bless",
-            args.baselines.display()
-        ));
-    }
-    let mut baselines = crate::sweep::baseline::Baselines::read(&args.baselines)?;
-    super::corpus::inputs(&args.corpus)?;
-    if args.bless {
-        // The baselines are read and rewritten on purpose: --bless's job.
-        crate::plumbing::files::check_output_file(&args.baselines, &[])?;
-    }
+    let mut baselines = check_inputs(&args)?;
     super::sweep::hang_reports_into(args.save_failures.clone());
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -182,12 +162,7 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
     let mut reached = std::collections::BTreeSet::new();
     for probe in SWEEPS {
         let spec = spec(probe, args.first_seed);
-        let ProbeSweep { bot, map, .. } = probe;
-        let name = match bot {
-            BotKind::None => format!("floors {}x{}", map.0, map.1),
-            bot if map == DEFAULT_MAP => sweep::bot_name(bot).to_string(),
-            bot => format!("{} {}x{}", sweep::bot_name(bot), map.0, map.1),
-        };
+        let name = sweep_name(probe);
         let clock = Instant::now();
         let options = RunOptions {
             fail_fast: args.fail_fast,
@@ -218,57 +193,10 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
             }
             "blessed".to_string()
         } else {
-            match baselines.entry(&report.spec) {
-                None => {
-                    crate::plumbing::output::out(format!(
-                        "FAILURE {name}: {} has no baseline for this sweep; run deja probe --bless",
-                        args.baselines.display()
-                    ))?;
-                    problems += 1;
-                    "no baseline".to_string()
-                }
-                Some(entry) => {
-                    let deviations =
-                        crate::sweep::baseline::deviations(entry, &report.summary.figures);
-                    for deviation in &deviations {
-                        crate::plumbing::output::out(format!(
-                            "FAILURE {name} baseline: {deviation}"
-                        ))?;
-                    }
-                    problems += deviations.len() as u64;
-                    let mut against = format!(
-                        "{}/{} figures in their bands",
-                        report
-                            .summary
-                            .figures
-                            .len()
-                            .saturating_sub(deviations.len()),
-                        report.summary.figures.len()
-                    );
-                    if let Some(bot) = &report.summary.bot {
-                        let (held, short) = super::sweep::compare_reach(entry, bot, &situations);
-                        for shortfall in &short {
-                            crate::plumbing::output::out(format!(
-                                "FAILURE {name} reach: {shortfall}"
-                            ))?;
-                        }
-                        if held == 0 {
-                            crate::plumbing::output::out(format!(
-                                "FAILURE {name} reach: {} has no reach for this sweep; run deja probe --bless",
-                                args.baselines.display()
-                            ))?;
-                            problems += 1;
-                        }
-                        problems += short.len() as u64;
-                        let _ = write!(
-                            against,
-                            ", {}/{held} situations reached as often",
-                            held.saturating_sub(short.len())
-                        );
-                    }
-                    against
-                }
-            }
+            let (against, deviations) =
+                hold_to_baseline(&name, &report, &baselines, &args.baselines, &situations)?;
+            problems += deviations;
+            against
         };
         if let Some(bot) = &report.summary.bot {
             reached.extend(bot.reach.keys().cloned());
@@ -298,25 +226,7 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
         crate::plumbing::files::write_atomic(&args.baselines, baselines.to_text().as_bytes())?;
         lines.push(format!("wrote {}", args.baselines.display()));
     }
-    let unreached: Vec<&str> = situations
-        .iter()
-        .filter(|id| !reached.contains(*id))
-        .map(String::as_str)
-        .collect();
-    lines.push(format!(
-        "{:<15} {} of {} situations reached{}",
-        "reach",
-        situations.len() - unreached.len(),
-        situations.len(),
-        if unreached.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; never: {} (docs/invariants.md says why)",
-                unreached.join(", ")
-            )
-        }
-    ));
+    lines.push(reach_line(&situations, &reached));
     let clock = Instant::now();
     let corpus = super::corpus::check(&args.corpus)?;
     found += corpus.problems.len() as u64;
@@ -328,6 +238,11 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
         corpus.problems.len(),
         clock.elapsed().as_secs_f64()
     ));
+    say_what_was_found(lines, found, started)
+}
+
+/// The probe's lines, one per part, and its verdict; the exit code.
+fn say_what_was_found(lines: Vec<String>, found: u64, started: Instant) -> Result<u8, String> {
     crate::plumbing::output::out("probe:")?;
     for line in lines {
         crate::plumbing::output::out(format!("  {line}"))?;
@@ -342,4 +257,117 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
         started.elapsed().as_secs_f64()
     ))?;
     Ok(if found > 0 { exit::FAILURE } else { exit::OK })
+}
+
+/// Every input checked before the first seed: the sweeps take minutes, and
+/// a missing corpus or baseline file found after them (a probe run outside
+/// the repository's root) wastes them. The baselines, read.
+fn check_inputs(args: &ProbeArgs) -> Result<crate::sweep::baseline::Baselines, String> {
+    if let Some(seconds) = args.hang_seconds {
+        crate::run::watchdog::set_budget(seconds);
+    }
+    if let Some(dir) = &args.save_failures {
+        crate::plumbing::files::check_output_dir(dir)?;
+    }
+    if !args.bless && std::fs::symlink_metadata(&args.baselines).is_err() {
+        return Err(format!(
+            "{}: no such file; run from the repository's root, give --baselines FILE, or make it with --bless",
+            args.baselines.display()
+        ));
+    }
+    let baselines = crate::sweep::baseline::Baselines::read(&args.baselines)?;
+    super::corpus::inputs(&args.corpus)?;
+    if args.bless {
+        // The baselines are read and rewritten on purpose: --bless's job.
+        crate::plumbing::files::check_output_file(&args.baselines, &[])?;
+    }
+    Ok(baselines)
+}
+
+/// How a probe sweep is named in its lines: "floors 60x20", "explorer",
+/// "swarm 60x20".
+fn sweep_name(probe: ProbeSweep) -> String {
+    let ProbeSweep { bot, map, .. } = probe;
+    match bot {
+        BotKind::None => format!("floors {}x{}", map.0, map.1),
+        bot if map == DEFAULT_MAP => sweep::bot_name(bot).to_string(),
+        bot => format!("{} {}x{}", sweep::bot_name(bot), map.0, map.1),
+    }
+}
+
+/// A sweep's figures and reach held to its baseline: each deviation and
+/// shortfall printed as a FAILURE line; the summary's words ("62/62 figures
+/// in their bands, ...") and how many problems were found.
+fn hold_to_baseline(
+    name: &str,
+    report: &sweep::SweepReport,
+    baselines: &crate::sweep::baseline::Baselines,
+    file: &std::path::Path,
+    situations: &[String],
+) -> Result<(String, u64), String> {
+    let Some(entry) = baselines.entry(&report.spec) else {
+        crate::plumbing::output::out(format!(
+            "FAILURE {name}: {} has no baseline for this sweep; run deja probe --bless",
+            file.display()
+        ))?;
+        return Ok(("no baseline".to_string(), 1));
+    };
+    let deviations = crate::sweep::baseline::deviations(entry, &report.summary.figures);
+    for deviation in &deviations {
+        crate::plumbing::output::out(format!("FAILURE {name} baseline: {deviation}"))?;
+    }
+    let mut problems = deviations.len() as u64;
+    let mut against = format!(
+        "{}/{} figures in their bands",
+        report
+            .summary
+            .figures
+            .len()
+            .saturating_sub(deviations.len()),
+        report.summary.figures.len()
+    );
+    if let Some(bot) = &report.summary.bot {
+        let (held, short) = super::sweep::compare_reach(entry, bot, situations);
+        for shortfall in &short {
+            crate::plumbing::output::out(format!("FAILURE {name} reach: {shortfall}"))?;
+        }
+        if held == 0 {
+            crate::plumbing::output::out(format!(
+                "FAILURE {name} reach: {} has no reach for this sweep; run deja probe --bless",
+                file.display()
+            ))?;
+            problems += 1;
+        }
+        problems += short.len() as u64;
+        let _ = write!(
+            against,
+            ", {}/{held} situations reached as often",
+            held.saturating_sub(short.len())
+        );
+    }
+    Ok((against, problems))
+}
+
+/// The reach line: how many of the catalogue's situations any sweep
+/// reached, and which none did.
+fn reach_line(situations: &[String], reached: &std::collections::BTreeSet<String>) -> String {
+    let unreached: Vec<&str> = situations
+        .iter()
+        .filter(|id| !reached.contains(*id))
+        .map(String::as_str)
+        .collect();
+    format!(
+        "{:<15} {} of {} situations reached{}",
+        "reach",
+        situations.len() - unreached.len(),
+        situations.len(),
+        if unreached.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; never: {} (docs/invariants.md says why)",
+                unreached.join(", ")
+            )
+        }
+    )
 }

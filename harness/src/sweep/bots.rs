@@ -18,7 +18,7 @@
 
 use game_core::content::ItemEffect;
 use game_core::game::screens::{Screen, key_for_direction, run_key_for_direction};
-use game_core::game::state::GameState;
+use game_core::game::state::{GameState, Monster};
 use game_core::geom::{Dir, Pos};
 use game_core::keys::KeyCode;
 use game_core::map::Tile;
@@ -633,61 +633,88 @@ impl ExplorerBot {
         }
     }
 
+    /// The explorer's choice, in order of urgency: save itself, leave the
+    /// floor when it should, fight what it sees, and with nothing in view,
+    /// follow, pick up, equip, map, descend or explore.
     fn decide(&mut self, game: &Game) -> Intent {
         let state = game.state();
-        let me = state.player.pos;
         let map = &state.floor.map;
-        let seen: Vec<&game_core::game::state::Monster> = state
+        let seen: Vec<&Monster> = state
             .monsters
             .iter()
             .filter(|m| map.is_visible(m.pos))
             .collect();
+        if let Some(intent) = self.save_itself(game, &seen) {
+            return intent;
+        }
+        if let Some(intent) = self.leave_when_it_should(game, &seen) {
+            return intent;
+        }
+        if let Some(intent) = self.fight(game, &seen) {
+            return intent;
+        }
+        self.go_on_unseen(game)
+    }
+
+    /// Drinking when low, reading its way out when low with a monster at its
+    /// throat (at the explorer's mark, whenever the run drinks), curing a
+    /// poisoning.
+    fn save_itself(&self, game: &Game, seen: &[&Monster]) -> Option<Intent> {
+        let state = game.state();
+        let me = state.player.pos;
         let below = |percent: i32| state.player.hp * 100 <= state.player.max_hp * percent;
+        let use_it = |slot| Intent::Use {
+            slot,
+            aim: Aim::Nearest,
+        };
         if below(self.leanings.drink_below)
             && let Some(slot) = self.usable(game, |e| matches!(e, ItemEffect::Heal { .. }))
         {
-            return Intent::Use {
-                slot,
-                aim: Aim::Nearest,
-            };
+            return Some(use_it(slot));
         }
-        // Low with nothing to drink and a monster at its throat: read its
-        // way out (at the explorer's mark, whenever the run drinks).
         if below(LOW_HP_PERCENT)
             && seen.iter().any(|m| me.chebyshev(m.pos) == 1)
             && let Some(slot) = self.usable(game, |e| matches!(e, ItemEffect::Teleport))
         {
-            return Intent::Use {
-                slot,
-                aim: Aim::Nearest,
-            };
+            return Some(use_it(slot));
         }
         if state.player.statuses.is_poisoned()
             && let Some(slot) = self.usable(game, |e| matches!(e, ItemEffect::CurePoison))
         {
-            return Intent::Use {
-                slot,
-                aim: Aim::Nearest,
-            };
+            return Some(use_it(slot));
         }
-        // Hurt with nothing to drink, outnumbered, or on the last floor
-        // where the way out ends the run: go for the way down once it is
-        // known, rather than explore and fight more of the floor.
+        None
+    }
+
+    /// Hurt with nothing to drink, outnumbered, or on the last floor where
+    /// the way out ends the run: go for the way down once it is known,
+    /// rather than explore and fight more of the floor.
+    fn leave_when_it_should(&mut self, game: &Game, seen: &[&Monster]) -> Option<Intent> {
+        let state = game.state();
         let last_floor = state.depth >= game_core::mapgen::LAST_DEPTH;
         let no_healing = self
             .usable(game, |e| matches!(e, ItemEffect::Heal { .. }))
             .is_none();
-        let hurt = below(self.leanings.hurry_below);
+        let hurt = state.player.hp * 100 <= state.player.max_hp * self.leanings.hurry_below;
         let outnumbered = seen.len() >= OUTNUMBERED;
         if (last_floor
             || outnumbered
             || hurt && no_healing
             || self.leanings.at(state.depth).prefer_stairs)
             && !state.player.statuses.is_confused()
-            && let Some(intent) = self.head_down(game)
         {
-            return intent;
+            return self.head_down(game);
         }
+        None
+    }
+
+    /// With monsters about: throw first when the run leans so, step into a
+    /// neighbour, pick up what lies underfoot, then confuse, throw at or
+    /// close in on the nearest in view.
+    fn fight(&mut self, game: &Game, seen: &[&Monster]) -> Option<Intent> {
+        let state = game.state();
+        let me = state.player.pos;
+        let map = &state.floor.map;
         // Throwing first: at a monster in range, a neighbour too, before
         // any swing.
         if self.leanings.at(state.depth).throw_first
@@ -696,16 +723,16 @@ impl ExplorerBot {
                 .any(|m| me.chebyshev(m.pos) <= game_core::rules::THROW_RANGE)
             && let Some(slot) = self.usable(game, |e| matches!(e, ItemEffect::Thrown { .. }))
         {
-            return Intent::Throw {
+            return Some(Intent::Throw {
                 slot,
                 aim: Aim::Nearest,
-            };
+            });
         }
         if let Some(m) = seen
             .iter()
             .find(|m| me.direction_to(m.pos).is_some_and(|d| map.can_step(me, d)))
         {
-            return Intent::Step(me.direction_to(m.pos).expect("adjacent"));
+            return Some(Intent::Step(me.direction_to(m.pos).expect("adjacent")));
         }
         // What lies underfoot is picked up before a distant monster is
         // chased: stepping off it to chase one that then goes out of view
@@ -714,55 +741,76 @@ impl ExplorerBot {
             && state.player.pack.len() < game_core::game::state::PACK_SLOTS
             && !state.player.statuses.is_confused()
         {
-            return Intent::PickUp;
+            return Some(Intent::PickUp);
         }
-        if !seen.is_empty() {
-            let nearest = seen.iter().map(|m| me.chebyshev(m.pos)).min().unwrap_or(0);
-            if nearest <= game_core::rules::THROW_RANGE {
-                let strong = seen
-                    .iter()
-                    .any(|m| game.content().monster(m.kind).danger > state.depth + 1);
-                if strong
-                    && let Some(slot) =
-                        self.usable(game, |e| matches!(e, ItemEffect::Confuse { .. }))
-                {
-                    return Intent::Use {
-                        slot,
-                        aim: Aim::Nearest,
-                    };
-                }
-                if let Some(slot) = self.usable(game, |e| matches!(e, ItemEffect::Thrown { .. })) {
-                    return Intent::Throw {
-                        slot,
-                        aim: Aim::Nearest,
-                    };
-                }
-            }
-            // Close in on the nearest one rather than wait for it: a monster
-            // that cannot reach us would otherwise hold the bot forever. One
-            // only reached the long way round is left be, and the bot goes on
-            // exploring by hand (auto-explore refuses with a monster in view).
-            let nearest = seen
-                .iter()
-                .min_by_key(|m| (me.chebyshev(m.pos), m.pos.y, m.pos.x))
-                .map(|m| m.pos);
-            let route = nearest.and_then(|at| route(state, me, at));
-            if let (Some(at), Some(route)) = (nearest, route)
-                && route.len() <= CLOSE_IN_STEPS
-                && let Some(dir) = route.first().and_then(|&next| me.direction_to(next))
-            {
-                self.chase = Some((at, CHASE_KEYS));
-                return Intent::Step(dir);
-            }
-            let by_hand = self
-                .item_step(state)
-                .or_else(|| frontier_step(state))
-                .or_else(|| self.head_down(game).and_then(step_of));
-            return match by_hand {
-                Some(dir) => Intent::Step(dir),
-                None => self.wait_or_wander(),
-            };
+        if seen.is_empty() {
+            return None;
         }
+        let nearest = seen.iter().map(|m| me.chebyshev(m.pos)).min().unwrap_or(0);
+        if nearest <= game_core::rules::THROW_RANGE
+            && let Some(intent) = self.at_range(game, seen)
+        {
+            return Some(intent);
+        }
+        Some(self.close_in(game, seen))
+    }
+
+    /// A monster in throwing range: confuse a strong one, throw at any.
+    fn at_range(&self, game: &Game, seen: &[&Monster]) -> Option<Intent> {
+        let state = game.state();
+        let strong = seen
+            .iter()
+            .any(|m| game.content().monster(m.kind).danger > state.depth + 1);
+        if strong && let Some(slot) = self.usable(game, |e| matches!(e, ItemEffect::Confuse { .. }))
+        {
+            return Some(Intent::Use {
+                slot,
+                aim: Aim::Nearest,
+            });
+        }
+        self.usable(game, |e| matches!(e, ItemEffect::Thrown { .. }))
+            .map(|slot| Intent::Throw {
+                slot,
+                aim: Aim::Nearest,
+            })
+    }
+
+    /// Close in on the nearest monster rather than wait for it: a monster
+    /// that cannot reach us would otherwise hold the bot forever. One only
+    /// reached the long way round is left be, and the bot goes on exploring
+    /// by hand (auto-explore refuses with a monster in view).
+    fn close_in(&mut self, game: &Game, seen: &[&Monster]) -> Intent {
+        let state = game.state();
+        let me = state.player.pos;
+        let nearest = seen
+            .iter()
+            .min_by_key(|m| (me.chebyshev(m.pos), m.pos.y, m.pos.x))
+            .map(|m| m.pos);
+        let route = nearest.and_then(|at| route(state, me, at));
+        if let (Some(at), Some(route)) = (nearest, route)
+            && route.len() <= CLOSE_IN_STEPS
+            && let Some(dir) = route.first().and_then(|&next| me.direction_to(next))
+        {
+            self.chase = Some((at, CHASE_KEYS));
+            return Intent::Step(dir);
+        }
+        let by_hand = self
+            .item_step(state)
+            .or_else(|| frontier_step(state))
+            .or_else(|| self.head_down(game).and_then(step_of));
+        match by_hand {
+            Some(dir) => Intent::Step(dir),
+            None => self.wait_or_wander(),
+        }
+    }
+
+    /// Nothing in view: follow a monster just gone, pick up, wait out a
+    /// confusion, equip, map, descend from an explored floor, walk to an
+    /// item, or explore.
+    fn go_on_unseen(&mut self, game: &Game) -> Intent {
+        let state = game.state();
+        let me = state.player.pos;
+        let map = &state.floor.map;
         // A monster just out of view is followed to where it was last seen
         // for a few keys, rather than dropped for the next thing in view and
         // chased again when it reappears.

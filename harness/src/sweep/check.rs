@@ -23,6 +23,7 @@ use super::{
     REPORT_FORMAT, SEEDS_END, SeedRange, SeedResult, Shard, Summary, SweepReport, SweepSpec, Tally,
 };
 use crate::recording::RecordedOutcome;
+use crate::run::runner::FloorVisit;
 use crate::sweep::bots::BotKind;
 
 /// Said after every figure no sweep writes.
@@ -307,7 +308,17 @@ fn bound_result(spec: &SweepSpec, result: &SeedResult) -> Result<(), String> {
     }
 }
 
+/// A bot run's result within what its spec and the rules allow, checked in
+/// the order its errors are reported: its presses, its floors, its end.
 fn bound_run(spec: &SweepSpec, area: u64, run: &BotResult) -> Result<(), String> {
+    bound_presses(spec, run)?;
+    bound_floors(area, run)?;
+    bound_end(run)
+}
+
+/// Keys, turns, commands and items used: each key is at most one command,
+/// and uses at most one item.
+fn bound_presses(spec: &SweepSpec, run: &BotResult) -> Result<(), String> {
     if run.keys > spec.keys {
         return Err(format!(
             "bot.keys is {} but spec.keys, the most keys a run presses, is {}",
@@ -320,7 +331,6 @@ fn bound_run(spec: &SweepSpec, area: u64, run: &BotResult) -> Result<(), String>
             run.turns
         ));
     }
-    // Each key is at most one command, and uses at most one item.
     let mut pressed = 0u64;
     for (command, [times, worked]) in &run.commands {
         if worked > times {
@@ -343,6 +353,13 @@ fn bound_run(spec: &SweepSpec, area: u64, run: &BotResult) -> Result<(), String>
             run.items_used, run.keys
         ));
     }
+    Ok(())
+}
+
+/// The floors a run stood on: depths 1, 2, 3... in order, each within the
+/// rules, their items used adding up to the run's, and no more ground
+/// revealed than they hold.
+fn bound_floors(area: u64, run: &BotResult) -> Result<(), String> {
     let visits = &run.floors;
     if visits.is_empty() && run.keys > 0 {
         return Err(
@@ -358,46 +375,7 @@ fn bound_run(spec: &SweepSpec, area: u64, run: &BotResult) -> Result<(), String>
     }
     let mut used = 0u64;
     for (i, (visit, depth)) in visits.iter().zip(1..=LAST_DEPTH).enumerate() {
-        let at = format!("bot.floors[{i}]");
-        // A run starts on depth 1 and the stairs lead one floor down.
-        if visit.depth != depth {
-            return Err(format!(
-                "{at}.depth is {}, where depth {depth} belongs: a run stands on depths 1, 2, 3... in order",
-                visit.depth
-            ));
-        }
-        if !(1..=PLAYER_MAX_HP).contains(&visit.max_hp) {
-            return Err(format!(
-                "{at}.max_hp is {}, outside the player's 1..={PLAYER_MAX_HP}",
-                visit.max_hp
-            ));
-        }
-        if visit.hp > visit.max_hp {
-            return Err(format!(
-                "{at}.hp is {} but {at}.max_hp is {}",
-                visit.hp, visit.max_hp
-            ));
-        }
-        // Monsters spawn only when a floor is built, each on a tile of it.
-        if visit.met.len() as u64 > area {
-            return Err(format!(
-                "{at}.met holds {} monsters, more than the {area} tiles of a floor hold",
-                visit.met.len()
-            ));
-        }
-        if let Some(danger) = visit.met.iter().find(|d| !(1..=MAX_DANGER).contains(*d)) {
-            return Err(format!(
-                "{at}.met holds a danger of {danger}, outside 1..={MAX_DANGER}, the dangers content can give"
-            ));
-        }
-        // A key picks up at most one pile, of at most MAX_STACK.
-        let most_found = run.keys * u64::from(MAX_STACK);
-        if visit.items_found > most_found {
-            return Err(format!(
-                "{at}.items_found is {} but {} keys pick up at most {most_found}",
-                visit.items_found, run.keys
-            ));
-        }
+        bound_floor(&format!("bot.floors[{i}]"), visit, depth, area, run.keys)?;
         used = used.saturating_add(visit.items_used);
     }
     if used != run.items_used {
@@ -417,7 +395,63 @@ fn bound_run(spec: &SweepSpec, area: u64, run: &BotResult) -> Result<(), String>
             }
         ));
     }
-    let Some(last) = visits.last().map(|v| v.depth) else {
+    Ok(())
+}
+
+/// One floor a run stood on (`at` names it), the `depth`-th.
+fn bound_floor(
+    at: &str,
+    visit: &FloorVisit,
+    depth: u32,
+    area: u64,
+    keys: u64,
+) -> Result<(), String> {
+    // A run starts on depth 1 and the stairs lead one floor down.
+    if visit.depth != depth {
+        return Err(format!(
+            "{at}.depth is {}, where depth {depth} belongs: a run stands on depths 1, 2, 3... in order",
+            visit.depth
+        ));
+    }
+    if !(1..=PLAYER_MAX_HP).contains(&visit.max_hp) {
+        return Err(format!(
+            "{at}.max_hp is {}, outside the player's 1..={PLAYER_MAX_HP}",
+            visit.max_hp
+        ));
+    }
+    if visit.hp > visit.max_hp {
+        return Err(format!(
+            "{at}.hp is {} but {at}.max_hp is {}",
+            visit.hp, visit.max_hp
+        ));
+    }
+    // Monsters spawn only when a floor is built, each on a tile of it.
+    if visit.met.len() as u64 > area {
+        return Err(format!(
+            "{at}.met holds {} monsters, more than the {area} tiles of a floor hold",
+            visit.met.len()
+        ));
+    }
+    if let Some(danger) = visit.met.iter().find(|d| !(1..=MAX_DANGER).contains(*d)) {
+        return Err(format!(
+            "{at}.met holds a danger of {danger}, outside 1..={MAX_DANGER}, the dangers content can give"
+        ));
+    }
+    // A key picks up at most one pile, of at most MAX_STACK.
+    let most_found = keys * u64::from(MAX_STACK);
+    if visit.items_found > most_found {
+        return Err(format!(
+            "{at}.items_found is {} but {keys} keys pick up at most {most_found}",
+            visit.items_found
+        ));
+    }
+    Ok(())
+}
+
+/// How the run ended against where it ended: its deepest floor, a death on
+/// the last floor it stood on, a win on the last depth.
+fn bound_end(run: &BotResult) -> Result<(), String> {
+    let Some(last) = run.floors.last().map(|v| v.depth) else {
         return match run.outcome {
             RecordedOutcome::Died { .. } | RecordedOutcome::Won { .. } => Err(format!(
                 "bot.outcome is {} but bot.floors is empty: the run stood on no floor",
@@ -733,7 +767,75 @@ fn bound_summary(report: &SweepReport) -> Result<(), String> {
 }
 
 fn bound_bot(spec: &SweepSpec, seeds: u64, bot: &BotSummary) -> Result<(), String> {
-    let area = area(spec);
+    bound_bot_presses(spec, seeds, bot)?;
+    let depths = Depths {
+        bot,
+        none: DepthPlay::default(),
+    };
+    bound_depth_counts(&depths)?;
+    let (mut items_used, mut items_found, mut died) = (0u128, 0u128, 0u128);
+    for d in 1..=LAST_DEPTH {
+        bound_depth(&depths, d, area(spec))?;
+        let p = depths.play(d);
+        items_used += u128::from(p.items_used);
+        items_found += u128::from(p.items_found);
+        died += u128::from(p.died);
+    }
+    let most_found = u128::from(bot.keys) * u128::from(MAX_STACK);
+    if items_found > most_found {
+        return Err(format!(
+            "summary.bot.by_depth's items_found add up to {items_found} but {} keys pick up at most {most_found}",
+            bot.keys
+        ));
+    }
+    if items_used > u128::from(bot.keys) {
+        return Err(format!(
+            "summary.bot.by_depth's items_used add up to {items_used} but summary.bot.keys is {}",
+            bot.keys
+        ));
+    }
+    let last = depths.play(LAST_DEPTH);
+    if bot.wins > last.entered - last.died {
+        return Err(format!(
+            "summary.bot.wins is {} but {} runs entered the last depth, {LAST_DEPTH}, and {} died there",
+            bot.wins, last.entered, last.died
+        ));
+    }
+    let deaths: u128 = bot.deaths.values().map(|&n| u128::from(n)).sum();
+    if deaths != died {
+        return Err(format!(
+            "summary.bot.deaths add up to {deaths} but summary.bot.by_depth's died add up to {died}"
+        ));
+    }
+    outcomes(bot, deaths)?;
+    killers(bot)
+}
+
+/// A bot summary's play by depth, a depth no run entered reading as none.
+struct Depths<'a> {
+    bot: &'a BotSummary,
+    none: DepthPlay,
+}
+
+impl Depths<'_> {
+    fn play(&self, depth: u32) -> &DepthPlay {
+        self.bot.by_depth.get(&depth).unwrap_or(&self.none)
+    }
+
+    fn entered(&self, depth: u32) -> u64 {
+        self.play(depth).entered
+    }
+
+    /// The runs whose deepest floor was `depth`.
+    fn reached(&self, depth: u32) -> u64 {
+        self.bot.deepest.get(&depth).copied().unwrap_or(0)
+    }
+}
+
+/// Runs, wins, keys, turns and commands: one run a seed, no more wins than
+/// runs, no more keys or turns than the runs allow, no more commands than
+/// keys.
+fn bound_bot_presses(spec: &SweepSpec, seeds: u64, bot: &BotSummary) -> Result<(), String> {
     let runs = bot.runs;
     if runs != seeds {
         return Err(format!(
@@ -783,6 +885,15 @@ fn bound_bot(spec: &SweepSpec, seeds: u64, bot: &BotSummary) -> Result<(), Strin
             bot.keys
         ));
     }
+    Ok(())
+}
+
+/// The depths the counts are kept by, and the runs at the top: every depth
+/// within the game's, the runs that entered depth 1 and those that stood on
+/// no floor adding up to the runs, no more deaths on a depth than entered.
+fn bound_depth_counts(depths: &Depths) -> Result<(), String> {
+    let bot = depths.bot;
+    let runs = bot.runs;
     if let Some(depth) = bot.by_depth.keys().find(|d| !(1..=LAST_DEPTH).contains(*d)) {
         return Err(format!(
             "summary.bot.by_depth holds depth {depth}, outside the game's 1..={LAST_DEPTH}"
@@ -798,24 +909,20 @@ fn bound_bot(spec: &SweepSpec, seeds: u64, bot: &BotSummary) -> Result<(), Strin
             "summary.bot.by_depth is missing: the report was written before deja counted it".into(),
         );
     }
-    let none = DepthPlay::default();
-    let play = |d: u32| bot.by_depth.get(&d).unwrap_or(&none);
-    let entered = |d: u32| play(d).entered;
-    let reached = |d: u32| bot.deepest.get(&d).copied().unwrap_or(0);
-    if entered(1) > runs {
+    if depths.entered(1) > runs {
         return Err(format!(
             "summary.bot.by_depth.1.entered is {} but summary.bot.runs is {runs}",
-            entered(1)
+            depths.entered(1)
         ));
     }
     // A run that never stood on a floor (its start failed) is counted as
     // reaching depth 0.
-    if u128::from(reached(0)) != u128::from(runs - entered(1)) {
+    if u128::from(depths.reached(0)) != u128::from(runs - depths.entered(1)) {
         return Err(format!(
             "summary.bot.deepest.0 is {} but {runs} runs, {} of which entered depth 1, leave {} that stood on no floor",
-            reached(0),
-            entered(1),
-            runs - entered(1)
+            depths.reached(0),
+            depths.entered(1),
+            runs - depths.entered(1)
         ));
     }
     // Deaths where no run entered first: the plainest of what follows.
@@ -827,103 +934,79 @@ fn bound_bot(spec: &SweepSpec, seeds: u64, bot: &BotSummary) -> Result<(), Strin
             ));
         }
     }
-    let mut items_used = 0u128;
-    let mut items_found = 0u128;
-    let mut died = 0u128;
-    for d in 1..=LAST_DEPTH {
-        let p = play(d);
-        let at = format!("summary.bot.by_depth.{d}");
-        let deeper = if d == LAST_DEPTH { 0 } else { entered(d + 1) };
-        if deeper > p.entered {
-            return Err(format!(
-                "summary.bot.by_depth.{}.entered is {deeper} but {at}.entered is {}: a run goes deeper only from the floor above",
-                d + 1,
-                p.entered
-            ));
-        }
-        let ended = p.entered - deeper;
-        if p.died > ended {
-            return Err(format!(
-                "{at}.died is {} but of the {} runs that entered, {deeper} went deeper",
-                p.died, p.entered
-            ));
-        }
-        if reached(d) != ended {
-            return Err(format!(
-                "summary.bot.deepest.{d} is {} but {} runs entered depth {d} and {deeper} went deeper",
-                reached(d),
-                p.entered
-            ));
-        }
-        let killed: u128 = p.killers.values().map(|&n| u128::from(n)).sum();
-        if killed != u128::from(p.died) {
-            return Err(format!(
-                "{at}.killers add up to {killed} but {at}.died is {}",
-                p.died
-            ));
-        }
-        died += u128::from(p.died);
-        if let Some(decile) = p.hp_deciles.keys().find(|k| **k > 10) {
-            return Err(format!("{at}.hp_deciles holds {decile}, past 10 (100%)"));
-        }
-        let arrivals: u128 = p.hp_deciles.values().map(|&n| u128::from(n)).sum();
-        if arrivals != u128::from(p.entered) {
-            return Err(format!(
-                "{at}.hp_deciles add up to {arrivals} but {at}.entered is {}",
-                p.entered
-            ));
-        }
-        let most_hp = u128::from(p.entered) * u128::from(PLAYER_MAX_HP.unsigned_abs());
-        if u128::from(p.hp_on_arrival) > most_hp {
-            return Err(format!(
-                "{at}.hp_on_arrival is {} but {} runs of at most {PLAYER_MAX_HP} hit points arrive with at most {most_hp}",
-                p.hp_on_arrival, p.entered
-            ));
-        }
-        if let Some(danger) = p.met.keys().find(|k| !(1..=MAX_DANGER).contains(*k)) {
-            return Err(format!(
-                "{at}.met holds a danger of {danger}, outside 1..={MAX_DANGER}, the dangers content can give"
-            ));
-        }
-        let met: u128 = p.met.values().map(|&n| u128::from(n)).sum();
-        let most_met = u128::from(p.entered) * u128::from(area);
-        if met > most_met {
-            return Err(format!(
-                "{at}.met counts {met} monsters but {} runs on floors of {area} tiles meet at most {most_met}",
-                p.entered
-            ));
-        }
-        items_used += u128::from(p.items_used);
-        items_found += u128::from(p.items_found);
-    }
-    let most_found = u128::from(bot.keys) * u128::from(MAX_STACK);
-    if items_found > most_found {
+    Ok(())
+}
+
+/// One depth's play: runs go deeper only from the floor above, the runs
+/// that ended there are its deaths and the rest, its killers add up to its
+/// deaths, its arrivals' hit points and the monsters met within the rules.
+fn bound_depth(depths: &Depths, d: u32, area: u64) -> Result<(), String> {
+    let p = depths.play(d);
+    let at = format!("summary.bot.by_depth.{d}");
+    let deeper = if d == LAST_DEPTH {
+        0
+    } else {
+        depths.entered(d + 1)
+    };
+    if deeper > p.entered {
         return Err(format!(
-            "summary.bot.by_depth's items_found add up to {items_found} but {} keys pick up at most {most_found}",
-            bot.keys
+            "summary.bot.by_depth.{}.entered is {deeper} but {at}.entered is {}: a run goes deeper only from the floor above",
+            d + 1,
+            p.entered
         ));
     }
-    if items_used > u128::from(bot.keys) {
+    let ended = p.entered - deeper;
+    if p.died > ended {
         return Err(format!(
-            "summary.bot.by_depth's items_used add up to {items_used} but summary.bot.keys is {}",
-            bot.keys
+            "{at}.died is {} but of the {} runs that entered, {deeper} went deeper",
+            p.died, p.entered
         ));
     }
-    let last = play(LAST_DEPTH);
-    if bot.wins > last.entered - last.died {
+    if depths.reached(d) != ended {
         return Err(format!(
-            "summary.bot.wins is {} but {} runs entered the last depth, {LAST_DEPTH}, and {} died there",
-            bot.wins, last.entered, last.died
+            "summary.bot.deepest.{d} is {} but {} runs entered depth {d} and {deeper} went deeper",
+            depths.reached(d),
+            p.entered
         ));
     }
-    let deaths: u128 = bot.deaths.values().map(|&n| u128::from(n)).sum();
-    if deaths != died {
+    let killed: u128 = p.killers.values().map(|&n| u128::from(n)).sum();
+    if killed != u128::from(p.died) {
         return Err(format!(
-            "summary.bot.deaths add up to {deaths} but summary.bot.by_depth's died add up to {died}"
+            "{at}.killers add up to {killed} but {at}.died is {}",
+            p.died
         ));
     }
-    outcomes(bot, deaths)?;
-    killers(bot)
+    if let Some(decile) = p.hp_deciles.keys().find(|k| **k > 10) {
+        return Err(format!("{at}.hp_deciles holds {decile}, past 10 (100%)"));
+    }
+    let arrivals: u128 = p.hp_deciles.values().map(|&n| u128::from(n)).sum();
+    if arrivals != u128::from(p.entered) {
+        return Err(format!(
+            "{at}.hp_deciles add up to {arrivals} but {at}.entered is {}",
+            p.entered
+        ));
+    }
+    let most_hp = u128::from(p.entered) * u128::from(PLAYER_MAX_HP.unsigned_abs());
+    if u128::from(p.hp_on_arrival) > most_hp {
+        return Err(format!(
+            "{at}.hp_on_arrival is {} but {} runs of at most {PLAYER_MAX_HP} hit points arrive with at most {most_hp}",
+            p.hp_on_arrival, p.entered
+        ));
+    }
+    if let Some(danger) = p.met.keys().find(|k| !(1..=MAX_DANGER).contains(*k)) {
+        return Err(format!(
+            "{at}.met holds a danger of {danger}, outside 1..={MAX_DANGER}, the dangers content can give"
+        ));
+    }
+    let met: u128 = p.met.values().map(|&n| u128::from(n)).sum();
+    let most_met = u128::from(p.entered) * u128::from(area);
+    if met > most_met {
+        return Err(format!(
+            "{at}.met counts {met} monsters but {} runs on floors of {area} tiles meet at most {most_met}",
+            p.entered
+        ));
+    }
+    Ok(())
 }
 
 /// The outcomes account for every run, once: they add up to the runs, and

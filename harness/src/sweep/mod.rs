@@ -579,8 +579,28 @@ pub fn sweep_seed(
     seed: u64,
     saving: &Saving,
 ) -> SeedResult {
-    let mut floors = Vec::new();
     let mut failures = Vec::new();
+    let floors = check_floors(spec, content, seed, saving, &mut failures);
+    let bot = bots::bot(spec.bot, seed)
+        .map(|bot| play_seed(spec, content, seed, saving, bot, &mut failures));
+    SeedResult {
+        seed,
+        floors,
+        bot,
+        failures,
+    }
+}
+
+/// Every floor of the spec's depths generated and checked; a floor that
+/// breaks an invariant becomes a failure with a recording that starts there.
+fn check_floors(
+    spec: &SweepSpec,
+    content: &Arc<Content>,
+    seed: u64,
+    saving: &Saving,
+    failures: &mut Vec<FoundFailure>,
+) -> Vec<FloorResult> {
+    let mut floors = Vec::new();
     for depth in spec.depths.first..=spec.depths.last {
         let (floor, found) = check_floor(spec, content, seed, depth);
         floors.push(floor);
@@ -602,61 +622,112 @@ pub fn sweep_seed(
             ));
         }
     }
-    let bot = bots::bot(spec.bot, seed).map(|mut bot| {
-        let settings = crate::run::runner::Settings {
-            progress_limit: Some(spec.progress_limit),
-            ..crate::run::runner::Settings::default()
-        };
-        // Runs are hashed only when one is written down (see
-        // `Runner::recording`), which is when it fails.
-        let started = Runner::with_settings(config(spec, content, seed), 1, settings)
-            .map(|runner| runner.without_hashing().tallying());
-        let mut runner = match started {
-            Ok(runner) => runner,
-            Err(message) => {
-                failures.push(found_failure(
-                    spec,
-                    seed,
-                    1,
-                    0,
-                    FailureKind::Panic {
-                        message,
-                        location: None,
-                    },
-                    None,
-                    saving,
-                ));
-                return BotResult {
-                    keys: 0,
-                    turns: 0,
-                    deepest: 0,
-                    outcome: RecordedOutcome::Failed,
-                    kills: 0,
-                    items_used: 0,
-                    revealed: 0,
-                    commands: BTreeMap::new(),
-                    floors: Vec::new(),
-                    reach: BTreeMap::new(),
-                };
-            }
-        };
-        let mut deepest = runner.game().state().depth;
-        // A bot that panics ends its run in a failure the runner never saw.
-        let mut bot_panicked = false;
-        'play: while runner.step() < spec.keys
-            && !runner.game().is_over()
-            && runner.failure().is_none()
-        {
-            let keys = match runner
-                .driving(|game| crate::run::runner::catch_panic(|| bot.next_keys(game)))
-            {
+    floors
+}
+
+/// The seed played from the start by `bot` through the runner, every check
+/// on after every key; what it found goes into `failures`.
+fn play_seed(
+    spec: &SweepSpec,
+    content: &Arc<Content>,
+    seed: u64,
+    saving: &Saving,
+    mut bot: Box<dyn bots::Bot + Send>,
+    failures: &mut Vec<FoundFailure>,
+) -> BotResult {
+    let settings = crate::run::runner::Settings {
+        progress_limit: Some(spec.progress_limit),
+        ..crate::run::runner::Settings::default()
+    };
+    // Runs are hashed only when one is written down (see
+    // `Runner::recording`), which is when it fails.
+    let started = Runner::with_settings(config(spec, content, seed), 1, settings)
+        .map(|runner| runner.without_hashing().tallying());
+    let mut runner = match started {
+        Ok(runner) => runner,
+        Err(message) => {
+            let kind = FailureKind::Panic {
+                message,
+                location: None,
+            };
+            failures.push(found_failure(spec, seed, 1, 0, kind, None, saving));
+            return BotResult {
+                keys: 0,
+                turns: 0,
+                deepest: 0,
+                outcome: RecordedOutcome::Failed,
+                kills: 0,
+                items_used: 0,
+                revealed: 0,
+                commands: BTreeMap::new(),
+                floors: Vec::new(),
+                reach: BTreeMap::new(),
+            };
+        }
+    };
+    let (deepest, bot_panicked) = drive(spec, seed, saving, &mut runner, bot.as_mut(), failures);
+    if let Some(failure) = runner.failure().cloned() {
+        let note = format!(
+            "The {} found this on seed {seed} at step {}: {}",
+            bot_described(spec.bot, bot.as_ref()),
+            failure.step,
+            failure.kind
+        );
+        failures.push(found_failure(
+            spec,
+            seed,
+            runner.game().state().depth,
+            failure.step,
+            failure.kind,
+            Some(runner.recording(note)),
+            saving,
+        ));
+    }
+    let tally = runner.take_tally().unwrap_or_default();
+    BotResult {
+        keys: runner.step(),
+        turns: u64::from(runner.game().state().turns_taken),
+        deepest,
+        outcome: if bot_panicked {
+            RecordedOutcome::Failed
+        } else {
+            runner.outcome()
+        },
+        kills: runner.game().state().kills,
+        items_used: tally.items_used,
+        revealed: tally.revealed,
+        commands: tally
+            .counts
+            .iter()
+            .map(|&(command, pressed, worked)| (command.name(), [pressed, worked]))
+            .collect(),
+        reach: tally.reached(content),
+        floors: tally.floors,
+    }
+}
+
+/// The bot's keys pressed until the spec's keys run out, the game ends or
+/// the runner finds a failure; the deepest floor stood on, and whether the
+/// bot itself panicked (a failure the runner never saw, reported here).
+fn drive(
+    spec: &SweepSpec,
+    seed: u64,
+    saving: &Saving,
+    runner: &mut Runner,
+    bot: &mut (dyn bots::Bot + Send),
+    failures: &mut Vec<FoundFailure>,
+) -> (u32, bool) {
+    let mut deepest = runner.game().state().depth;
+    while runner.step() < spec.keys && !runner.game().is_over() && runner.failure().is_none() {
+        let keys =
+            match runner.driving(|game| crate::run::runner::catch_panic(|| bot.next_keys(game))) {
                 Ok(keys) => keys,
                 Err(kind) => {
                     // The bot itself panicked reading the game: report it as
                     // found at the next step, with the keys so far.
                     let recording = runner.recording(format!(
                         "The {} panicked on seed {seed}.",
-                        bot_described(spec.bot, bot.as_ref())
+                        bot_described(spec.bot, bot)
                     ));
                     failures.push(found_failure(
                         spec,
@@ -667,65 +738,20 @@ pub fn sweep_seed(
                         Some(recording),
                         saving,
                     ));
-                    bot_panicked = true;
-                    break 'play;
+                    return (deepest, true);
                 }
             };
-            for key in keys {
-                if runner.press(key).is_err() {
-                    break;
-                }
-                deepest = deepest.max(runner.game().state().depth);
-                if runner.step() >= spec.keys {
-                    break;
-                }
+        for key in keys {
+            if runner.press(key).is_err() {
+                break;
+            }
+            deepest = deepest.max(runner.game().state().depth);
+            if runner.step() >= spec.keys {
+                break;
             }
         }
-        if let Some(failure) = runner.failure().cloned() {
-            let note = format!(
-                "The {} found this on seed {seed} at step {}: {}",
-                bot_described(spec.bot, bot.as_ref()),
-                failure.step,
-                failure.kind
-            );
-            failures.push(found_failure(
-                spec,
-                seed,
-                runner.game().state().depth,
-                failure.step,
-                failure.kind,
-                Some(runner.recording(note)),
-                saving,
-            ));
-        }
-        let tally = runner.take_tally().unwrap_or_default();
-        BotResult {
-            keys: runner.step(),
-            turns: u64::from(runner.game().state().turns_taken),
-            deepest,
-            outcome: if bot_panicked {
-                RecordedOutcome::Failed
-            } else {
-                runner.outcome()
-            },
-            kills: runner.game().state().kills,
-            items_used: tally.items_used,
-            revealed: tally.revealed,
-            commands: tally
-                .counts
-                .iter()
-                .map(|&(command, pressed, worked)| (command.name(), [pressed, worked]))
-                .collect(),
-            reach: tally.reached(content),
-            floors: tally.floors,
-        }
-    });
-    SeedResult {
-        seed,
-        floors,
-        bot,
-        failures,
     }
+    (deepest, false)
 }
 
 fn config(spec: &SweepSpec, content: &Arc<Content>, seed: u64) -> GameConfig {
