@@ -324,6 +324,20 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
         crate::plumbing::output::line_to(&mut out, format_args!("{line}"))?;
         return Ok(report.exit_code());
     }
+    say_verdict(&mut out, &name, &report, &recording, content, args.size)?;
+    Ok(report.exit_code())
+}
+
+/// A replay's verdict in words, after its warnings; a drift with its frames,
+/// a new failure with its bug report written.
+fn say_verdict(
+    out: &mut std::io::Stdout,
+    name: &str,
+    report: &replay::Report,
+    recording: &Recording,
+    content: &Arc<Content>,
+    size: (u16, u16),
+) -> Result<(), String> {
     for warning in &report.warnings {
         crate::plumbing::output::err(format_args!("warning: {name}: {warning}"));
     }
@@ -334,53 +348,21 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
     match &report.verdict {
         Verdict::Same if crate::plumbing::output::quiet() => {}
         Verdict::Same => {
-            crate::plumbing::output::line_to(&mut out, format_args!("{name}: same: {summary}"))?;
+            crate::plumbing::output::line_to(out, format_args!("{name}: same: {summary}"))?;
         }
         Verdict::Unmet { .. } => {
             crate::plumbing::output::line_to(
-                &mut out,
+                out,
                 format_args!("{name}: {}; replayed the same: {summary}", report.verdict),
             )?;
         }
         Verdict::Drift(drift) => {
-            crate::plumbing::output::line_to(&mut out, format_args!("{name}: {drift}"))?;
-            let (w, h) = args.size;
-            if drift.step == 0 {
-                // Nothing matched: the start itself differs.
-                let start = replay::game_at(&recording, content.clone(), 0)?
-                    .frame(w, h)
-                    .to_text();
-                crate::plumbing::output::line_to(
-                    &mut out,
-                    format_args!("the start, as replayed:\n{start}"),
-                )?;
-                return Ok(report.exit_code());
-            }
-            let before = drift.step - 1;
-            let left = replay::game_at(&recording, content.clone(), before)?
-                .frame(w, h)
-                .to_text();
-            let right = replay::game_at(&recording, content.clone(), drift.step)?
-                .frame(w, h)
-                .to_text();
-            write!(
-                out,
-                "{}",
-                replay::two_frames(
-                    (&format!("last matching frame (step {before})"), &left),
-                    (
-                        &format!("first differing frame (step {}, replayed)", drift.step),
-                        &right
-                    ),
-                    usize::from(w),
-                    crate::play::terminal::output_columns(),
-                )
-            )
-            .map_err(crate::plumbing::output::output_error)?;
+            crate::plumbing::output::line_to(out, format_args!("{name}: {drift}"))?;
+            show_drift(out, drift.step, recording, content, size)?;
         }
         Verdict::Reproduced { failure } => {
             crate::plumbing::output::line_to(
-                &mut out,
+                out,
                 format_args!(
                     "{name}: reproduced at step {}: {}",
                     failure.step, failure.kind
@@ -389,7 +371,7 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
         }
         Verdict::Fixed { failure } => {
             crate::plumbing::output::line_to(
-                &mut out,
+                out,
                 format_args!(
                     "{name}: fixed: the recorded failure at step {} ({}) no longer happens; {summary}. Run `deja bless {name}` to update the recording",
                     failure.step, failure.kind
@@ -398,15 +380,56 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
         }
         Verdict::NewFailure { failure } => {
             crate::plumbing::output::line_to(
-                &mut out,
+                out,
                 format_args!("{name}: failure at step {}: {}", failure.step, failure.kind),
             )?;
             let report_path = super::default_report_path(recording.seed, failure.step)?;
-            let bug_report = bug_report(&recording, content.clone(), &name)?;
+            let bug_report = bug_report(recording, content.clone(), name)?;
             super::write_bug_report(&report_path, &bug_report)?;
         }
     }
-    Ok(report.exit_code())
+    Ok(())
+}
+
+/// A drift's frames: the start as replayed when nothing matched, or the last
+/// matching frame beside the first differing one.
+fn show_drift(
+    out: &mut std::io::Stdout,
+    step: u64,
+    recording: &Recording,
+    content: &Arc<Content>,
+    (w, h): (u16, u16),
+) -> Result<(), String> {
+    if step == 0 {
+        // Nothing matched: the start itself differs.
+        let start = replay::game_at(recording, content.clone(), 0)?
+            .frame(w, h)
+            .to_text();
+        crate::plumbing::output::line_to(out, format_args!("the start, as replayed:\n{start}"))?;
+        return Ok(());
+    }
+    let before = step - 1;
+    let left = replay::game_at(recording, content.clone(), before)?
+        .frame(w, h)
+        .to_text();
+    let right = replay::game_at(recording, content.clone(), step)?
+        .frame(w, h)
+        .to_text();
+    write!(
+        out,
+        "{}",
+        replay::two_frames(
+            (&format!("last matching frame (step {before})"), &left),
+            (
+                &format!("first differing frame (step {step}, replayed)"),
+                &right
+            ),
+            usize::from(w),
+            crate::play::terminal::output_columns(),
+        )
+    )
+    .map_err(crate::plumbing::output::output_error)?;
+    Ok(())
 }
 
 /// A hang while replaying `recording` is its recorded failure reproduced, or

@@ -97,47 +97,7 @@ pub struct MergeArgs {
 pub fn run(args: SweepArgs) -> Result<u8, String> {
     let content = super::load_content(&args.content)?;
     let spec = spec(&args);
-    if let Some(seconds) = args.hang_seconds {
-        crate::run::watchdog::set_budget(seconds);
-    }
-    let baselines = match args.baseline.as_ref().or(args.bless_baseline.as_ref()) {
-        Some(path) => Some(crate::sweep::baseline::Baselines::read(path)?),
-        None => None,
-    };
-    if !spec.canaries.is_empty() && !game_core::canary::Canaries::AVAILABLE {
-        return Err(game_core::game::ConfigError::CanariesUnavailable.to_string());
-    }
-    // Every output is checked before the sweep spends its time.
-    if let Some(dir) = &args.save_failures {
-        crate::plumbing::files::check_output_dir(dir)?;
-    }
-    // The JSON report goes to -o, standard output by default; the summary
-    // for people goes to standard output, or to standard error when the
-    // report is there.
-    let json_to =
-        (args.format == Format::Json).then(|| args.output.clone().unwrap_or_else(|| "-".into()));
-    if args.format == Format::Text && args.output.is_some() {
-        return Err(
-            "-o takes the JSON report; add --format json (the text summary goes to standard output)"
-                .into(),
-        );
-    }
-    let text = Text {
-        to_stderr: json_to
-            .as_deref()
-            .is_some_and(crate::plumbing::files::is_stdout),
-    };
-    // The baseline blessed is read and rewritten on purpose; the report
-    // must not land on it, or on any file the sweep reads.
-    let mut read = args.content.files();
-    if let Some(path) = &args.bless_baseline {
-        crate::plumbing::files::check_output_file(path, &read)?;
-    }
-    read.extend(args.baseline.clone());
-    read.extend(args.bless_baseline.clone());
-    if let Some(path) = &json_to {
-        crate::plumbing::files::check_output_file(path, &read)?;
-    }
+    let (baselines, json_to, text) = check_inputs_and_outputs(&args, &spec)?;
     hang_reports_into(args.save_failures.clone());
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -222,25 +182,102 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
             &text,
         )?;
     }
-    if let (Some(path), Some(mut baselines)) = (&args.bless_baseline, baselines.clone()) {
+    found += bless_or_compare(&args, baselines, &report, &content, found, &text)?;
+    Ok(if found > 0 { exit::FAILURE } else { exit::OK })
+}
+
+/// Every input read and every output checked before the sweep spends its
+/// time: the baselines (read), where the JSON report goes (-o, standard
+/// output by default) and where the summary for people goes (standard
+/// output, or standard error when the report is there).
+fn check_inputs_and_outputs(
+    args: &SweepArgs,
+    spec: &SweepSpec,
+) -> Result<
+    (
+        Option<crate::sweep::baseline::Baselines>,
+        Option<PathBuf>,
+        Text,
+    ),
+    String,
+> {
+    if let Some(seconds) = args.hang_seconds {
+        crate::run::watchdog::set_budget(seconds);
+    }
+    let baselines = match args.baseline.as_ref().or(args.bless_baseline.as_ref()) {
+        Some(path) => Some(crate::sweep::baseline::Baselines::read(path)?),
+        None => None,
+    };
+    if !spec.canaries.is_empty() && !game_core::canary::Canaries::AVAILABLE {
+        return Err(game_core::game::ConfigError::CanariesUnavailable.to_string());
+    }
+    if let Some(dir) = &args.save_failures {
+        crate::plumbing::files::check_output_dir(dir)?;
+    }
+    let json_to =
+        (args.format == Format::Json).then(|| args.output.clone().unwrap_or_else(|| "-".into()));
+    if args.format == Format::Text && args.output.is_some() {
+        return Err(
+            "-o takes the JSON report; add --format json (the text summary goes to standard output)"
+                .into(),
+        );
+    }
+    let text = Text {
+        to_stderr: json_to
+            .as_deref()
+            .is_some_and(crate::plumbing::files::is_stdout),
+    };
+    // The baseline blessed is read and rewritten on purpose; the report
+    // must not land on it, or on any file the sweep reads.
+    let mut read = args.content.files();
+    if let Some(path) = &args.bless_baseline {
+        crate::plumbing::files::check_output_file(path, &read)?;
+    }
+    read.extend(args.baseline.clone());
+    read.extend(args.bless_baseline.clone());
+    if let Some(path) = &json_to {
+        crate::plumbing::files::check_output_file(path, &read)?;
+    }
+    Ok((baselines, json_to, text))
+}
+
+/// `--bless-baseline`: the sweep's figures written into the file, unless it
+/// found failures. `--baseline`: the figures and reach held to the file's;
+/// how many fall short.
+fn bless_or_compare(
+    args: &SweepArgs,
+    baselines: Option<crate::sweep::baseline::Baselines>,
+    report: &sweep::SweepReport,
+    content: &game_core::content::Content,
+    found: u64,
+    text: &Text,
+) -> Result<u64, String> {
+    let Some(mut baselines) = baselines else {
+        return Ok(0);
+    };
+    if let Some(path) = &args.bless_baseline {
         if found > 0 {
             return Err(format!(
                 "{}: not blessed: the sweep found failures; fix them first",
                 path.display()
             ));
         }
-        baselines.bless(&report);
+        baselines.bless(report);
         crate::plumbing::files::write_atomic(path, baselines.to_text().as_bytes())?;
         text.say(format!(
             "blessed the {} sweep's figures into {}",
             sweep::bot_name(report.spec.bot),
             path.display()
         ))?;
-    } else if let (Some(path), Some(baselines)) = (&args.baseline, &baselines) {
-        let situations = game_core::invariants::reach::ids(&content);
-        found += compare_with_baseline(&report, baselines, path, &situations, &text)?;
+        return Ok(0);
     }
-    Ok(if found > 0 { exit::FAILURE } else { exit::OK })
+    match &args.baseline {
+        Some(path) => {
+            let situations = game_core::invariants::reach::ids(content);
+            compare_with_baseline(report, &baselines, path, &situations, text)
+        }
+        None => Ok(0),
+    }
 }
 
 /// What `args` ask to sweep (`deja bench` builds its sweeps with this too).

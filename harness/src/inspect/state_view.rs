@@ -226,94 +226,18 @@ pub fn tree(state: &GameState, content: &Content) -> Vec<(&'static str, Node)> {
 /// a condition builds only the roots it reads.
 pub fn root(state: &GameState, content: &Content, name: &str) -> Option<Node> {
     let number = |n: u64| Node::Leaf(Value::Number(i128::from(n)));
+    let text = |t: String| Node::Leaf(Value::Text(t));
     Some(match name {
         "player" => player(state, content),
-        "status" => Node::Leaf(Value::Text(
-            match state.status {
-                RunStatus::Playing => "playing",
-                RunStatus::Died(_) => "died",
-                RunStatus::Won { .. } => "won",
-                RunStatus::Quit { .. } => "quit",
-            }
-            .into(),
-        )),
-        "death" => match &state.status {
-            RunStatus::Died(death) => Node::Group(vec![
-                ("cause", Node::Leaf(Value::Text(death.cause.clone()))),
-                ("depth", number(u64::from(death.depth))),
-                ("turn", number(death.turn)),
-            ]),
-            _ => Node::Leaf(Value::None),
-        },
+        "status" => text(status_word(&state.status).into()),
+        "death" => death(&state.status),
         "turns_taken" => number(u64::from(state.turns_taken)),
         "kills" => number(u64::from(state.kills)),
-        "monsters" => Node::List(
-            state
-                .monsters
-                .iter()
-                .enumerate()
-                .map(|(index, monster)| Entity {
-                    shown: index.to_string(),
-                    key: format!("#{}", monster.id.0),
-                    name: monster_name(content, monster.kind, monster.id.0),
-                    fields: vec![
-                        ("id", number(u64::from(monster.id.0))),
-                        (
-                            "kind",
-                            Node::Leaf(Value::Text(content.monster(monster.kind).name.clone())),
-                        ),
-                        ("pos", Node::Leaf(Value::Place(monster.pos))),
-                        ("hp", Node::Leaf(Value::Number(i128::from(monster.hp)))),
-                        ("statuses", statuses(&monster.statuses)),
-                        ("awake", Node::Leaf(Value::Flag(monster.awake))),
-                    ],
-                })
-                .collect(),
-        ),
+        "monsters" => monsters(state, content),
         "next_monster_id" => number(u64::from(state.next_monster_id)),
-        "items" => Node::List(
-            state
-                .items
-                .iter()
-                .enumerate()
-                .map(|(index, item)| Entity {
-                    shown: index.to_string(),
-                    // Items have no id: a pile is known by what and where
-                    // it is, so one picked up early does not make every
-                    // later pile read as changed.
-                    key: format!("{} at {}", item.item.0, item.pos),
-                    name: content.item(item.item).name.clone(),
-                    fields: vec![
-                        (
-                            "kind",
-                            Node::Leaf(Value::Text(content.item(item.item).name.clone())),
-                        ),
-                        ("count", number(u64::from(item.count))),
-                        ("pos", Node::Leaf(Value::Place(item.pos))),
-                        ("seen", Node::Leaf(Value::Flag(item.seen))),
-                    ],
-                })
-                .collect(),
-        ),
+        "items" => items(state, content),
         "depth" => number(u64::from(state.depth)),
-        "floor" => {
-            let floor = &state.floor;
-            Node::Group(vec![
-                (
-                    "generator",
-                    Node::Leaf(Value::Text(floor.generator.name().into())),
-                ),
-                ("start", Node::Leaf(Value::Place(floor.start))),
-                ("goal", Node::Leaf(Value::Place(floor.goal))),
-                ("rooms", number(u64::from(floor.rooms))),
-                (
-                    "vault",
-                    Node::Leaf(floor.vault.as_ref().map_or(Value::None, |vault| {
-                        Value::Text(format!("{}, entrance {}", vault.rect, vault.entrance))
-                    })),
-                ),
-            ])
-        }
+        "floor" => floor(state),
         "map" => map(state),
         "clock" => clock(state, content),
         "rng" => Node::Group(vec![(
@@ -352,9 +276,7 @@ pub fn root(state: &GameState, content: &Content, name: &str) -> Option<Node> {
             ),
         ]),
         "seed" => number(state.seed.0),
-        "content_fingerprint" => {
-            Node::Leaf(Value::Text(format!("{:016x}", state.content_fingerprint)))
-        }
+        "content_fingerprint" => text(format!("{:016x}", state.content_fingerprint)),
         "canaries" => Node::Leaf(if state.canaries.is_empty() {
             Value::None
         } else {
@@ -370,6 +292,106 @@ pub fn root(state: &GameState, content: &Content, name: &str) -> Option<Node> {
         }),
         _ => return None,
     })
+}
+
+/// "playing", "died", "won" or "quit".
+fn status_word(status: &RunStatus) -> &'static str {
+    match status {
+        RunStatus::Playing => "playing",
+        RunStatus::Died(_) => "died",
+        RunStatus::Won { .. } => "won",
+        RunStatus::Quit { .. } => "quit",
+    }
+}
+
+/// How the player died (cause, depth, turn), or none.
+fn death(status: &RunStatus) -> Node {
+    let number = |n: u64| Node::Leaf(Value::Number(i128::from(n)));
+    match status {
+        RunStatus::Died(death) => Node::Group(vec![
+            ("cause", Node::Leaf(Value::Text(death.cause.clone()))),
+            ("depth", number(u64::from(death.depth))),
+            ("turn", number(death.turn)),
+        ]),
+        _ => Node::Leaf(Value::None),
+    }
+}
+
+/// The monsters, each known by its id.
+fn monsters(state: &GameState, content: &Content) -> Node {
+    let number = |n: u64| Node::Leaf(Value::Number(i128::from(n)));
+    Node::List(
+        state
+            .monsters
+            .iter()
+            .enumerate()
+            .map(|(index, monster)| Entity {
+                shown: index.to_string(),
+                key: format!("#{}", monster.id.0),
+                name: monster_name(content, monster.kind, monster.id.0),
+                fields: vec![
+                    ("id", number(u64::from(monster.id.0))),
+                    (
+                        "kind",
+                        Node::Leaf(Value::Text(content.monster(monster.kind).name.clone())),
+                    ),
+                    ("pos", Node::Leaf(Value::Place(monster.pos))),
+                    ("hp", Node::Leaf(Value::Number(i128::from(monster.hp)))),
+                    ("statuses", statuses(&monster.statuses)),
+                    ("awake", Node::Leaf(Value::Flag(monster.awake))),
+                ],
+            })
+            .collect(),
+    )
+}
+
+/// The piles on the floor.
+fn items(state: &GameState, content: &Content) -> Node {
+    let number = |n: u64| Node::Leaf(Value::Number(i128::from(n)));
+    Node::List(
+        state
+            .items
+            .iter()
+            .enumerate()
+            .map(|(index, item)| Entity {
+                shown: index.to_string(),
+                // Items have no id: a pile is known by what and where it
+                // is, so one picked up early does not make every later pile
+                // read as changed.
+                key: format!("{} at {}", item.item.0, item.pos),
+                name: content.item(item.item).name.clone(),
+                fields: vec![
+                    (
+                        "kind",
+                        Node::Leaf(Value::Text(content.item(item.item).name.clone())),
+                    ),
+                    ("count", number(u64::from(item.count))),
+                    ("pos", Node::Leaf(Value::Place(item.pos))),
+                    ("seen", Node::Leaf(Value::Flag(item.seen))),
+                ],
+            })
+            .collect(),
+    )
+}
+
+/// How the floor was built: its generator, start, way down, rooms, vault.
+fn floor(state: &GameState) -> Node {
+    let floor = &state.floor;
+    Node::Group(vec![
+        (
+            "generator",
+            Node::Leaf(Value::Text(floor.generator.name().into())),
+        ),
+        ("start", Node::Leaf(Value::Place(floor.start))),
+        ("goal", Node::Leaf(Value::Place(floor.goal))),
+        ("rooms", Node::Leaf(Value::Number(i128::from(floor.rooms)))),
+        (
+            "vault",
+            Node::Leaf(floor.vault.as_ref().map_or(Value::None, |vault| {
+                Value::Text(format!("{}, entrance {}", vault.rect, vault.entrance))
+            })),
+        ),
+    ])
 }
 
 /// "cave spider #12": the kind and the id that stays with it all run.
