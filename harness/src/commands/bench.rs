@@ -28,7 +28,7 @@
 //! started a child into the child's, so they are measured while this one
 //! is still small (the row's note says how small).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -266,7 +266,6 @@ pub fn run(args: BenchArgs) -> Result<u8, String> {
     let table_to_stderr = json_to
         .as_deref()
         .is_some_and(crate::plumbing::files::is_stdout);
-    let chosen = |figure: BenchFigure| args.only.is_empty() || args.only.contains(&figure);
     if cfg!(debug_assertions) {
         crate::plumbing::output::note(
             "bench: this is a debug build; its figures are far below a release build's (cargo build --release -p harness)",
@@ -274,54 +273,7 @@ pub fn run(args: BenchArgs) -> Result<u8, String> {
     }
     let started = Instant::now();
     let mut laps = Laps::new();
-    let mut rows = Vec::new();
-    let scratch = Scratch::new()?;
-    // First, while this process is small (see the module's note).
-    if chosen(BenchFigure::Memory) {
-        rows.extend(memory_rows(&args, &scratch)?);
-        laps.lap("memory");
-    }
-    if chosen(BenchFigure::Explorer) || chosen(BenchFigure::Floors) {
-        super::sweep::hang_reports_into(None);
-        if chosen(BenchFigure::Explorer) {
-            rows.push(explorer_row(&args)?);
-            laps.lap("explorer");
-        }
-        if chosen(BenchFigure::Floors) {
-            rows.push(floors_row(&args)?);
-            laps.lap("floors");
-        }
-        crate::run::watchdog::on_hang(Box::new(crate::run::watchdog::write_to_working_directory));
-    }
-    let content = Content::shared_embedded();
-    if chosen(BenchFigure::Replay) || chosen(BenchFigure::Recording) || chosen(BenchFigure::Viewer)
-    {
-        let keys =
-            usize::try_from(args.keys).map_err(|_| "--keys is too large here".to_string())?;
-        crate::plumbing::output::note(format_args!(
-            "bench: playing {} keys to replay",
-            grouped(keys as f64, 0)
-        ));
-        let recordings = bench_runs(args.seed, keys, content.clone())?;
-        laps.lap("playing the runs");
-        if chosen(BenchFigure::Replay) {
-            rows.push(replay_row(&args, &recordings, &content)?);
-            laps.lap("replay");
-        }
-        if chosen(BenchFigure::Recording) {
-            rows.extend(recording_rows(&args, &recordings, &scratch)?);
-            laps.lap("recording");
-        }
-        if chosen(BenchFigure::Viewer) {
-            rows.extend(viewer_rows(args.seed, &recordings, content)?);
-            laps.lap("viewer");
-        }
-    }
-    if chosen(BenchFigure::Fuzz) {
-        rows.push(fuzz_row(&args)?);
-        laps.lap("fuzz");
-    }
-    drop(scratch);
+    let mut rows = measure(&args, &mut laps)?;
     let seconds = started.elapsed().as_secs_f64();
     rows.sort_by_key(|row| {
         BenchFigure::ALL
@@ -341,25 +293,7 @@ pub fn run(args: BenchArgs) -> Result<u8, String> {
         say(line)?;
     }
     if let Some(path) = &json_to {
-        let record = Record {
-            format: RECORD_FORMAT,
-            game: format!("{} {}", game_core::GAME_NAME, game_core::GAME_VERSION),
-            build: if cfg!(debug_assertions) {
-                "debug"
-            } else {
-                "release"
-            },
-            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            seconds,
-            rows: &rows,
-        };
-        let mut text = serde_json::to_string_pretty(&record)
-            .map_err(|e| format!("the bench record as JSON: {e}"))?;
-        text.push('\n');
-        crate::plumbing::files::write_atomic(path, text.as_bytes())?;
-        if !crate::plumbing::files::is_stdout(path) {
-            crate::plumbing::output::note(format_args!("wrote {}", path.display()));
-        }
+        write_record(path, &rows, seconds)?;
     }
     crate::plumbing::output::note(format_args!(
         "bench: {} in {:.0} s ({})",
@@ -368,6 +302,84 @@ pub fn run(args: BenchArgs) -> Result<u8, String> {
         laps.spent.join(", ")
     ));
     Ok(exit::OK)
+}
+
+/// Every figure `--only` chose, measured in the table's groups: memory
+/// first, while this process is small (see the module's note), then the
+/// sweeps, the replayed runs' figures and the fuzz body.
+fn measure(args: &BenchArgs, laps: &mut Laps) -> Result<Vec<Row>, String> {
+    let chosen = |figure: BenchFigure| args.only.is_empty() || args.only.contains(&figure);
+    let mut rows = Vec::new();
+    let scratch = Scratch::new()?;
+    if chosen(BenchFigure::Memory) {
+        rows.extend(memory_rows(args, &scratch)?);
+        laps.lap("memory");
+    }
+    if chosen(BenchFigure::Explorer) || chosen(BenchFigure::Floors) {
+        super::sweep::hang_reports_into(None);
+        if chosen(BenchFigure::Explorer) {
+            rows.push(explorer_row(args)?);
+            laps.lap("explorer");
+        }
+        if chosen(BenchFigure::Floors) {
+            rows.push(floors_row(args)?);
+            laps.lap("floors");
+        }
+        crate::run::watchdog::on_hang(Box::new(crate::run::watchdog::write_to_working_directory));
+    }
+    let content = Content::shared_embedded();
+    if chosen(BenchFigure::Replay) || chosen(BenchFigure::Recording) || chosen(BenchFigure::Viewer)
+    {
+        let keys =
+            usize::try_from(args.keys).map_err(|_| "--keys is too large here".to_string())?;
+        crate::plumbing::output::note(format_args!(
+            "bench: playing {} keys to replay",
+            grouped(keys as f64, 0)
+        ));
+        let recordings = bench_runs(args.seed, keys, content.clone())?;
+        laps.lap("playing the runs");
+        if chosen(BenchFigure::Replay) {
+            rows.push(replay_row(args, &recordings, &content)?);
+            laps.lap("replay");
+        }
+        if chosen(BenchFigure::Recording) {
+            rows.extend(recording_rows(args, &recordings, &scratch)?);
+            laps.lap("recording");
+        }
+        if chosen(BenchFigure::Viewer) {
+            rows.extend(viewer_rows(args.seed, &recordings, content)?);
+            laps.lap("viewer");
+        }
+    }
+    if chosen(BenchFigure::Fuzz) {
+        rows.push(fuzz_row(args)?);
+        laps.lap("fuzz");
+    }
+    Ok(rows)
+}
+
+/// The JSON record of every row, written to `path`.
+fn write_record(path: &Path, rows: &[Row], seconds: f64) -> Result<(), String> {
+    let record = Record {
+        format: RECORD_FORMAT,
+        game: format!("{} {}", game_core::GAME_NAME, game_core::GAME_VERSION),
+        build: if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        },
+        cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        seconds,
+        rows,
+    };
+    let mut text = serde_json::to_string_pretty(&record)
+        .map_err(|e| format!("the bench record as JSON: {e}"))?;
+    text.push('\n');
+    crate::plumbing::files::write_atomic(path, text.as_bytes())?;
+    if !crate::plumbing::files::is_stdout(path) {
+        crate::plumbing::output::note(format_args!("wrote {}", path.display()));
+    }
+    Ok(())
 }
 
 /// The table: a header, a line per row, then each row's note.

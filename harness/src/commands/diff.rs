@@ -82,6 +82,16 @@ pub fn run(args: DiffArgs) -> Result<u8, String> {
     if args.format == Format::Json {
         return json_report(&name_a, &name_b, found);
     }
+    text_report(found, (&a, &name_a), (&b, &name_b))
+}
+
+/// What the search found, in words for people; the exit code (0 the same,
+/// 3 a difference).
+fn text_report(
+    found: Found,
+    (a, name_a): (&Recording, &str),
+    (b, name_b): (&Recording, &str),
+) -> Result<u8, String> {
     let out = |line: String| crate::plumbing::output::out(line);
     match found {
         Found::RecordedOnly { steps, step, parts } => {

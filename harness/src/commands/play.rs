@@ -4,14 +4,15 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use clap::Args;
 use game_core::canary::Canaries;
-use game_core::{GameConfig, RunSeed};
+use game_core::content::Content;
+use game_core::{GameConfig, Key, RunSeed};
 
 use crate::commands::args::{ContentArgs, parse_canary};
-use crate::play::frames::FramePrinter;
-use crate::play::frames::Frames;
+use crate::play::frames::{FramePrinter, Frames};
 use crate::play::session::Autosave;
 use crate::plumbing::exit;
 use crate::recording::Origin;
@@ -78,6 +79,51 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
             crate::recording::MAX_NOTE_CHARS
         ));
     }
+    let keys = read_keys_and_check_outputs(&args)?;
+    let content = super::load_content(&args.content)?;
+    let (runner, origin) = match &args.from {
+        Some(from) => match take_over(from, args.at, args.size, content)? {
+            Ok(found) => found,
+            Err(code) => return Ok(code),
+        },
+        None => (new_run(&args, keys.is_some(), content)?, None),
+    };
+    match keys {
+        Some(keys) => {
+            // Checked before a key is pressed: a run longer than a
+            // recording holds could not be written down at the end.
+            let taken_over = runner.keys().len();
+            if taken_over + keys.len() > crate::recording::MAX_KEYS {
+                return Err(format!(
+                    "{taken_over} keys taken over and {} scripted make {}, over the {} a recording holds; script fewer",
+                    keys.len(),
+                    taken_over + keys.len(),
+                    crate::recording::MAX_KEYS
+                ));
+            }
+            play_script(&args, runner, origin, &keys)
+        }
+        None => {
+            let seed = runner.game().state().seed.0;
+            let path = match &args.output {
+                Some(path) => path.clone(),
+                None => crate::play::session::default_record_path(seed)?,
+            };
+            let autosave = Autosave {
+                path,
+                note: args.note.clone(),
+                origin,
+            };
+            let screen = crate::play::terminal::Screen::open(crate::plumbing::output::colors())?;
+            crate::play::session::play(screen, runner, &autosave)
+        }
+    }
+}
+
+/// The scripted keys, if any, and the command's outputs checked before a
+/// key is pressed: a terminal to play in, `-o -` only where it fits, the
+/// recording never over an input, canaries only in a canary build.
+fn read_keys_and_check_outputs(args: &PlayArgs) -> Result<Option<Vec<Key>>, String> {
     let keys = match (&args.keys, &args.keys_file) {
         (Some(text), _) => Some(crate::recording::keys_input::from_arg(text)?),
         (None, Some(path)) => Some(crate::recording::keys_input::from_file(path)?),
@@ -115,65 +161,32 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
     if !args.canary.is_empty() && !Canaries::AVAILABLE {
         return Err(game_core::game::ConfigError::CanariesUnavailable.to_string());
     }
-    let content = super::load_content(&args.content)?;
-    let (runner, origin) = match &args.from {
-        Some(from) => match take_over(from, args.at, args.size, content)? {
-            Ok(found) => found,
-            Err(code) => return Ok(code),
-        },
-        None => {
-            let seed = match (args.seed, &keys) {
-                (Some(seed), _) => seed,
-                (None, Some(_)) => 1,
-                (None, None) => fresh_seed()?,
-            };
-            let config = GameConfig {
-                seed: RunSeed(seed),
-                content,
-                width: i32::from(args.map_size.0),
-                height: i32::from(args.map_size.1),
-                canaries: args
-                    .canary
-                    .iter()
-                    .fold(Canaries::NONE, |set, &c| set.with(c)),
-            };
-            let settings = crate::run::runner::Settings {
-                frame: args.size.unwrap_or(crate::recording::DEFAULT_FRAME),
-                progress_limit: None,
-            };
-            (Runner::with_settings(config, 1, settings)?, None)
-        }
+    Ok(keys)
+}
+
+/// A new run from the seed given (1 for scripted keys, a fresh one for a
+/// player at the terminal), at the map and frame sizes asked for.
+fn new_run(args: &PlayArgs, scripted: bool, content: Arc<Content>) -> Result<Runner, String> {
+    let seed = match (args.seed, scripted) {
+        (Some(seed), _) => seed,
+        (None, true) => 1,
+        (None, false) => fresh_seed()?,
     };
-    match keys {
-        Some(keys) => {
-            // Checked before a key is pressed: a run longer than a
-            // recording holds could not be written down at the end.
-            let taken_over = runner.keys().len();
-            if taken_over + keys.len() > crate::recording::MAX_KEYS {
-                return Err(format!(
-                    "{taken_over} keys taken over and {} scripted make {}, over the {} a recording holds; script fewer",
-                    keys.len(),
-                    taken_over + keys.len(),
-                    crate::recording::MAX_KEYS
-                ));
-            }
-            play_script(&args, runner, origin, &keys)
-        }
-        None => {
-            let seed = runner.game().state().seed.0;
-            let path = match &args.output {
-                Some(path) => path.clone(),
-                None => crate::play::session::default_record_path(seed)?,
-            };
-            let autosave = Autosave {
-                path,
-                note: args.note.clone(),
-                origin,
-            };
-            let screen = crate::play::terminal::Screen::open(crate::plumbing::output::colors())?;
-            crate::play::session::play(screen, runner, &autosave)
-        }
-    }
+    let config = GameConfig {
+        seed: RunSeed(seed),
+        content,
+        width: i32::from(args.map_size.0),
+        height: i32::from(args.map_size.1),
+        canaries: args
+            .canary
+            .iter()
+            .fold(Canaries::NONE, |set, &c| set.with(c)),
+    };
+    let settings = crate::run::runner::Settings {
+        frame: args.size.unwrap_or(crate::recording::DEFAULT_FRAME),
+        progress_limit: None,
+    };
+    Runner::with_settings(config, 1, settings)
 }
 
 /// A fresh seed from the OS for a player who gave none. It is printed on
