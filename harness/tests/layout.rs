@@ -260,8 +260,6 @@ const NOT_YET_SPLIT: &[&str] = &[
     "harness/src/play/session.rs::play",
     "harness/src/play/viewer.rs::key",
     "harness/src/replay/timeline.rs::build",
-    "harness/src/run/runner.rs::press",
-    "harness/src/run/runner.rs::after_key",
     "harness/src/sweep/report.rs::draw",
 ];
 

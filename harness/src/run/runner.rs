@@ -116,6 +116,70 @@ impl RunTally {
         self.kills_on_arrival = state.kills;
     }
 
+    /// One key's worth: the command and whether it worked, the situations
+    /// it reached, items used and found, kills, a new floor, the monsters
+    /// met and the ground revealed since `revealed_before` (tiles, depth).
+    fn count_key(
+        &mut self,
+        game: &Game,
+        before: &TurnWatch,
+        events: &[Event],
+        effect: Option<(Command, bool)>,
+        revealed_before: (usize, u32),
+    ) {
+        let state = game.state();
+        let revealed = state.floor.map.revealed.count();
+        if let Some((command, worked)) = effect {
+            self.add(command, worked);
+        }
+        if let Some(reach) = &mut self.reach {
+            reach.count(before, game, events);
+        }
+        let used = events
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    Event::Thrown { .. }
+                        | Event::Items {
+                            to: Place::Used,
+                            ..
+                        }
+                )
+            })
+            .count() as u64;
+        self.items_used += used;
+        let found: u64 = events
+            .iter()
+            .map(|e| match e {
+                Event::Items {
+                    count,
+                    from: Place::Floor(_),
+                    to: Place::Pack(_),
+                    ..
+                } => u64::from(*count),
+                _ => 0,
+            })
+            .sum();
+        if let Some(here) = self.floors.last_mut() {
+            // A key that takes the stairs counts what it did on the floor
+            // it left.
+            here.items_used += used;
+            here.items_found += found;
+            here.kills = state.kills.saturating_sub(self.kills_on_arrival);
+        }
+        if events.iter().any(|e| matches!(e, Event::Descended { .. })) {
+            self.arrive(game);
+        }
+        self.see(game);
+        let (tiles_before, floor) = revealed_before;
+        self.revealed += if state.depth == floor {
+            revealed.saturating_sub(tiles_before)
+        } else {
+            revealed
+        } as u64;
+    }
+
     /// Counts the monsters in view that were not in view before on this
     /// floor.
     fn see(&mut self, game: &Game) {
@@ -419,54 +483,7 @@ impl Runner {
                 }
                 // What the player would see: drawing it is part of the key,
                 // and it must show the state it was drawn from.
-                let frame = game.frame(w, h);
-                let sampled = step % invariants::ORACLE_EVERY == 1;
-                // Closely on the sample (below), cheaply on every other key.
-                if !sampled {
-                    found.extend(invariants::check_screen(game, &frame));
-                }
-                if sampled {
-                    found.extend(invariants::check_oracles(game));
-                    found.extend(invariants::check_frame(game, &frame));
-                    // And with room to spare round the map, where the camera
-                    // stops following and every cell past the map's edge
-                    // must stay blank.
-                    let map = &game.state().floor.map;
-                    let (w, h) = (map.width() + 16, map.height() + 12);
-                    let side = |n: i32| u16::try_from(n).expect("maps are at most 256 a side");
-                    let roomy = game.frame(side(w), side(h));
-                    found.extend(invariants::check_frame(game, &roomy));
-                    // After frame.oracle, which names a bad map cell on the
-                    // sample first as it always has (the warped-frame
-                    // canary's proof expects it).
-                    found.extend(invariants::check_screen_closely(game, &frame));
-                    found.extend(invariants::check_screen_closely(game, &roomy));
-                }
-                // The narrow sizes, where the status line takes its compact
-                // and bare forms and boxes wrap and scroll, on the sample;
-                // and on a run's last frame, which the sample would almost
-                // never see, so every ending is drawn small too.
-                if sampled || game.is_over() {
-                    for (w, h) in NARROW_FRAMES {
-                        let narrow = game.frame(w, h);
-                        found.extend(invariants::check_screen_closely(game, &narrow));
-                    }
-                }
-                let statuses = &game.state().player.statuses;
-                if sampled && (statuses.is_poisoned() || statuses.is_confused()) {
-                    for w in STATUS_WIDTHS {
-                        let narrow = game.frame(w, game_core::frame::MIN_FRAME_HEIGHT);
-                        found.extend(invariants::check_screen_closely(game, &narrow));
-                    }
-                }
-                if game.is_over() {
-                    for w in ENDING_WIDTHS {
-                        for h in ENDING_HEIGHTS {
-                            let ending = game.frame(w, h);
-                            found.extend(invariants::check_screen_closely(game, &ending));
-                        }
-                    }
-                }
+                found.extend(check_frames(game, (w, h), step));
                 Ok((outcome, found))
             })
         };
@@ -506,58 +523,23 @@ impl Runner {
         let revealed = state.floor.map.revealed.count();
         if let Some(tally) = &mut self.tally {
             self.last_effect = invariants::key_effect(before, &self.game, events);
-            if let Some((command, worked)) = self.last_effect {
-                tally.add(command, worked);
-            }
-            if let Some(reach) = &mut tally.reach {
-                reach.count(before, &self.game, events);
-            }
-            let used = events
-                .iter()
-                .filter(|e| {
-                    matches!(
-                        e,
-                        Event::Thrown { .. }
-                            | Event::Items {
-                                to: Place::Used,
-                                ..
-                            }
-                    )
-                })
-                .count() as u64;
-            tally.items_used += used;
-            let found: u64 = events
-                .iter()
-                .map(|e| match e {
-                    Event::Items {
-                        count,
-                        from: Place::Floor(_),
-                        to: Place::Pack(_),
-                        ..
-                    } => u64::from(*count),
-                    _ => 0,
-                })
-                .sum();
-            if let Some(here) = tally.floors.last_mut() {
-                // A key that takes the stairs counts what it did on the floor
-                // it left.
-                here.items_used += used;
-                here.items_found += found;
-                here.kills = state.kills.saturating_sub(tally.kills_on_arrival);
-            }
-            if events.iter().any(|e| matches!(e, Event::Descended { .. })) {
-                tally.arrive(&self.game);
-            }
-            tally.see(&self.game);
-            let (before, floor) = self.revealed;
-            tally.revealed += if state.depth == floor {
-                revealed.saturating_sub(before)
-            } else {
-                revealed
-            } as u64;
+            tally.count_key(&self.game, before, events, self.last_effect, self.revealed);
         }
-        self.revealed = (revealed, state.depth);
+        self.revealed = (revealed, self.game.state().depth);
         let limit = self.settings.progress_limit?;
+        self.held_to_progress(limit, revealed, events)
+    }
+
+    /// `play.progress`: a run must reveal ground, change floor, fight, move
+    /// an item or come nearer the unknown or the way down within `limit`
+    /// keys.
+    fn held_to_progress(
+        &mut self,
+        limit: u64,
+        revealed: usize,
+        events: &[Event],
+    ) -> Option<Violation> {
+        let state = self.game.state();
         let moved_on = revealed > self.progress.revealed
             || state.depth != self.progress.depth
             || !self.game.is_over()
@@ -766,6 +748,63 @@ thread_local! {
 }
 
 static HOOK: Once = Once::new();
+
+/// The frames drawn after a key, held to the state they were drawn from:
+/// cheaply at the run's size on every key, closely on the oracles' sample
+/// (with room round the map, and at the narrow sizes and the status line's
+/// widths), and at every ending size when the run is over.
+fn check_frames(game: &Game, (w, h): (u16, u16), step: u64) -> Vec<Violation> {
+    let mut found = Vec::new();
+    let frame = game.frame(w, h);
+    let sampled = step % invariants::ORACLE_EVERY == 1;
+    // Closely on the sample (below), cheaply on every other key.
+    if !sampled {
+        found.extend(invariants::check_screen(game, &frame));
+    }
+    if sampled {
+        found.extend(invariants::check_oracles(game));
+        found.extend(invariants::check_frame(game, &frame));
+        // And with room to spare round the map, where the camera
+        // stops following and every cell past the map's edge
+        // must stay blank.
+        let map = &game.state().floor.map;
+        let (w, h) = (map.width() + 16, map.height() + 12);
+        let side = |n: i32| u16::try_from(n).expect("maps are at most 256 a side");
+        let roomy = game.frame(side(w), side(h));
+        found.extend(invariants::check_frame(game, &roomy));
+        // After frame.oracle, which names a bad map cell on the
+        // sample first as it always has (the warped-frame
+        // canary's proof expects it).
+        found.extend(invariants::check_screen_closely(game, &frame));
+        found.extend(invariants::check_screen_closely(game, &roomy));
+    }
+    // The narrow sizes, where the status line takes its compact
+    // and bare forms and boxes wrap and scroll, on the sample;
+    // and on a run's last frame, which the sample would almost
+    // never see, so every ending is drawn small too.
+    if sampled || game.is_over() {
+        for (w, h) in NARROW_FRAMES {
+            let narrow = game.frame(w, h);
+            found.extend(invariants::check_screen_closely(game, &narrow));
+        }
+    }
+    let statuses = &game.state().player.statuses;
+    if sampled && (statuses.is_poisoned() || statuses.is_confused()) {
+        for w in STATUS_WIDTHS {
+            let narrow = game.frame(w, game_core::frame::MIN_FRAME_HEIGHT);
+            found.extend(invariants::check_screen_closely(game, &narrow));
+        }
+    }
+    if game.is_over() {
+        for w in ENDING_WIDTHS {
+            for h in ENDING_HEIGHTS {
+                let ending = game.frame(w, h);
+                found.extend(invariants::check_screen_closely(game, &ending));
+            }
+        }
+    }
+    found
+}
 
 /// Runs `f`, turning a panic into a failure with its message and location.
 /// Panics elsewhere still print as usual.
