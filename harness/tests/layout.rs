@@ -257,10 +257,6 @@ const NOT_YET_SPLIT: &[&str] = &[
     "game-core/src/invariants/screen.rs::check_map",
     "game-core/src/invariants/screen.rs::lay_out",
     "game-core/src/invariants/screen.rs::find_box",
-    "harness/src/play/session.rs::play",
-    "harness/src/play/viewer.rs::key",
-    "harness/src/replay/timeline.rs::build",
-    "harness/src/sweep/report.rs::draw",
 ];
 
 /// Source text with every comment, string and character literal blanked to

@@ -15,7 +15,7 @@
 //! run, against the 100 or more milliseconds between a person's keys;
 //! `deja bench` measures it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -26,7 +26,7 @@ use game_core::keys::{KeyCode, Mods};
 
 use crate::play::terminal::{Input, Screen};
 use crate::plumbing::exit;
-use crate::recording::{self, Origin};
+use crate::recording::{self, Failure, Origin};
 use crate::run::runner::{Runner, outcome_of};
 
 /// Where a run is written, and what goes with it.
@@ -180,7 +180,6 @@ pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Resu
         crate::run::watchdog::report_written(hang, Ok(path.clone()));
     }));
     let signals = stop_on_signals(false);
-    let seed = runner.game().state().seed.0;
     autosave.save(&runner)?;
     let mut failure = None;
     let mut signalled = false;
@@ -188,20 +187,7 @@ pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Resu
     loop {
         let (w, h) = screen.size();
         let over = runner.game().is_over();
-        // Measured as shown: escaped first (with_status escapes again,
-        // which leaves escaped text as it is), then cut to the width.
-        let path =
-            crate::plumbing::printable::escape(&autosave.path.display().to_string()).into_owned();
-        let status = if over {
-            let before = format!(
-                "{} · any key to leave · recorded to ",
-                outcome_of(runner.game())
-            );
-            status_line(&before, &path, "", w)
-        } else {
-            let before = format!("seed {seed} · step {} · recording to ", runner.step());
-            status_line(&before, &path, " · ? for help", w)
-        };
+        let status = session_status(&runner, &autosave.path, w);
         let game_frame = runner.game().frame(w, h.saturating_sub(1).max(1));
         screen.draw(&with_status(&game_frame, &status, w, h))?;
         let input = match screen.next_input(SIGNAL_POLL)? {
@@ -246,6 +232,37 @@ pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Resu
         }
     }
     drop(screen);
+    say_how_it_ended(&runner, autosave, failure, full, signalled)
+}
+
+/// The line under the game: the seed, the step and where the run is being
+/// recorded, or once it is over, how it ended and where it was recorded.
+fn session_status(runner: &Runner, path: &Path, w: u16) -> String {
+    let seed = runner.game().state().seed.0;
+    // Measured as shown: escaped first (with_status escapes again,
+    // which leaves escaped text as it is), then cut to the width.
+    let shown = crate::plumbing::printable::escape(&path.display().to_string()).into_owned();
+    if runner.game().is_over() {
+        let before = format!(
+            "{} · any key to leave · recorded to ",
+            outcome_of(runner.game())
+        );
+        status_line(&before, &shown, "", w)
+    } else {
+        let before = format!("seed {seed} · step {} · recording to ", runner.step());
+        status_line(&before, &shown, " · ? for help", w)
+    }
+}
+
+/// After the session: a failure said with its bug report, or how the run
+/// ended and where it was recorded; the exit code.
+fn say_how_it_ended(
+    runner: &Runner,
+    autosave: &Autosave,
+    failure: Option<Failure>,
+    full: bool,
+    signalled: bool,
+) -> Result<u8, String> {
     let path = autosave.path.display();
     let err = crate::plumbing::output::err;
     if let Some(failure) = failure {
@@ -257,7 +274,7 @@ pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Resu
             "failure at step {} ({key}): {}",
             failure.step, failure.kind
         ));
-        autosave.save(&runner)?;
+        autosave.save(runner)?;
         err(format!("wrote a bug report that reproduces it: {path}"));
         err(format!("reproduce with: deja replay {path}"));
         return Ok(exit::FAILURE);

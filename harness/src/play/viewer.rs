@@ -116,29 +116,8 @@ impl Viewer {
                 Action::Show
             };
         }
-        if let Some(entry) = &mut self.entry {
-            let text = match entry {
-                Entry::Step(t) | Entry::Turn(t) => t,
-            };
-            match key.code {
-                KeyCode::Char(c) if c.is_ascii_digit() && key.mods.is_empty() => {
-                    if text.len() < MAX_DIGITS {
-                        text.push(c);
-                    }
-                }
-                KeyCode::Backspace => {
-                    text.pop();
-                }
-                KeyCode::Enter => {
-                    let entry = self.entry.take().expect("an entry");
-                    self.jump(entry, marks);
-                }
-                KeyCode::Esc => self.entry = None,
-                _ => {
-                    self.entry = None;
-                    self.notice = Some("jump cancelled: type digits, then Enter".into());
-                }
-            }
+        if self.entry.is_some() {
+            self.type_into_entry(key, marks);
             return Action::Show;
         }
         let Key { code, mods } = key;
@@ -169,23 +148,8 @@ impl Viewer {
             KeyCode::Right if shift => self.go(self.position.saturating_add(BIG_STEP), marks),
             KeyCode::Char('H') => self.go(self.position.saturating_sub(BIG_STEP), marks),
             KeyCode::Left if shift => self.go(self.position.saturating_sub(BIG_STEP), marks),
-            KeyCode::Char('>') => {
-                let i = self.floor_index(marks);
-                match marks.floors.get(i + 1) {
-                    Some(&step) => self.go(step, marks),
-                    None => self.notice = Some("this is the last floor".into()),
-                }
-            }
-            KeyCode::Char('<') => {
-                let i = self.floor_index(marks);
-                match i.checked_sub(1) {
-                    Some(prev) => self.go(marks.floors[prev], marks),
-                    None => {
-                        self.go(0, marks);
-                        self.notice = Some("this is the first floor".into());
-                    }
-                }
-            }
+            KeyCode::Char('>') => self.next_floor(marks),
+            KeyCode::Char('<') => self.previous_floor(marks),
             KeyCode::Char('g') => self.entry = Some(Entry::Step(String::new())),
             KeyCode::Char('t') => self.entry = Some(Entry::Turn(String::new())),
             KeyCode::Char('f') => match &marks.event {
@@ -213,6 +177,57 @@ impl Viewer {
             _ => self.notice = Some(format!("{key} does nothing here; ? lists the keys")),
         }
         Action::Show
+    }
+
+    /// A key while a step or turn is being typed: digits, Backspace, Enter
+    /// to jump, Esc to drop it; any other key cancels it with a notice.
+    fn type_into_entry(&mut self, key: Key, marks: &Marks) {
+        let Some(entry) = &mut self.entry else {
+            return;
+        };
+        let text = match entry {
+            Entry::Step(t) | Entry::Turn(t) => t,
+        };
+        match key.code {
+            KeyCode::Char(c) if c.is_ascii_digit() && key.mods.is_empty() => {
+                if text.len() < MAX_DIGITS {
+                    text.push(c);
+                }
+            }
+            KeyCode::Backspace => {
+                text.pop();
+            }
+            KeyCode::Enter => {
+                let entry = self.entry.take().expect("an entry");
+                self.jump(entry, marks);
+            }
+            KeyCode::Esc => self.entry = None,
+            _ => {
+                self.entry = None;
+                self.notice = Some("jump cancelled: type digits, then Enter".into());
+            }
+        }
+    }
+
+    /// `>`: the first step on the next floor.
+    fn next_floor(&mut self, marks: &Marks) {
+        let i = self.floor_index(marks);
+        match marks.floors.get(i + 1) {
+            Some(&step) => self.go(step, marks),
+            None => self.notice = Some("this is the last floor".into()),
+        }
+    }
+
+    /// `<`: the first step on the floor before, or the start.
+    fn previous_floor(&mut self, marks: &Marks) {
+        let i = self.floor_index(marks);
+        match i.checked_sub(1) {
+            Some(prev) => self.go(marks.floors[prev], marks),
+            None => {
+                self.go(0, marks);
+                self.notice = Some("this is the first floor".into());
+            }
+        }
     }
 
     /// Goes to `step` (clamped to the recording), pausing.

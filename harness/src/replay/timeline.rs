@@ -28,6 +28,32 @@ pub const KEYFRAME_EVERY: u64 = 100;
 /// a reader accepts (a million keys: a keyframe every 1,000 steps).
 pub const MAX_KEYFRAMES: u64 = 1000;
 
+/// Where the viewer can jump: the last step shown, the first step of each
+/// floor, each step's turn, the failure or drift, and how far control can
+/// be taken (up to the last step that matched).
+fn marks(steps: &[StepInfo], last: u64, event: Option<(u64, String)>, verdict: &Verdict) -> Marks {
+    let take_over_limit = match verdict {
+        Verdict::Same | Verdict::Fixed { .. } | Verdict::Unmet { .. } => Some(last),
+        Verdict::Drift(drift) => drift.step.checked_sub(1),
+        Verdict::Reproduced { failure } | Verdict::NewFailure { failure } => {
+            failure.step.checked_sub(1)
+        }
+    };
+    let mut floors = vec![0];
+    for (step, pair) in steps.windows(2).enumerate() {
+        if pair[0].depth != pair[1].depth {
+            floors.push(step as u64 + 1);
+        }
+    }
+    Marks {
+        last,
+        floors,
+        turns: steps.iter().map(|s| s.turn).collect(),
+        event,
+        take_over_limit,
+    }
+}
+
 /// Steps between keyframes for a recording of `keys` keys.
 pub fn keyframe_spacing(keys: u64) -> u64 {
     KEYFRAME_EVERY.max(keys.div_ceil(MAX_KEYFRAMES))
@@ -176,26 +202,7 @@ impl Timeline {
             }
         }
         let verdict = verdict.unwrap_or(Verdict::Same);
-        let take_over_limit = match &verdict {
-            Verdict::Same | Verdict::Fixed { .. } | Verdict::Unmet { .. } => Some(last),
-            Verdict::Drift(drift) => drift.step.checked_sub(1),
-            Verdict::Reproduced { failure } | Verdict::NewFailure { failure } => {
-                failure.step.checked_sub(1)
-            }
-        };
-        let mut floors = vec![0];
-        for (step, pair) in steps.windows(2).enumerate() {
-            if pair[0].depth != pair[1].depth {
-                floors.push(step as u64 + 1);
-            }
-        }
-        let marks = Marks {
-            last,
-            floors,
-            turns: steps.iter().map(|s| s.turn).collect(),
-            event,
-            take_over_limit,
-        };
+        let marks = marks(&steps, last, event, &verdict);
         Ok(Timeline {
             recording,
             verdict,

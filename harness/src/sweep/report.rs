@@ -735,16 +735,7 @@ fn draw(figure: &Figure) -> Result<String, String> {
             .build_cartesian_2d(x_range.clone(), 0.0..figure.y_max)
             .map_err(|e| failed(&e))?
             .set_secondary_coord(x_range, 0.0..y2_max);
-        let x_label = |x: &f64| {
-            let depth = x.round();
-            if (x - depth).abs() > 1e-6 || depth < 1.0 {
-                String::new()
-            } else if figure.won && depth == f64::from(LAST_DEPTH + 1) {
-                "won".into()
-            } else {
-                format!("{depth:.0}")
-            }
-        };
+        let x_label = |x: &f64| depth_label(figure, *x);
         let y_label = |y: &f64| figure.y_numbers.write(*y);
         let x_desc = if figure.won { "depth entered" } else { "depth" };
         chart
@@ -811,16 +802,33 @@ fn draw(figure: &Figure) -> Result<String, String> {
             ))
             .map_err(|e| failed(&e))?;
         }
-        let entries: Vec<(String, RGBColor, Mark)> = figure
-            .series
-            .iter()
-            .map(|s| (s.label.clone(), s.color, s.mark))
-            .chain(figure.keys.iter().cloned())
-            .collect();
-        draw_legend(&legend, &entries).map_err(|e| failed(&e))?;
+        draw_legend(&legend, &legend_entries(figure)).map_err(|e| failed(&e))?;
         root.present().map_err(|e| failed(&e))?;
     }
     Ok(svg)
+}
+
+/// The x axis's label at `x`: the depth at a whole depth, "won" past the
+/// last when the figure draws wins, nothing between.
+fn depth_label(figure: &Figure, x: f64) -> String {
+    let depth = x.round();
+    if (x - depth).abs() > 1e-6 || depth < 1.0 {
+        String::new()
+    } else if figure.won && depth == f64::from(LAST_DEPTH + 1) {
+        "won".into()
+    } else {
+        format!("{depth:.0}")
+    }
+}
+
+/// The legend's lines: each series, then the figure's own keys.
+fn legend_entries(figure: &Figure) -> Vec<(String, RGBColor, Mark)> {
+    figure
+        .series
+        .iter()
+        .map(|s| (s.label.clone(), s.color, s.mark))
+        .chain(figure.keys.iter().cloned())
+        .collect()
 }
 
 /// The legend: a sample of each series' mark and its label, a line each.
