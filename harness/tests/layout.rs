@@ -254,7 +254,6 @@ const NOT_YET_SPLIT: &[&str] = &[
     "game-core/src/invariants/record.rs::hit_points",
     "game-core/src/invariants/record.rs::items",
     "game-core/src/invariants/record.rs::reconcile",
-    "game-core/src/invariants/screen.rs::check_map",
     "game-core/src/invariants/screen.rs::lay_out",
     "game-core/src/invariants/screen.rs::find_box",
 ];

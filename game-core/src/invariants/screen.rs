@@ -791,6 +791,16 @@ fn lit(tile: Tile) -> Style {
 /// view drawn where it stands (a monster over an item, the player over
 /// all), and no creature or item drawn where none is in view; the reticle's
 /// flight path and cursor; nothing else but the box of an open screen.
+///
+/// The scan: every cell of the view against the ground under it (blank
+/// where unknown or past the map's edge, else the tile's glyph, lit in
+/// view, remembered out of it) and what stands on it. A cell that is not
+/// its ground is judged on its own ([`MapView::judge`]), which says what is
+/// wrong. Closely (on the sample) every cell is compared so. On every key
+/// the rows are first counted: how many cells of each kind of style each
+/// row shows against how many the bit layers and the entities in view say
+/// it must, a pass over the row that a wrong row fails; only such a row is
+/// judged cell by cell.
 fn check_map(
     game: &Game,
     frame: &Frame,
@@ -799,72 +809,127 @@ fn check_map(
     boxed: Option<Area>,
     closely: bool,
 ) -> Option<Violation> {
-    let state = game.state();
-    let content = game.content();
-    let map = &state.floor.map;
-    let (w, rows) = (layout.width, layout.map_rows);
-    let (mw, mh) = (map.width(), map.height());
-    let focus = reticle.map_or(state.player.pos, |r| r.cursor);
-    let left = (focus.x - w / 2).min(mw - w).max(0);
-    let top = (focus.y - rows / 2).min(mh - rows).max(0);
-    let screen_of = |p: Pos| (p.x - left, p.y - top);
-    let covered = |x: i32, y: i32| boxed.is_some_and(|b| b.covers(x, y));
-    let in_view = |p: Pos| {
-        let (x, y) = screen_of(p);
-        x >= 0 && y >= 0 && x < w && y < rows && !covered(x, y)
-    };
-    let player = state.player.pos;
-    let monster_at = |p: Pos| state.monsters.iter().find(|m| m.pos == p);
-    let seen_monster_at = |p: Pos| monster_at(p).filter(|_| map.is_visible(p));
-    // The item drawn on a tile is the last one put there.
-    let seen_item_at = |p: Pos| {
-        state
+    let view = MapView::new(game, frame, layout, reticle, boxed);
+    // The cells over their ground: what stands in view, the reticle, by
+    // screen row and column, each once.
+    let overlays = if closely { Vec::new() } else { view.overlays() };
+    // The common case at once: with no box and the view as wide as the
+    // map, the view's rows are one run of the layers, counted together.
+    let whole = !closely && boxed.is_none() && view.left == 0 && view.w == view.map.width();
+    if whole && view.whole_view_counts_right(&overlays) {
+        return view.check_entities();
+    }
+    let mut overlaid = overlays.iter().peekable();
+    for sy in 0..view.rows {
+        if !closely && view.row_counts_right(sy, &mut overlaid) {
+            continue;
+        }
+        if let Some(v) = view.judge_row(sy) {
+            return Some(v);
+        }
+    }
+    view.check_entities()
+}
+
+/// The map's view in a frame: where the camera stands, what is in view and
+/// the reticle's path, for [`check_map`].
+struct MapView<'a> {
+    game: &'a Game,
+    state: &'a GameState,
+    map: &'a crate::map::Map,
+    frame: &'a Frame,
+    /// The view's width and rows, and the map's tile at its top-left.
+    w: i32,
+    rows: i32,
+    left: i32,
+    top: i32,
+    boxed: Option<Area>,
+    player: Pos,
+    /// The path of a throw or a use: the cells between the player and the
+    /// cursor where no creature stands.
+    path: Vec<Pos>,
+    cursor: Option<Pos>,
+}
+
+impl<'a> MapView<'a> {
+    fn new(
+        game: &'a Game,
+        frame: &'a Frame,
+        layout: &Layout,
+        reticle: Option<Reticle>,
+        boxed: Option<Area>,
+    ) -> MapView<'a> {
+        let state = game.state();
+        let map = &state.floor.map;
+        let (w, rows) = (layout.width, layout.map_rows);
+        let (mw, mh) = (map.width(), map.height());
+        let focus = reticle.map_or(state.player.pos, |r| r.cursor);
+        let player = state.player.pos;
+        let path = match reticle {
+            Some(r) if r.purpose != Purpose::Look => {
+                let line = flight_path(player, r.cursor);
+                let inner = line.len().saturating_sub(2);
+                line.into_iter()
+                    .skip(1)
+                    .take(inner)
+                    .filter(|&p| p != player && !state.monsters.iter().any(|m| m.pos == p))
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        MapView {
+            game,
+            state,
+            map,
+            frame,
+            w,
+            rows,
+            left: (focus.x - w / 2).min(mw - w).max(0),
+            top: (focus.y - rows / 2).min(mh - rows).max(0),
+            boxed,
+            player,
+            path,
+            cursor: reticle.map(|r| r.cursor),
+        }
+    }
+
+    fn screen_of(&self, p: Pos) -> (i32, i32) {
+        (p.x - self.left, p.y - self.top)
+    }
+
+    fn in_view(&self, p: Pos) -> bool {
+        let (x, y) = self.screen_of(p);
+        x >= 0
+            && y >= 0
+            && x < self.w
+            && y < self.rows
+            && !self.boxed.is_some_and(|b| b.covers(x, y))
+    }
+
+    fn monster_at(&self, p: Pos) -> Option<&'a crate::game::state::Monster> {
+        self.state.monsters.iter().find(|m| m.pos == p)
+    }
+
+    fn seen_monster_at(&self, p: Pos) -> Option<&'a crate::game::state::Monster> {
+        self.monster_at(p).filter(|_| self.map.is_visible(p))
+    }
+
+    /// The item drawn on a tile in view: the last one put there.
+    fn seen_item_at(&self, p: Pos) -> Option<&'a crate::game::state::FloorItem> {
+        self.state
             .items
             .iter()
             .rev()
             .find(|i| i.pos == p)
-            .filter(|_| map.is_visible(p))
-    };
-    // The path of a throw or a use: the cells between the player and the
-    // cursor where no creature stands.
-    let path: Vec<Pos> = match reticle {
-        Some(r) if r.purpose != Purpose::Look => {
-            let line = flight_path(player, r.cursor);
-            let inner = line.len().saturating_sub(2);
-            line.into_iter()
-                .skip(1)
-                .take(inner)
-                .filter(|&p| p != player && monster_at(p).is_none())
-                .collect()
-        }
-        _ => Vec::new(),
-    };
-    let cursor = reticle.map(|r| r.cursor);
-    let report = |x: i32, y: i32, message: String| {
-        Some(violation(
-            "screen.map",
-            format!(
-                "the frame shows {} at column {x}, row {y} (the map's {}); {message}",
-                at(frame, x, y),
-                Pos::new(left + x, top + y)
-            ),
-        ))
-    };
-    // The scan: every cell of the view against the ground under it (blank
-    // where unknown or past the map's edge, else the tile's glyph, lit in
-    // view, remembered out of it) and what stands on it. A cell that is not
-    // its ground is judged on its own (`judge`), which says what is wrong.
-    // Closely (on the sample) every cell is compared so. On every key the
-    // rows are first counted: how many cells of each kind of style each
-    // row shows against how many the bit layers and the entities in view
-    // say it must, a pass over the row that a wrong row fails; only such a
-    // row is judged cell by cell.
-    let tiles = map.tiles();
-    let cells = frame.cells();
-    let ground = |index: usize, revealed: bool| {
+            .filter(|_| self.map.is_visible(p))
+    }
+
+    /// The ground's cell at a map index: blank unless revealed, else the
+    /// tile's glyph, lit in view and remembered out of it.
+    fn ground(&self, index: usize, revealed: bool) -> Cell {
         if revealed {
-            let tile = tiles[index];
-            let style = if map.visible.get(index) {
+            let tile = self.map.tiles()[index];
+            let style = if self.map.visible.get(index) {
                 lit(tile)
             } else {
                 Style::Remembered
@@ -873,14 +938,149 @@ fn check_map(
         } else {
             Cell::BLANK
         }
-    };
-    // Why the cell at (sx, sy), which is not its ground, is wrong; `None`
-    // when it is what stands there or the reticle.
-    let judge = |sx: i32, sy: i32, index: usize, inside: bool| -> Option<String> {
-        let cell = at(frame, sx, sy);
-        let (x, y) = (left + sx, top + sy);
+    }
+
+    /// Which kind of ground lies under a cell, for the counts.
+    fn under(&self, index: usize, inside: bool) -> usize {
+        if !inside || !self.map.revealed.get(index) {
+            KIND_BLANK
+        } else if self.map.visible.get(index) {
+            KIND_LIT
+        } else {
+            KIND_REMEMBERED
+        }
+    }
+
+    /// The cells over their ground, by screen row and column, each once:
+    /// the player, the monsters and items in view, the reticle.
+    fn overlays(&self) -> Vec<(i32, i32)> {
+        let map = self.map;
+        let seen = |p: &&Pos| map.is_visible(**p);
+        let standing = std::iter::once(&self.player)
+            .chain(self.state.monsters.iter().map(|m| &m.pos).filter(seen))
+            .chain(self.state.items.iter().map(|i| &i.pos).filter(seen));
+        let mut overlays: Vec<(i32, i32)> = Vec::new();
+        for &p in standing.chain(&self.path).chain(&self.cursor) {
+            let (x, y) = self.screen_of(p);
+            if self.in_view(p) {
+                overlays.push((y, x));
+            }
+        }
+        overlays.sort_unstable();
+        overlays.dedup();
+        overlays
+    }
+
+    /// Whether the whole view (no box, as wide as the map) shows as many
+    /// cells of each kind as the layers and what stands in view say.
+    fn whole_view_counts_right(&self, overlays: &[(i32, i32)]) -> bool {
+        let (map, w, rows, top) = (self.map, self.w, self.rows, self.top);
+        let (mw, mh) = (map.width(), map.height());
+        let in_map = (mh - top).clamp(0, rows);
+        let (from, to) = ((top * mw) as usize, ((top + in_map) * mw) as usize);
+        let (revealed, visible) = (
+            map.revealed.count_in(from, to),
+            map.visible.count_in(from, to),
+        );
+        let mut over = overlays
+            .iter()
+            .map(|&(sy, sx)| self.under(((top + sy) * mw + sx) as usize, top + sy < mh));
+        let want = expected_kinds(
+            (w * rows) as u64,
+            revealed as u64,
+            visible as u64,
+            &mut over,
+        );
+        kinds(&self.frame.cells()[..(w * rows) as usize]) == want
+    }
+
+    /// The columns of screen row `sy` a box covers (the box's to check), as
+    /// `(from, to)`; `(w, w)` when none.
+    fn skipped(&self, sy: i32) -> (i32, i32) {
+        match self.boxed {
+            Some(b) if sy >= b.top && sy < b.top + b.height => (b.left, b.left + b.width),
+            _ => (self.w, self.w),
+        }
+    }
+
+    /// Columns from the first returned on lie past the map's edge; the
+    /// second is the map index of the row's first column.
+    fn row_bounds(&self, sy: i32) -> (i32, usize) {
+        let y = self.top + sy;
+        let (mw, mh) = (self.map.width(), self.map.height());
+        let map_cols = if y < mh {
+            (mw - self.left).clamp(0, self.w)
+        } else {
+            0
+        };
+        (map_cols, (y * mw + self.left).max(0) as usize)
+    }
+
+    /// Whether screen row `sy` shows as many cells of each kind as the
+    /// layers and what stands over them (the next of `overlaid`) say.
+    fn row_counts_right(
+        &self,
+        sy: i32,
+        overlaid: &mut std::iter::Peekable<std::slice::Iter<'_, (i32, i32)>>,
+    ) -> bool {
+        let w = self.w;
+        let (skip_from, skip_to) = self.skipped(sy);
+        let (map_cols, row_start) = self.row_bounds(sy);
+        let row = &self.frame.cells()[(sy * w) as usize..((sy + 1) * w) as usize];
+        let (near, far) = (skip_from.min(map_cols), skip_to.min(map_cols));
+        let count = |layer: &crate::map::BitGrid| {
+            let segment = |from: i32, to: i32| {
+                layer.count_in(row_start + from as usize, row_start + to as usize)
+            };
+            (segment(0, near) + segment(far, map_cols)) as u64
+        };
+        let (revealed, visible) = (count(&self.map.revealed), count(&self.map.visible));
+        let cells_checked = (skip_from.min(w) + (w - skip_to.min(w))) as u64;
+        let mut over = std::iter::from_fn(|| {
+            let &(_, x) = overlaid.next_if(|o| o.0 == sy)?;
+            Some(self.under(row_start + x as usize, x < map_cols))
+        });
+        let packed = expected_kinds(cells_checked, revealed, visible, &mut over);
+        let shown = kinds(&row[..skip_from.min(w) as usize])
+            .wrapping_add(kinds(&row[skip_to.min(w) as usize..]));
+        shown == packed
+    }
+
+    /// Screen row `sy` cell by cell: the first cell that is not its ground
+    /// and not what stands there, reported.
+    fn judge_row(&self, sy: i32) -> Option<Violation> {
+        let w = self.w;
+        let (skip_from, skip_to) = self.skipped(sy);
+        let (map_cols, row_start) = self.row_bounds(sy);
+        let row = &self.frame.cells()[(sy * w) as usize..((sy + 1) * w) as usize];
+        for sx in (0..skip_from).chain(skip_to..w) {
+            let inside = sx < map_cols;
+            let index = row_start + sx as usize;
+            let revealed = inside && self.map.revealed.get(index);
+            if row[sx as usize] != self.ground(index, revealed)
+                && let Some(problem) = self.judge(sx, sy, index, inside)
+            {
+                return Some(violation(
+                    "screen.map",
+                    format!(
+                        "the frame shows {} at column {sx}, row {sy} (the map's {}); {problem}",
+                        at(self.frame, sx, sy),
+                        Pos::new(self.left + sx, self.top + sy)
+                    ),
+                ));
+            }
+        }
+        None
+    }
+
+    /// Why the cell at (sx, sy), which is not its ground, is wrong; `None`
+    /// when it is what stands there or the reticle.
+    fn judge(&self, sx: i32, sy: i32, index: usize, inside: bool) -> Option<String> {
+        let (map, content, player) = (self.map, self.game.content(), self.player);
+        let tiles = map.tiles();
+        let cell = at(self.frame, sx, sy);
+        let here = Pos::new(self.left + sx, self.top + sy);
         let revealed = inside && map.revealed.get(index);
-        let here = Pos::new(x, y);
         let visible = revealed && map.visible.get(index);
         match cell.style {
             Style::Blank if !revealed => Some("a blank is drawn as a space".to_string()),
@@ -909,7 +1109,7 @@ fn check_map(
             }),
             Style::Player => (here != player || cell.glyph != '@')
                 .then(|| format!("the player is '@' at {player}")),
-            Style::Monster => match seen_monster_at(here) {
+            Style::Monster => match self.seen_monster_at(here) {
                 Some(m) if content.monster(m.kind).glyph == cell.glyph => None,
                 Some(m) => Some(format!(
                     "the monster there, a {}, is drawn as {:?}",
@@ -918,8 +1118,8 @@ fn check_map(
                 )),
                 None => Some("no monster there is in view".to_string()),
             },
-            Style::Item => match seen_item_at(here) {
-                _ if here == player || monster_at(here).is_some() => {
+            Style::Item => match self.seen_item_at(here) {
+                _ if here == player || self.monster_at(here).is_some() => {
                     Some("a creature stands on that tile, over what lies there".to_string())
                 }
                 Some(item) if content.item(item.item).glyph == cell.glyph => None,
@@ -930,8 +1130,8 @@ fn check_map(
                 )),
                 None => Some("no item there is in view".to_string()),
             },
-            Style::Reticle if Some(here) == cursor || path.contains(&here) => None,
-            Style::Reticle => Some(match cursor {
+            Style::Reticle if Some(here) == self.cursor || self.path.contains(&here) => None,
+            Style::Reticle => Some(match self.cursor {
                 Some(c) => format!(
                     "the reticle's cursor is at {c} and its path does not cross there"
                 ),
@@ -942,199 +1142,119 @@ fn check_map(
                     .to_string(),
             ),
         }
-    };
-    // And the other way round: everything in view is drawn where it
-    // stands, with the reticle over all of it.
-    let check_entities = || -> Option<Violation> {
-        // What stands on a tile in view, drawn; said in words only for a
-        // report, as this runs for every creature and item on every key.
-        let wanted = |p: Pos| -> Option<Cell> {
-            if p == player {
-                Some(Cell::new('@', Style::Player))
-            } else if let Some(m) = seen_monster_at(p) {
-                Some(Cell::new(content.monster(m.kind).glyph, Style::Monster))
-            } else {
-                seen_item_at(p).map(|item| Cell::new(content.item(item.item).glyph, Style::Item))
-            }
-        };
-        let what_stands = |p: Pos| -> String {
-            if p == player {
-                "the player stands".to_string()
-            } else if let Some(m) = seen_monster_at(p) {
-                let def = content.monster(m.kind);
-                format!("monster {} (a {}) stands in view", m.id.0, def.name)
-            } else if let Some(item) = seen_item_at(p) {
-                let def = content.item(item.item);
-                format!("{} lies in view", def.describe(item.count))
-            } else {
-                "nothing stands".to_string()
-            }
-        };
-        let check = |p: Pos, want: Cell, what: &dyn Fn() -> String| {
-            if !in_view(p) {
-                return None;
-            }
-            let (x, y) = screen_of(p);
-            (at(frame, x, y) != want).then(|| {
-                violation(
-                    "screen.map",
-                    format!(
-                        "the frame shows {} at column {x}, row {y}, where {} at {p}: it must show {want}",
-                        at(frame, x, y),
-                        what()
-                    ),
-                )
-            })
-        };
-        let others = state.monsters.iter().map(|m| m.pos);
-        let items = state.items.iter().map(|i| i.pos);
-        for p in std::iter::once(player).chain(others).chain(items) {
-            if Some(p) == cursor || path.contains(&p) {
+    }
+
+    /// What stands on a tile in view, drawn.
+    fn wanted(&self, p: Pos) -> Option<Cell> {
+        let content = self.game.content();
+        if p == self.player {
+            Some(Cell::new('@', Style::Player))
+        } else if let Some(m) = self.seen_monster_at(p) {
+            Some(Cell::new(content.monster(m.kind).glyph, Style::Monster))
+        } else {
+            self.seen_item_at(p)
+                .map(|item| Cell::new(content.item(item.item).glyph, Style::Item))
+        }
+    }
+
+    /// What stands on a tile, in words: only for a report, as the check runs
+    /// for every creature and item on every key.
+    fn what_stands(&self, p: Pos) -> String {
+        let content = self.game.content();
+        if p == self.player {
+            "the player stands".to_string()
+        } else if let Some(m) = self.seen_monster_at(p) {
+            let def = content.monster(m.kind);
+            format!("monster {} (a {}) stands in view", m.id.0, def.name)
+        } else if let Some(item) = self.seen_item_at(p) {
+            let def = content.item(item.item);
+            format!("{} lies in view", def.describe(item.count))
+        } else {
+            "nothing stands".to_string()
+        }
+    }
+
+    /// `want` at `p`'s cell when `p` is in view; `what` says what is there.
+    fn check_cell(&self, p: Pos, want: Cell, what: &dyn Fn() -> String) -> Option<Violation> {
+        if !self.in_view(p) {
+            return None;
+        }
+        let (x, y) = self.screen_of(p);
+        (at(self.frame, x, y) != want).then(|| {
+            violation(
+                "screen.map",
+                format!(
+                    "the frame shows {} at column {x}, row {y}, where {} at {p}: it must show {want}",
+                    at(self.frame, x, y),
+                    what()
+                ),
+            )
+        })
+    }
+
+    /// And the other way round: everything in view is drawn where it
+    /// stands, with the reticle over all of it.
+    fn check_entities(&self) -> Option<Violation> {
+        let others = self.state.monsters.iter().map(|m| m.pos);
+        let items = self.state.items.iter().map(|i| i.pos);
+        for p in std::iter::once(self.player).chain(others).chain(items) {
+            if Some(p) == self.cursor || self.path.contains(&p) {
                 continue;
             }
-            if let Some(want) = wanted(p)
-                && let Some(v) = check(p, want, &|| what_stands(p))
+            if let Some(want) = self.wanted(p)
+                && let Some(v) = self.check_cell(p, want, &|| self.what_stands(p))
             {
                 return Some(v);
             }
         }
-        for &p in &path {
+        for &p in &self.path {
             let what = || "the reticle's flight path passes".to_string();
-            if let Some(v) = check(p, Cell::new('*', Style::Reticle), &what) {
+            if let Some(v) = self.check_cell(p, Cell::new('*', Style::Reticle), &what) {
                 return Some(v);
             }
         }
-        if let Some(c) = cursor {
-            // The cursor keeps what is under it, restyled; unknown ground shows
-            // as `_`, so the cursor is never invisible.
-            let under = match wanted(c) {
+        if let Some(c) = self.cursor {
+            // The cursor keeps what is under it, restyled; unknown ground
+            // shows as `_`, so the cursor is never invisible.
+            let under = match self.wanted(c) {
                 Some(cell) => cell.glyph,
-                None if map.is_revealed(c) => map.tile(c).glyph(),
+                None if self.map.is_revealed(c) => self.map.tile(c).glyph(),
                 None => '_',
             };
-            let what = || format!("the reticle's cursor is (over {})", what_stands(c));
-            if let Some(v) = check(c, Cell::new(under, Style::Reticle), &what) {
+            let what = || format!("the reticle's cursor is (over {})", self.what_stands(c));
+            if let Some(v) = self.check_cell(c, Cell::new(under, Style::Reticle), &what) {
                 return Some(v);
             }
         }
         None
-    };
-    // The cells over their ground: what stands in view, the reticle, by
-    // screen row and column, each once, with the kind of ground under it.
-    let mut overlays: Vec<(i32, i32)> = Vec::new();
-    if !closely {
-        let seen = |p: &&Pos| map.is_visible(**p);
-        let standing = std::iter::once(&player)
-            .chain(state.monsters.iter().map(|m| &m.pos).filter(seen))
-            .chain(state.items.iter().map(|i| &i.pos).filter(seen));
-        for &p in standing.chain(&path).chain(&cursor) {
-            let (x, y) = screen_of(p);
-            if in_view(p) {
-                overlays.push((y, x));
-            }
-        }
-        overlays.sort_unstable();
-        overlays.dedup();
     }
-    let under = |index: usize, inside: bool| {
-        if !inside || !map.revealed.get(index) {
-            KIND_BLANK
-        } else if map.visible.get(index) {
-            KIND_LIT
-        } else {
-            KIND_REMEMBERED
-        }
-    };
-    // How many cells of each kind a stretch must show: its cells, `revealed`
-    // and `visible` of them, and what stands over ground of each kind.
-    // Wrapping: a count the state gets wrong (a visible cell not revealed,
-    // which fov.revealed_covers_visible reports) sends the rows to the
-    // judge, which is the authority.
-    let expect =
-        |cells: u64, revealed: u64, visible: u64, over: &mut dyn Iterator<Item = usize>| {
-            let mut want = [
-                cells.wrapping_sub(revealed),
-                revealed.wrapping_sub(visible),
-                visible,
-                0,
-                0,
-            ];
-            for kind in over {
-                want[kind] = want[kind].wrapping_sub(1);
-                want[KIND_OVER] += 1;
-            }
-            want.iter().enumerate().fold(0u64, |acc, (kind, &n)| {
-                acc.wrapping_add(n << (KIND_BITS * kind))
-            })
-        };
-    // The common case at once: with no box and the view as wide as the
-    // map, the view's rows are one run of the layers, counted together.
-    let whole = !closely && boxed.is_none() && left == 0 && w == mw;
-    if whole {
-        let in_map = (mh - top).clamp(0, rows);
-        let (from, to) = ((top * mw) as usize, ((top + in_map) * mw) as usize);
-        let (revealed, visible) = (
-            map.revealed.count_in(from, to),
-            map.visible.count_in(from, to),
-        );
-        let mut over = overlays
-            .iter()
-            .map(|&(sy, sx)| under(((top + sy) * mw + sx) as usize, top + sy < mh));
-        let want = expect(
-            (w * rows) as u64,
-            revealed as u64,
-            visible as u64,
-            &mut over,
-        );
-        if kinds(&cells[..(w * rows) as usize]) == want {
-            return check_entities();
-        }
+}
+
+/// How many cells of each kind a stretch must show, packed as [`kinds`]
+/// packs them: its cells, `revealed` and `visible` of them, and what stands
+/// over ground of each kind. Wrapping: a count the state gets wrong (a
+/// visible cell not revealed, which fov.revealed_covers_visible reports)
+/// sends the rows to the judge, which is the authority.
+fn expected_kinds(
+    cells: u64,
+    revealed: u64,
+    visible: u64,
+    over: &mut dyn Iterator<Item = usize>,
+) -> u64 {
+    let mut want = [
+        cells.wrapping_sub(revealed),
+        revealed.wrapping_sub(visible),
+        visible,
+        0,
+        0,
+    ];
+    for kind in over {
+        want[kind] = want[kind].wrapping_sub(1);
+        want[KIND_OVER] += 1;
     }
-    let mut overlaid = overlays.iter().peekable();
-    for sy in 0..rows {
-        let y = top + sy;
-        // The columns a box covers on this row are the box's to check.
-        let (skip_from, skip_to) = match boxed {
-            Some(b) if sy >= b.top && sy < b.top + b.height => (b.left, b.left + b.width),
-            _ => (w, w),
-        };
-        let row = &cells[(sy * w) as usize..((sy + 1) * w) as usize];
-        // Columns from `map_cols` on lie past the map's edge.
-        let map_cols = if y < mh { (mw - left).clamp(0, w) } else { 0 };
-        let row_start = (y * mw + left).max(0) as usize;
-        if !closely {
-            let (near, far) = (skip_from.min(map_cols), skip_to.min(map_cols));
-            let count = |layer: &crate::map::BitGrid| {
-                let segment = |from: i32, to: i32| {
-                    layer.count_in(row_start + from as usize, row_start + to as usize)
-                };
-                (segment(0, near) + segment(far, map_cols)) as u64
-            };
-            let (revealed, visible) = (count(&map.revealed), count(&map.visible));
-            let cells_checked = (skip_from.min(w) + (w - skip_to.min(w))) as u64;
-            let mut over = std::iter::from_fn(|| {
-                let &(_, x) = overlaid.next_if(|o| o.0 == sy)?;
-                Some(under(row_start + x as usize, x < map_cols))
-            });
-            let packed = expect(cells_checked, revealed, visible, &mut over);
-            let shown = kinds(&row[..skip_from.min(w) as usize])
-                .wrapping_add(kinds(&row[skip_to.min(w) as usize..]));
-            if shown == packed {
-                continue;
-            }
-        }
-        for sx in (0..skip_from).chain(skip_to..w) {
-            let inside = sx < map_cols;
-            let index = row_start + sx as usize;
-            let revealed = inside && map.revealed.get(index);
-            if row[sx as usize] != ground(index, revealed)
-                && let Some(problem) = judge(sx, sy, index, inside)
-            {
-                return report(sx, sy, problem);
-            }
-        }
-    }
-    check_entities()
+    want.iter().enumerate().fold(0u64, |acc, (kind, &n)| {
+        acc.wrapping_add(n << (KIND_BITS * kind))
+    })
 }
 
 // ---------------------------------------------------------------------------
