@@ -351,23 +351,100 @@ fn judge(
 /// A key on the map: (worked, what broke the contract).
 fn on_the_map(seen: &Seen, command: Command) -> (bool, Option<String>) {
     let before = seen.before;
-    let steps: Vec<(Pos, Dir, StepResult)> = seen.player_steps().collect();
-    let acted = seen.acted();
-    let opened = seen.screens().last().cloned();
-    let confused = before.player.confused > 0;
-    let free = |problem: Option<String>| -> Option<String> {
+    let key = MapKey {
+        seen,
+        steps: seen.player_steps().collect(),
+        acted: seen.acted(),
+        opened: seen.screens().last().cloned(),
+        confused: before.player.confused > 0,
+    };
+    match command {
+        Command::Move(dir) => key.moved(dir),
+        Command::Run(dir) => key.ran(dir),
+        Command::Wait => {
+            let (acted, steps) = (key.acted, key.steps.len());
+            let problem = (acted != 1 || steps != 0)
+                .then(|| format!("waiting spent {acted} turns and took {steps} steps"));
+            (acted == 1, problem)
+        }
+        Command::PickUp => key.picked_up(),
+        Command::Descend => key.descended(),
+        Command::Explore => key.explored(),
+        Command::Inventory => key.pack_opens(PackMode::Browse, &|_| true),
+        Command::Drop => key.pack_opens(PackMode::Drop, &|_| true),
+        Command::Use => key.pack_opens(PackMode::Apply, &|_| true),
+        Command::Throw => {
+            key.pack_opens(PackMode::Throw, &|e| matches!(e, ItemEffect::Thrown { .. }))
+        }
+        Command::Wear => key.pack_opens(PackMode::Wear, &|e| {
+            matches!(e, ItemEffect::Weapon { .. } | ItemEffect::Armour { .. })
+        }),
+        Command::Look => {
+            let want = Screen::Reticle(Reticle {
+                purpose: Purpose::Look,
+                cursor: before.player.pos,
+            });
+            let problem = (key.opened.as_ref() != Some(&want)).then(|| {
+                format!(
+                    "the look reticle should open on the player, not {}",
+                    Screen::describe_top(key.opened.as_ref())
+                )
+            });
+            (key.opened.is_some(), key.free(problem))
+        }
+        Command::Help | Command::History | Command::Quit => {
+            let want = match command {
+                Command::Help => Screen::Help { top: 0 },
+                Command::History => Screen::History { top: 0 },
+                _ => Screen::QuitPrompt,
+            };
+            let problem = (key.opened.as_ref() != Some(&want)).then(|| {
+                format!(
+                    "the screen is {}, not {want}",
+                    Screen::describe_top(key.opened.as_ref())
+                )
+            });
+            (key.opened.is_some(), key.free(problem))
+        }
+        _ => (false, None),
+    }
+}
+
+/// What a key on the map did, as its contract reads it: the player's steps,
+/// the turns spent, the screen opened.
+struct MapKey<'a, 'b> {
+    seen: &'a Seen<'b>,
+    steps: Vec<(Pos, Dir, StepResult)>,
+    acted: usize,
+    opened: Option<Screen>,
+    confused: bool,
+}
+
+impl MapKey<'_, '_> {
+    /// A key that only opens a screen or says no must spend nothing.
+    fn free(&self, problem: Option<String>) -> Option<String> {
+        let acted = self.acted;
         problem.or_else(|| {
-            (acted > 0 || !steps.is_empty())
+            (acted > 0 || !self.steps.is_empty())
                 .then(|| format!("it should open a screen or say no, but it spent {acted} turns"))
         })
-    };
-    let pack_opens = |mode: PackMode, admits: &dyn Fn(&ItemEffect) -> bool| {
+    }
+
+    /// A key that opens the pack to `mode`: it opens when the pack holds
+    /// something `admits`, and says no otherwise.
+    fn pack_opens(
+        &self,
+        mode: PackMode,
+        admits: &dyn Fn(&ItemEffect) -> bool,
+    ) -> (bool, Option<String>) {
+        let before = self.seen.before;
+        let opened = &self.opened;
         let any = before
             .pack
             .slots()
-            .any(|(_, s)| admits(&seen.game.content().item(s.item).effect));
+            .any(|(_, s)| admits(&self.seen.game.content().item(s.item).effect));
         let want = any.then_some(Screen::Pack(mode));
-        let problem = (opened != want).then(|| {
+        let problem = (*opened != want).then(|| {
             format!(
                 "the pack {} to {}, so the screen should be {}, not {}",
                 if any {
@@ -380,175 +457,149 @@ fn on_the_map(seen: &Seen, command: Command) -> (bool, Option<String>) {
                 Screen::describe_top(opened.as_ref())
             )
         });
-        (opened.is_some(), free(problem))
-    };
-    match command {
-        Command::Move(dir) => {
-            let Some(&(from, stepped, result)) = steps.first() else {
-                return (false, Some("the player did not step".into()));
-            };
-            let problem = if from != before.player.pos {
-                Some(format!(
-                    "the step started at {from}, not at the player's {}",
-                    before.player.pos
-                ))
-            } else if !confused && stepped != dir {
-                Some(format!("the player stepped {}", stepped.name()))
-            } else if steps.len() != 1 {
-                Some(format!("the player stepped {} times", steps.len()))
-            } else if result == StepResult::Refused && acted > 0 {
-                Some("a refused step spent a turn".into())
-            } else if result != StepResult::Refused && acted != 1 {
-                Some(format!("the step spent {acted} turns, not one"))
-            } else {
-                None
-            };
-            (result != StepResult::Refused, problem)
-        }
-        Command::Run(dir) => {
-            let refused = before.monster_in_view || confused;
-            let (dx, dy) = oracle::offset_of(dir);
-            let first = Pos::new(before.player.pos.x + dx, before.player.pos.y + dy);
-            let open = oracle::can_step(&seen.game.state().floor.map, before.player.pos, dx, dy)
-                && !before.monsters.iter().any(|m| m.pos == first);
-            let problem = if refused && !steps.is_empty() {
-                Some("a run with a monster in view or while confused should not start".into())
-            } else if steps
-                .iter()
-                .any(|&(_, d, r)| d != dir || r != StepResult::Move)
-            {
-                Some("a run took a step that was not a move in its direction".into())
-            } else if !refused
-                && open
-                && before.depth == seen.game.state().depth
-                && steps.is_empty()
-            {
-                Some(format!(
-                    "the way {} is open, but the player did not run",
-                    dir.name()
-                ))
-            } else if steps.len() != acted {
-                Some(format!("{} steps spent {acted} turns", steps.len()))
-            } else if let Some(problem) = walk_went_past_a_reason(seen, Some(dir)) {
-                Some(problem)
-            } else if !steps.is_empty() && steps.len() < RUN_LIMIT as usize {
-                walk_stopped_without_reason(seen, Some(dir))
-            } else {
-                None
-            };
-            (!steps.is_empty(), problem)
-        }
-        Command::Wait => {
-            let problem = (acted != 1 || !steps.is_empty())
-                .then(|| format!("waiting spent {acted} turns and took {} steps", steps.len()));
-            (acted == 1, problem)
-        }
-        Command::PickUp => {
-            let here = before.player.pos;
-            let pile = before.items.iter().find(|&&(p, _, _)| p == here);
-            let room = pile.is_some_and(|&(_, item, count)| {
-                let stackable = seen.game.content().item(item).stackable;
-                (0..PACK_SLOTS as u8).any(|s| match before.pack.get(s) {
-                    None => true,
-                    Some(st) => stackable && st.item == item && st.count + count <= MAX_STACK,
-                })
-            });
-            let picked = seen.any(|e| {
-                matches!(
-                    e,
-                    Event::Items {
-                        from: Place::Floor(_),
-                        to: Place::Pack(_),
-                        ..
-                    }
-                )
-            });
-            let problem = if room && (!picked || acted != 1) {
-                Some(format!(
-                    "something lies at {here} and the pack has room, but nothing was picked up"
-                ))
-            } else if !room && (picked || acted > 0) {
-                Some("there was nothing to pick up, or no room, yet it spent a turn".into())
-            } else {
-                None
-            };
-            (picked, problem)
-        }
-        Command::Descend => {
-            let state = seen.game.state();
-            let descended = seen.any(|e| matches!(e, Event::Descended { .. }));
-            let won = matches!(state.status, RunStatus::Won { .. });
-            let problem = match before.standing_on {
-                Tile::StairsDown if !descended || state.depth != before.depth + 1 => {
-                    Some("the player stood on the stairs but did not go down".into())
+        (opened.is_some(), self.free(problem))
+    }
+
+    /// One step `dir` (any way when confused), a turn if it moved.
+    fn moved(&self, dir: Dir) -> (bool, Option<String>) {
+        let (before, steps, acted) = (self.seen.before, &self.steps, self.acted);
+        let Some(&(from, stepped, result)) = steps.first() else {
+            return (false, Some("the player did not step".into()));
+        };
+        let problem = if from != before.player.pos {
+            Some(format!(
+                "the step started at {from}, not at the player's {}",
+                before.player.pos
+            ))
+        } else if !self.confused && stepped != dir {
+            Some(format!("the player stepped {}", stepped.name()))
+        } else if steps.len() != 1 {
+            Some(format!("the player stepped {} times", steps.len()))
+        } else if result == StepResult::Refused && acted > 0 {
+            Some("a refused step spent a turn".into())
+        } else if result != StepResult::Refused && acted != 1 {
+            Some(format!("the step spent {acted} turns, not one"))
+        } else {
+            None
+        };
+        (result != StepResult::Refused, problem)
+    }
+
+    /// A run `dir`: refused with a monster in view or while confused, else
+    /// moves that way a turn a step, and stops where the stop rule says.
+    fn ran(&self, dir: Dir) -> (bool, Option<String>) {
+        let (seen, steps, acted) = (self.seen, &self.steps, self.acted);
+        let before = seen.before;
+        let refused = before.monster_in_view || self.confused;
+        let (dx, dy) = oracle::offset_of(dir);
+        let first = Pos::new(before.player.pos.x + dx, before.player.pos.y + dy);
+        let open = oracle::can_step(&seen.game.state().floor.map, before.player.pos, dx, dy)
+            && !before.monsters.iter().any(|m| m.pos == first);
+        let problem = if refused && !steps.is_empty() {
+            Some("a run with a monster in view or while confused should not start".into())
+        } else if steps
+            .iter()
+            .any(|&(_, d, r)| d != dir || r != StepResult::Move)
+        {
+            Some("a run took a step that was not a move in its direction".into())
+        } else if !refused && open && before.depth == seen.game.state().depth && steps.is_empty() {
+            Some(format!(
+                "the way {} is open, but the player did not run",
+                dir.name()
+            ))
+        } else if steps.len() != acted {
+            Some(format!("{} steps spent {acted} turns", steps.len()))
+        } else if let Some(problem) = walk_went_past_a_reason(seen, Some(dir)) {
+            Some(problem)
+        } else if !steps.is_empty() && steps.len() < RUN_LIMIT as usize {
+            walk_stopped_without_reason(seen, Some(dir))
+        } else {
+            None
+        };
+        (!steps.is_empty(), problem)
+    }
+
+    /// Picking up: what lies underfoot, when the pack has room, for a turn;
+    /// nothing and no turn otherwise.
+    fn picked_up(&self) -> (bool, Option<String>) {
+        let (seen, acted) = (self.seen, self.acted);
+        let before = seen.before;
+        let here = before.player.pos;
+        let pile = before.items.iter().find(|&&(p, _, _)| p == here);
+        let room = pile.is_some_and(|&(_, item, count)| {
+            let stackable = seen.game.content().item(item).stackable;
+            (0..PACK_SLOTS as u8).any(|s| match before.pack.get(s) {
+                None => true,
+                Some(st) => stackable && st.item == item && st.count + count <= MAX_STACK,
+            })
+        });
+        let picked = seen.any(|e| {
+            matches!(
+                e,
+                Event::Items {
+                    from: Place::Floor(_),
+                    to: Place::Pack(_),
+                    ..
                 }
-                Tile::Exit if !won => {
-                    Some("the player stood on the way out but did not win".into())
-                }
-                Tile::StairsDown | Tile::Exit => None,
-                _ if descended || won || acted > 0 || state.depth != before.depth => {
-                    Some("there are no stairs here, yet something happened".into())
-                }
-                _ => None,
-            };
-            (descended || won, problem)
-        }
-        Command::Explore => {
-            let refused = before.monster_in_view || confused;
-            let problem = if refused && (!steps.is_empty() || acted > 0) {
-                Some(
-                    "auto-explore should not start with a monster in view or while confused".into(),
-                )
-            } else if !refused && before.explore_target == Some(true) && steps.is_empty() {
-                Some("there is somewhere left to explore, but the player did not move".into())
-            } else if !refused && before.explore_target == Some(false) && !steps.is_empty() {
-                Some("there is nowhere left to go, yet the player moved".into())
-            } else if steps.iter().filter(|s| s.2 != StepResult::Refused).count() != acted {
-                Some(format!("{} steps spent {acted} turns", steps.len()))
-            } else if let Some(problem) = walk_went_past_a_reason(seen, None) {
-                Some(problem)
-            } else if !steps.is_empty() && steps.len() < AUTO_EXPLORE_LIMIT as usize {
-                walk_stopped_without_reason(seen, None)
-            } else {
-                None
-            };
-            (!steps.is_empty(), problem)
-        }
-        Command::Inventory => pack_opens(PackMode::Browse, &|_| true),
-        Command::Drop => pack_opens(PackMode::Drop, &|_| true),
-        Command::Use => pack_opens(PackMode::Apply, &|_| true),
-        Command::Throw => pack_opens(PackMode::Throw, &|e| matches!(e, ItemEffect::Thrown { .. })),
-        Command::Wear => pack_opens(PackMode::Wear, &|e| {
-            matches!(e, ItemEffect::Weapon { .. } | ItemEffect::Armour { .. })
-        }),
-        Command::Look => {
-            let want = Screen::Reticle(Reticle {
-                purpose: Purpose::Look,
-                cursor: before.player.pos,
-            });
-            let problem = (opened.as_ref() != Some(&want)).then(|| {
-                format!(
-                    "the look reticle should open on the player, not {}",
-                    Screen::describe_top(opened.as_ref())
-                )
-            });
-            (opened.is_some(), free(problem))
-        }
-        Command::Help | Command::History | Command::Quit => {
-            let want = match command {
-                Command::Help => Screen::Help { top: 0 },
-                Command::History => Screen::History { top: 0 },
-                _ => Screen::QuitPrompt,
-            };
-            let problem = (opened.as_ref() != Some(&want)).then(|| {
-                format!(
-                    "the screen is {}, not {want}",
-                    Screen::describe_top(opened.as_ref())
-                )
-            });
-            (opened.is_some(), free(problem))
-        }
-        _ => (false, None),
+            )
+        });
+        let problem = if room && (!picked || acted != 1) {
+            Some(format!(
+                "something lies at {here} and the pack has room, but nothing was picked up"
+            ))
+        } else if !room && (picked || acted > 0) {
+            Some("there was nothing to pick up, or no room, yet it spent a turn".into())
+        } else {
+            None
+        };
+        (picked, problem)
+    }
+
+    /// Going down: from the stairs one floor down, from the way out a win,
+    /// and nothing anywhere else.
+    fn descended(&self) -> (bool, Option<String>) {
+        let (seen, acted) = (self.seen, self.acted);
+        let before = seen.before;
+        let state = seen.game.state();
+        let descended = seen.any(|e| matches!(e, Event::Descended { .. }));
+        let won = matches!(state.status, RunStatus::Won { .. });
+        let problem = match before.standing_on {
+            Tile::StairsDown if !descended || state.depth != before.depth + 1 => {
+                Some("the player stood on the stairs but did not go down".into())
+            }
+            Tile::Exit if !won => Some("the player stood on the way out but did not win".into()),
+            Tile::StairsDown | Tile::Exit => None,
+            _ if descended || won || acted > 0 || state.depth != before.depth => {
+                Some("there are no stairs here, yet something happened".into())
+            }
+            _ => None,
+        };
+        (descended || won, problem)
+    }
+
+    /// Auto-explore: refused with a monster in view or while confused, else
+    /// walks while there is somewhere to go, a turn a step, and stops where
+    /// the stop rule says.
+    fn explored(&self) -> (bool, Option<String>) {
+        let (seen, steps, acted) = (self.seen, &self.steps, self.acted);
+        let before = seen.before;
+        let refused = before.monster_in_view || self.confused;
+        let problem = if refused && (!steps.is_empty() || acted > 0) {
+            Some("auto-explore should not start with a monster in view or while confused".into())
+        } else if !refused && before.explore_target == Some(true) && steps.is_empty() {
+            Some("there is somewhere left to explore, but the player did not move".into())
+        } else if !refused && before.explore_target == Some(false) && !steps.is_empty() {
+            Some("there is nowhere left to go, yet the player moved".into())
+        } else if steps.iter().filter(|s| s.2 != StepResult::Refused).count() != acted {
+            Some(format!("{} steps spent {acted} turns", steps.len()))
+        } else if let Some(problem) = walk_went_past_a_reason(seen, None) {
+            Some(problem)
+        } else if !steps.is_empty() && steps.len() < AUTO_EXPLORE_LIMIT as usize {
+            walk_stopped_without_reason(seen, None)
+        } else {
+            None
+        };
+        (!steps.is_empty(), problem)
     }
 }
 
