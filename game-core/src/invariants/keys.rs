@@ -603,6 +603,30 @@ impl MapKey<'_, '_> {
     }
 }
 
+/// Tab (or Shift-Tab, back) on the reticle: the cursor to the next target
+/// nearest first, or stays with none; what broke that, if anything.
+fn tabbed(seen: &Seen, reticle: Reticle, cursor_after: Option<Pos>) -> Option<String> {
+    let key = seen.before.key;
+    let targets = reticle_targets(seen.game, reticle.purpose);
+    let back = key.mods == Mods::SHIFT;
+    let want = match targets.iter().position(|&t| t == reticle.cursor) {
+        _ if targets.is_empty() => reticle.cursor,
+        Some(i) if back => targets[(i + targets.len() - 1) % targets.len()],
+        Some(i) => targets[(i + 1) % targets.len()],
+        None if back => targets[targets.len() - 1],
+        None => targets[0],
+    };
+    (key.mods.without(Mods::SHIFT).is_empty() && cursor_after != Some(want)).then(|| {
+        format!(
+            "{} from {} should go to {want} ({} targets, nearest first), not {}",
+            if back { "Shift-Tab" } else { "Tab" },
+            reticle.cursor,
+            targets.len(),
+            cursor_text(cursor_after)
+        )
+    })
+}
+
 /// What Tab cycles through on the reticle, as the help promises it: the
 /// monsters in view (in reach, unless only looking), and for looking the
 /// items in view too, nearest first by straight-line distance, ties in
@@ -754,41 +778,7 @@ fn walk_went_past_a_reason(seen: &Seen, run: Option<Dir>) -> Option<String> {
         let Some(&next) = moves.get(n + 1) else {
             break; // the last step: walk_stopped_without_reason's part
         };
-        for event in &seen.events[i..next] {
-            use crate::game::events::StatusChange;
-            match *event {
-                Event::HitPoints {
-                    who: Who::Player,
-                    after,
-                    ..
-                } => watch.0 = after,
-                Event::Status {
-                    who: Who::Player,
-                    change,
-                } => match change {
-                    StatusChange::Poisoned { .. } => watch.1 = true,
-                    StatusChange::Cured => watch.1 = false,
-                    StatusChange::Confused { .. } => watch.2 = true,
-                },
-                Event::Step {
-                    who: who @ Who::Monster(_),
-                    dir,
-                    result: StepResult::Move,
-                    ..
-                } => {
-                    if let Some(m) = monsters.iter_mut().find(|m| m.0 == who) {
-                        let (dx, dy) = oracle::offset_of(dir);
-                        m.1 = Pos::new(m.1.x + dx, m.1.y + dy);
-                    }
-                }
-                Event::Died { who } => {
-                    if let Some(m) = monsters.iter_mut().find(|m| m.0 == who) {
-                        m.2 = false;
-                    }
-                }
-                _ => {}
-            }
-        }
+        follow(&seen.events[i..next], &mut watch, &mut monsters);
         let happened = (watch != start).then_some("the player's hit points or statuses changed");
         let underfoot = (before.items.iter().any(|&(p, _, _)| p == at)
             || state.items.iter().any(|i| i.pos == at))
@@ -815,6 +805,47 @@ fn walk_went_past_a_reason(seen: &Seen, run: Option<Dir>) -> Option<String> {
         }
     }
     None
+}
+
+/// What a walk watches, followed through the events between two of its
+/// steps: the player's hit points and whether poisoned or confused
+/// (`watch`), and the monsters as the record moves them (who, where, alive).
+fn follow(events: &[Event], watch: &mut (i32, bool, bool), monsters: &mut [(Who, Pos, bool)]) {
+    for event in events {
+        use crate::game::events::StatusChange;
+        match *event {
+            Event::HitPoints {
+                who: Who::Player,
+                after,
+                ..
+            } => watch.0 = after,
+            Event::Status {
+                who: Who::Player,
+                change,
+            } => match change {
+                StatusChange::Poisoned { .. } => watch.1 = true,
+                StatusChange::Cured => watch.1 = false,
+                StatusChange::Confused { .. } => watch.2 = true,
+            },
+            Event::Step {
+                who: who @ Who::Monster(_),
+                dir,
+                result: StepResult::Move,
+                ..
+            } => {
+                if let Some(m) = monsters.iter_mut().find(|m| m.0 == who) {
+                    let (dx, dy) = oracle::offset_of(dir);
+                    m.1 = Pos::new(m.1.x + dx, m.1.y + dy);
+                }
+            }
+            Event::Died { who } => {
+                if let Some(m) = monsters.iter_mut().find(|m| m.0 == who) {
+                    m.2 = false;
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Why a walk at `at` must stop for what it sees, by the reference field of
@@ -1139,26 +1170,11 @@ fn aim(seen: &Seen, reticle: Reticle) -> Option<(Command, bool, Option<String>)>
         return Some((aiming, cursor_after != Some(reticle.cursor), problem));
     }
     if key.code == KeyCode::Tab {
-        let targets = reticle_targets(seen.game, reticle.purpose);
-        let back = key.mods == Mods::SHIFT;
-        let want = match targets.iter().position(|&t| t == reticle.cursor) {
-            _ if targets.is_empty() => reticle.cursor,
-            Some(i) if back => targets[(i + targets.len() - 1) % targets.len()],
-            Some(i) => targets[(i + 1) % targets.len()],
-            None if back => targets[targets.len() - 1],
-            None => targets[0],
-        };
-        let problem = (key.mods.without(Mods::SHIFT).is_empty() && cursor_after != Some(want))
-            .then(|| {
-                format!(
-                    "{} from {} should go to {want} ({} targets, nearest first), not {}",
-                    if back { "Shift-Tab" } else { "Tab" },
-                    reticle.cursor,
-                    targets.len(),
-                    cursor_text(cursor_after)
-                )
-            });
-        return Some((aiming, cursor_after != Some(reticle.cursor), problem));
+        return Some((
+            aiming,
+            cursor_after != Some(reticle.cursor),
+            tabbed(seen, reticle, cursor_after),
+        ));
     }
     if key != Key::ENTER {
         return None;
