@@ -250,7 +250,6 @@ const NOT_YET_SPLIT: &[&str] = &[
     "game-core/src/invariants/record.rs::step",
     "game-core/src/invariants/record.rs::hit_points",
     "game-core/src/invariants/record.rs::items",
-    "game-core/src/invariants/record.rs::reconcile",
     "game-core/src/invariants/screen.rs::lay_out",
     "game-core/src/invariants/screen.rs::find_box",
 ];

@@ -1464,7 +1464,19 @@ impl Model<'_> {
     }
 
     /// The state after the key must be what the record says it left.
+    /// The model after the key against the state: the player, the
+    /// monsters, the items on the floor, then the counts and the clock, in
+    /// that order (the first failure found is the one said).
     fn reconcile(&mut self, before: &TurnWatch) {
+        self.reconcile_player();
+        self.reconcile_monsters();
+        self.reconcile_items();
+        self.reconcile_counts(before);
+    }
+
+    /// Where the player stands, their hit points, statuses, pack and
+    /// equipment, and whether they live.
+    fn reconcile_player(&mut self) {
         let state = self.game.state();
         let p = self.player().clone();
         let actual = &state.player;
@@ -1530,6 +1542,12 @@ impl Model<'_> {
                 ),
             );
         }
+    }
+
+    /// Each monster the record knows: gone only if killed, where it was
+    /// left, its hit points, statuses and waking; and none unrecorded.
+    fn reconcile_monsters(&mut self) {
+        let state = self.game.state();
         let mut problems = Vec::new();
         for c in &self.creatures[1..] {
             let Who::Monster(id) = c.who else { continue };
@@ -1592,6 +1610,11 @@ impl Model<'_> {
                 ),
             );
         }
+    }
+
+    /// The piles on the floor, and a mapping's whole floor revealed.
+    fn reconcile_items(&mut self) {
+        let state = self.game.state();
         let mut expected = piles(self.items.iter().copied());
         let mut actual_items = piles(state.items.iter().map(|i| (i.pos, i.item, i.count)));
         expected.retain(|p| p.2 > 0);
@@ -1625,6 +1648,11 @@ impl Model<'_> {
                 "a scroll of magic mapping left part of the floor unrevealed".into(),
             );
         }
+    }
+
+    /// Turns, kills, the time at the player's turn and the rounds ticked.
+    fn reconcile_counts(&mut self, before: &TurnWatch) {
+        let state = self.game.state();
         let spent = state.turns_taken.wrapping_sub(before.turns_taken);
         if spent != self.acted {
             self.fail(
