@@ -376,36 +376,7 @@ impl Model<'_> {
     }
 
     fn on(&mut self, index: usize, event: Event, before: &TurnWatch) {
-        // Naming and noticing happen alongside everything else: they never
-        // stand in for an owed event.
-        let out_of_band = matches!(event, Event::Named { .. } | Event::Noticed { .. });
-        if !out_of_band && let Some(&owed) = self.expect.front() {
-            let answers = matches!(
-                (owed, event),
-                (Expect::Attack { .. }, Event::Attack { .. })
-                    | (Expect::Blow { .. }, Event::HitPoints { .. })
-                    | (Expect::Bite { .. }, Event::HitPoints { .. })
-                    | (Expect::Heal { .. }, Event::HitPoints { .. })
-                    | (Expect::Death { .. }, Event::Died { .. })
-                    | (Expect::Dose { .. }, Event::Status { .. })
-                    | (Expect::Confusion { .. }, Event::Status { .. })
-                    | (Expect::ScrollConfusion { .. }, Event::Status { .. })
-                    | (Expect::Cure, Event::Status { .. })
-                    | (Expect::Reveal, Event::MapRevealed)
-                    | (Expect::Lurch { .. }, Event::Step { .. })
-            );
-            if !answers {
-                self.fail(
-                    owed.id(),
-                    format!(
-                        "{} was owed, but the record goes on: {}",
-                        self.describe_expect(owed),
-                        event.describe(self.game.content(), |who| self.name(who))
-                    ),
-                );
-                self.expect.clear();
-            }
-        }
+        self.owed_answered(event);
         let teleport = std::mem::take(&mut self.teleport);
         match event {
             Event::PlayerActed { cost } => {
@@ -415,20 +386,7 @@ impl Model<'_> {
                 self.noticing = true;
                 self.player_acted(cost);
             }
-            Event::MonsterTurn { id } => {
-                let who = Who::Monster(id);
-                match self.index_of(who) {
-                    Some(i) if self.creatures[i].alive => {
-                        self.creatures[i].stepped = false;
-                        self.turn_of = Some(who);
-                        self.monster_turn_time(i);
-                    }
-                    _ => self.fail(
-                        "move.legal",
-                        format!("monster {} took a turn but is not on the floor", id.0),
-                    ),
-                }
-            }
+            Event::MonsterTurn { id } => self.monster_turn(id),
             Event::Round => {
                 self.rounds += 1;
                 self.turn_of = None;
@@ -476,15 +434,7 @@ impl Model<'_> {
             } => self.thrown(item, slot, landing),
             Event::Equipped { slot, worn } => self.equipped(slot, worn),
             Event::Teleported { from, to } => self.teleported(teleport, from, to),
-            Event::MapRevealed => {
-                if self.take(|e| matches!(e, Expect::Reveal)).is_none() {
-                    self.fail(
-                        "items.conserved",
-                        "the floor was revealed without a scroll of magic mapping".into(),
-                    );
-                }
-                self.revealed_all = true;
-            }
+            Event::MapRevealed => self.map_revealed(),
             Event::Descended { depth } => self.descended(depth, before),
             Event::Noticed { id } => match self.index_of(Who::Monster(id)) {
                 Some(i) if self.creatures[i].alive => self.noticed(index, i),
@@ -498,6 +448,68 @@ impl Model<'_> {
             },
             Event::Named { who } => self.named(index, who),
         }
+    }
+
+    /// An event that is not naming or noticing must answer what the record
+    /// owes first (a blow's hit points after its attack, and so on), or
+    /// what was owed is reported and dropped.
+    fn owed_answered(&mut self, event: Event) {
+        // Naming and noticing happen alongside everything else: they never
+        // stand in for an owed event.
+        let out_of_band = matches!(event, Event::Named { .. } | Event::Noticed { .. });
+        if !out_of_band && let Some(&owed) = self.expect.front() {
+            let answers = matches!(
+                (owed, event),
+                (Expect::Attack { .. }, Event::Attack { .. })
+                    | (Expect::Blow { .. }, Event::HitPoints { .. })
+                    | (Expect::Bite { .. }, Event::HitPoints { .. })
+                    | (Expect::Heal { .. }, Event::HitPoints { .. })
+                    | (Expect::Death { .. }, Event::Died { .. })
+                    | (Expect::Dose { .. }, Event::Status { .. })
+                    | (Expect::Confusion { .. }, Event::Status { .. })
+                    | (Expect::ScrollConfusion { .. }, Event::Status { .. })
+                    | (Expect::Cure, Event::Status { .. })
+                    | (Expect::Reveal, Event::MapRevealed)
+                    | (Expect::Lurch { .. }, Event::Step { .. })
+            );
+            if !answers {
+                self.fail(
+                    owed.id(),
+                    format!(
+                        "{} was owed, but the record goes on: {}",
+                        self.describe_expect(owed),
+                        event.describe(self.game.content(), |who| self.name(who))
+                    ),
+                );
+                self.expect.clear();
+            }
+        }
+    }
+
+    fn monster_turn(&mut self, id: crate::game::state::MonsterRef) {
+        let who = Who::Monster(id);
+        match self.index_of(who) {
+            Some(i) if self.creatures[i].alive => {
+                self.creatures[i].stepped = false;
+                self.turn_of = Some(who);
+                self.monster_turn_time(i);
+            }
+            _ => self.fail(
+                "move.legal",
+                format!("monster {} took a turn but is not on the floor", id.0),
+            ),
+        }
+    }
+
+    /// The whole floor revealed: only a scroll of magic mapping does it.
+    fn map_revealed(&mut self) {
+        if self.take(|e| matches!(e, Expect::Reveal)).is_none() {
+            self.fail(
+                "items.conserved",
+                "the floor was revealed without a scroll of magic mapping".into(),
+            );
+        }
+        self.revealed_all = true;
     }
 
     /// The player's action spent `cost`: it must be what every action
