@@ -738,39 +738,10 @@ impl Model<'_> {
             );
         }
         if confused {
-            match self.take(|e| matches!(e, Expect::Lurch { who: w, .. } if w == who)) {
-                Some(Expect::Lurch { dir: want, .. }) if want != dir => self.fail(
-                    "move.legal",
-                    format!(
-                        "{} stepped {} while confused; its roll sends it {}",
-                        self.name(who),
-                        dir.name(),
-                        want.name()
-                    ),
-                ),
-                Some(_) => {}
-                None => self.fail(
-                    "move.legal",
-                    format!(
-                        "{} stepped while confused without rolling where to",
-                        self.name(who)
-                    ),
-                ),
-            }
+            self.lurched_as_rolled(who, dir);
         }
         if let Who::Monster(_) = who {
-            if self.turn_of != Some(who) {
-                self.fail(
-                    "move.legal",
-                    format!("{} stepped outside its own turn", self.name(who)),
-                );
-            }
-            if !c.awake && c.confused == 0 {
-                self.fail(
-                    "monster.notice",
-                    format!("{} walked while asleep", self.name(who)),
-                );
-            }
+            self.monster_stepped(who, c.awake, c.confused);
         }
         let (dx, dy) = oracle::offset_of(dir);
         let to = Pos::new(c.pos.x + dx, c.pos.y + dy);
@@ -816,6 +787,45 @@ impl Model<'_> {
                 ),
             },
             StepResult::Refused | StepResult::Wasted => {}
+        }
+    }
+
+    /// A confused step goes where its roll sent it.
+    fn lurched_as_rolled(&mut self, who: Who, dir: Dir) {
+        match self.take(|e| matches!(e, Expect::Lurch { who: w, .. } if w == who)) {
+            Some(Expect::Lurch { dir: want, .. }) if want != dir => self.fail(
+                "move.legal",
+                format!(
+                    "{} stepped {} while confused; its roll sends it {}",
+                    self.name(who),
+                    dir.name(),
+                    want.name()
+                ),
+            ),
+            Some(_) => {}
+            None => self.fail(
+                "move.legal",
+                format!(
+                    "{} stepped while confused without rolling where to",
+                    self.name(who)
+                ),
+            ),
+        }
+    }
+
+    /// A monster steps only in its own turn, and only awake (or confused).
+    fn monster_stepped(&mut self, who: Who, awake: bool, confused: u32) {
+        if self.turn_of != Some(who) {
+            self.fail(
+                "move.legal",
+                format!("{} stepped outside its own turn", self.name(who)),
+            );
+        }
+        if !awake && confused == 0 {
+            self.fail(
+                "monster.notice",
+                format!("{} walked while asleep", self.name(who)),
+            );
         }
     }
 
