@@ -1023,60 +1023,8 @@ impl Model<'_> {
                     ),
                 }
             }
-            HpCause::Poison => {
-                match self.take(|e| matches!(e, Expect::Bite { who: w, .. } if w == who)) {
-                    Some(Expect::Bite { dice, .. }) => {
-                        let (low, high) = damage_bounds(dice);
-                        let dealt = c.hp - after;
-                        if !(low..=high).contains(&dealt) {
-                            self.fail(
-                                "hp.explained",
-                                format!(
-                                    "poison took {dealt} from {}; its {dice} deals {low} to {high}",
-                                    self.name(who)
-                                ),
-                            );
-                        }
-                    }
-                    _ => self.fail(
-                        "hp.explained",
-                        format!(
-                            "poison bit {} outside its round, or when it was not poisoned",
-                            self.name(who)
-                        ),
-                    ),
-                }
-            }
-            HpCause::Heal { rolled } => match self.take(|e| matches!(e, Expect::Heal { .. })) {
-                Some(Expect::Heal { dice }) if who == Who::Player => {
-                    let (low, high) = (dice_min(dice), dice_max(dice));
-                    // The heal rule: top up by the roll, never past the
-                    // maximum, and never lower what is already above it.
-                    let want = if c.hp >= c.max_hp {
-                        c.hp
-                    } else {
-                        (c.hp + rolled.max(0)).min(c.max_hp)
-                    };
-                    if !(low..=high).contains(&rolled) {
-                        self.fail(
-                            "hp.explained",
-                            format!("a potion of {dice} rolled {rolled}, outside {low} to {high}"),
-                        );
-                    } else if after != want {
-                        self.fail(
-                            "hp.explained",
-                            format!(
-                                "healing {rolled} took the player from {}/{} to {after}, not {want}",
-                                c.hp, c.max_hp
-                            ),
-                        );
-                    }
-                }
-                _ => self.fail(
-                    "hp.explained",
-                    format!("{} was healed without drinking a potion", self.name(who)),
-                ),
-            },
+            HpCause::Poison => self.poison_bit(who, c.hp, after),
+            HpCause::Heal { rolled } => self.healed(who, (c.hp, c.max_hp), rolled, after),
         }
         self.creatures[i].hp = after;
         if after <= 0 {
@@ -1096,6 +1044,66 @@ impl Model<'_> {
                     dice: poison.damage,
                 });
             }
+        }
+    }
+
+    /// A poisoning's bite: in its round, within its dice.
+    fn poison_bit(&mut self, who: Who, hp: i32, after: i32) {
+        match self.take(|e| matches!(e, Expect::Bite { who: w, .. } if w == who)) {
+            Some(Expect::Bite { dice, .. }) => {
+                let (low, high) = damage_bounds(dice);
+                let dealt = hp - after;
+                if !(low..=high).contains(&dealt) {
+                    self.fail(
+                        "hp.explained",
+                        format!(
+                            "poison took {dealt} from {}; its {dice} deals {low} to {high}",
+                            self.name(who)
+                        ),
+                    );
+                }
+            }
+            _ => self.fail(
+                "hp.explained",
+                format!(
+                    "poison bit {} outside its round, or when it was not poisoned",
+                    self.name(who)
+                ),
+            ),
+        }
+    }
+
+    /// A potion's healing: its roll within its dice, the hit points topped
+    /// up by it, never past the maximum, never lowering what is above it.
+    fn healed(&mut self, who: Who, (hp, max_hp): (i32, i32), rolled: i32, after: i32) {
+        match self.take(|e| matches!(e, Expect::Heal { .. })) {
+            Some(Expect::Heal { dice }) if who == Who::Player => {
+                let (low, high) = (dice_min(dice), dice_max(dice));
+                // The heal rule: top up by the roll, never past the
+                // maximum, and never lower what is already above it.
+                let want = if hp >= max_hp {
+                    hp
+                } else {
+                    (hp + rolled.max(0)).min(max_hp)
+                };
+                if !(low..=high).contains(&rolled) {
+                    self.fail(
+                        "hp.explained",
+                        format!("a potion of {dice} rolled {rolled}, outside {low} to {high}"),
+                    );
+                } else if after != want {
+                    self.fail(
+                        "hp.explained",
+                        format!(
+                            "healing {rolled} took the player from {hp}/{max_hp} to {after}, not {want}"
+                        ),
+                    );
+                }
+            }
+            _ => self.fail(
+                "hp.explained",
+                format!("{} was healed without drinking a potion", self.name(who)),
+            ),
         }
     }
 
