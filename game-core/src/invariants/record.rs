@@ -1211,17 +1211,25 @@ impl Model<'_> {
     }
 
     fn items(&mut self, item: ItemId, count: u32, from: Place, to: Place) {
-        let content = self.game.content();
-        let def = content.item(item);
-        let here = self.player().pos;
+        let def = self.game.content().item(item);
         if count == 0 {
             self.fail("items.conserved", format!("0 {} moved", def.name));
             return;
         }
+        if self.items_left(from, item, count) {
+            self.items_arrived(to, item, count);
+        }
+    }
+
+    /// Items leaving where they were: a pack slot, the pile underfoot;
+    /// whether they could (nothing comes back from being used).
+    fn items_left(&mut self, from: Place, item: ItemId, count: u32) -> bool {
+        let def = self.game.content().item(item);
+        let here = self.player().pos;
         match from {
             Place::Pack(slot) => {
                 if !self.take_from_pack(slot, item, count) {
-                    return;
+                    return false;
                 }
             }
             Place::Floor(at) => {
@@ -1244,7 +1252,7 @@ impl Model<'_> {
                                 def.name
                             ),
                         );
-                        return;
+                        return false;
                     }
                 }
             }
@@ -1253,9 +1261,17 @@ impl Model<'_> {
                     "items.conserved",
                     format!("{} came back from being used", def.name),
                 );
-                return;
+                return false;
             }
         }
+        true
+    }
+
+    /// Items arriving: in the slot the pack's rule picks, underfoot, or used
+    /// up with what their use owes.
+    fn items_arrived(&mut self, to: Place, item: ItemId, count: u32) {
+        let def = self.game.content().item(item);
+        let here = self.player().pos;
         match to {
             Place::Pack(slot) => {
                 let want = slot_for(&self.pack, item, count, def.stackable);
