@@ -1315,25 +1315,10 @@ impl LaidBox {
 type Line = (String, String);
 
 impl BoxSpec {
-    /// The box's lines, its size and place, by the rules of a box: the rows
-    /// inside borders and a space of padding each side, the text beside its
-    /// key (the key column as wide as the widest key, then " - ") or, when
-    /// that would leave the text less than half the room, under its key
-    /// indented by two; long text wrapped, continuation lines under the
-    /// text; as many lines as the map's rows hold, scrolled to the first
-    /// line of row `first`, with the lines above and below counted; the box
-    /// as wide as its widest line, its title and its footer need, at most
-    /// the frame; centred over the map's rows.
-    fn lay_out(&self, frame: &Frame, width: i32, map_rows: i32) -> LaidBox {
-        let inner = (width - 4).max(1) as usize;
-        let widest_key = self
-            .rows
-            .iter()
-            .map(|(k, _)| k.chars().count())
-            .max()
-            .unwrap_or(0);
-        let stacked = widest_key > 0 && widest_key + 3 > inner / 2;
-        let key_width = if stacked { 0 } else { widest_key };
+    /// The rows wrapped to the box's inside, each line with the index of
+    /// the row it came from: text beside its key, or under it (indented)
+    /// when `stacked`.
+    fn wrapped(&self, inner: usize, key_width: usize, stacked: bool) -> Vec<(usize, Line)> {
         let mut lines: Vec<(usize, Line)> = Vec::new();
         for (origin, (key, text)) in self.rows.iter().enumerate() {
             if stacked {
@@ -1361,53 +1346,19 @@ impl BoxSpec {
                 lines.push((origin, (key, format!("{under}{lead}{part}"))));
             }
         }
-        let total = lines.len();
-        let first_line = lines
-            .iter()
-            .position(|(origin, _)| *origin >= self.first)
-            .unwrap_or(total);
-        let fits = ((total as i32 + 2).min(map_rows) - 2).max(0) as usize;
-        let (window, scrolled_to) = window(
-            lines.into_iter().map(|(_, line)| line).collect(),
-            first_line,
-            fits,
-        );
-        let height = (window.len() as i32 + 2).min(map_rows);
-        let top = ((map_rows - height) / 2).max(0);
-        let bottom = top + height - 1;
-        // The footer: the screen's own when it is fixed, else what the
-        // bottom border shows in hint cells (its text between one space
-        // each side).
-        let footer = match self.footer {
-            Some(f) => f.to_string(),
-            None => {
-                let hint: String = (0..width)
-                    .map(|x| at(frame, x, bottom))
-                    .filter(|c| c.style == Style::Hint)
-                    .map(|c| c.glyph)
-                    .collect();
-                hint.trim().to_string()
-            }
-        };
-        let text_width = window
-            .iter()
-            .map(|(k, t)| {
-                if k.is_empty() {
-                    t.chars().count()
-                } else {
-                    key_width + 3 + t.chars().count()
-                }
-            })
-            .max()
-            .unwrap_or(0)
-            .max(self.title.chars().count() + 4)
-            .max(if footer.is_empty() {
-                0
-            } else {
-                footer.chars().count() + 4
-            }) as i32;
-        let box_width = (text_width + 4).min(width);
-        let left = (width - box_width) / 2;
+        lines
+    }
+
+    /// The box's cells, `width` by `height`: its border, its title, the
+    /// lines of `window` (a key, " - " and its text, or text alone) and the
+    /// footer on the bottom border.
+    fn draw_cells(
+        &self,
+        (box_width, height): (i32, i32),
+        key_width: usize,
+        window: &[Line],
+        footer: &str,
+    ) -> Vec<Cell> {
         let right = box_width - 1;
         let mut cells = vec![Cell::new(' ', Style::Text); (box_width * height).max(0) as usize];
         let mut put = |x: i32, y: i32, cell: Cell| {
@@ -1455,6 +1406,77 @@ impl BoxSpec {
         if !footer.is_empty() && height >= 2 {
             write(2, height - 1, &format!(" {footer} "), Style::Hint);
         }
+        cells
+    }
+
+    /// The box's lines, its size and place, by the rules of a box: the rows
+    /// inside borders and a space of padding each side, the text beside its
+    /// key (the key column as wide as the widest key, then " - ") or, when
+    /// that would leave the text less than half the room, under its key
+    /// indented by two; long text wrapped, continuation lines under the
+    /// text; as many lines as the map's rows hold, scrolled to the first
+    /// line of row `first`, with the lines above and below counted; the box
+    /// as wide as its widest line, its title and its footer need, at most
+    /// the frame; centred over the map's rows.
+    fn lay_out(&self, frame: &Frame, width: i32, map_rows: i32) -> LaidBox {
+        let inner = (width - 4).max(1) as usize;
+        let widest_key = self
+            .rows
+            .iter()
+            .map(|(k, _)| k.chars().count())
+            .max()
+            .unwrap_or(0);
+        let stacked = widest_key > 0 && widest_key + 3 > inner / 2;
+        let key_width = if stacked { 0 } else { widest_key };
+        let lines = self.wrapped(inner, key_width, stacked);
+        let total = lines.len();
+        let first_line = lines
+            .iter()
+            .position(|(origin, _)| *origin >= self.first)
+            .unwrap_or(total);
+        let fits = ((total as i32 + 2).min(map_rows) - 2).max(0) as usize;
+        let (window, scrolled_to) = window(
+            lines.into_iter().map(|(_, line)| line).collect(),
+            first_line,
+            fits,
+        );
+        let height = (window.len() as i32 + 2).min(map_rows);
+        let top = ((map_rows - height) / 2).max(0);
+        let bottom = top + height - 1;
+        // The footer: the screen's own when it is fixed, else what the
+        // bottom border shows in hint cells (its text between one space
+        // each side).
+        let footer = match self.footer {
+            Some(f) => f.to_string(),
+            None => {
+                let hint: String = (0..width)
+                    .map(|x| at(frame, x, bottom))
+                    .filter(|c| c.style == Style::Hint)
+                    .map(|c| c.glyph)
+                    .collect();
+                hint.trim().to_string()
+            }
+        };
+        let text_width = window
+            .iter()
+            .map(|(k, t)| {
+                if k.is_empty() {
+                    t.chars().count()
+                } else {
+                    key_width + 3 + t.chars().count()
+                }
+            })
+            .max()
+            .unwrap_or(0)
+            .max(self.title.chars().count() + 4)
+            .max(if footer.is_empty() {
+                0
+            } else {
+                footer.chars().count() + 4
+            }) as i32;
+        let box_width = (text_width + 4).min(width);
+        let left = (width - box_width) / 2;
+        let cells = self.draw_cells((box_width, height), key_width, &window, &footer);
         LaidBox {
             left,
             top,
