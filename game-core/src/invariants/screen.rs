@@ -1731,7 +1731,15 @@ fn find_box(
             area.width, area.height, centred.0, centred.1
         ));
     }
-    // The title, " title " from two columns in, cut with `...` to fit.
+    if let Some(problem) = title_problem(frame, w, &area, title) {
+        return fail(problem);
+    }
+    Ok(area)
+}
+
+/// The box's title: " title " from two columns in on its top edge, cut
+/// with `...` to fit; what is wrong with it, if anything.
+fn title_problem(frame: &Frame, w: i32, area: &Area, title: &str) -> Option<String> {
     let room = (area.width - 5).max(0) as usize;
     let length = title.chars().count();
     let kept = if length <= room {
@@ -1744,19 +1752,20 @@ fn find_box(
         .chain(title.chars().take(kept))
         .chain(std::iter::repeat_n('.', dots))
         .chain(std::iter::once(' '));
+    let (left, top, right) = (area.left, area.top, area.left + area.width - 1);
+    let top_row = &frame.cells()[(top * w) as usize..((top + 1) * w) as usize];
     let shown = top_row[(left + 2) as usize..right as usize]
         .iter()
         .take_while(|c| c.style == Style::Title)
         .map(|c| c.glyph);
-    if !shown.clone().eq(want) {
-        return fail(format!(
+    (!shown.clone().eq(want)).then(|| {
+        format!(
             "the box's title, from column {}, row {top}, reads {:?}, not {:?}",
             left + 2,
             shown.collect::<String>(),
             format!(" {} ", cut_to_width(title, room))
-        ));
-    }
-    Ok(area)
+        )
+    })
 }
 
 /// The frame's cells of the box against the box laid out by the rules.
