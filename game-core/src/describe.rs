@@ -228,17 +228,11 @@ impl Event {
             } => {
                 let with =
                     missile.map_or_else(String::new, |item| format!(" with {}", items(item, 1)));
-                let result = if hit {
-                    format!("hits for {damage} damage")
-                } else if damage == 0 {
-                    "misses".into()
-                } else {
-                    format!("misses, dealing {damage} damage")
-                };
                 format!(
-                    "{} attacks {}{with}: roll {roll} {result}",
+                    "{} attacks {}{with}: roll {roll} {}",
                     name(attacker),
-                    name(defender)
+                    name(defender),
+                    blow_result(hit, damage)
                 )
             }
             Event::HitPoints {
@@ -256,22 +250,8 @@ impl Event {
                 item,
                 count,
                 from,
-                to: Place::Used,
-            } => format!(
-                "{} from {from} {} used up",
-                items(item, count),
-                if count == 1 { "is" } else { "are" }
-            ),
-            Event::Items {
-                item,
-                count,
-                from,
                 to,
-            } => format!(
-                "{} {} from {from} to {to}",
-                items(item, count),
-                if count == 1 { "moves" } else { "move" }
-            ),
+            } => items_moved(&items(item, count), count, from, to),
             Event::Thrown {
                 item,
                 slot,
@@ -294,6 +274,32 @@ impl Event {
             Event::Noticed { id } => format!("{} notices the player", name(Who::Monster(id))),
             Event::Named { who } => format!("a message names {}", name(who)),
         }
+    }
+}
+
+/// Items going from one place to another, or used up.
+fn items_moved(items: &str, count: u32, from: Place, to: Place) -> String {
+    match to {
+        Place::Used => format!(
+            "{items} from {from} {} used up",
+            if count == 1 { "is" } else { "are" }
+        ),
+        to => format!(
+            "{items} {} from {from} to {to}",
+            if count == 1 { "moves" } else { "move" }
+        ),
+    }
+}
+
+/// What a swing's roll came to: "hits for 3 damage", "misses", or a miss
+/// that still dealt damage.
+fn blow_result(hit: bool, damage: i32) -> String {
+    if hit {
+        format!("hits for {damage} damage")
+    } else if damage == 0 {
+        "misses".into()
+    } else {
+        format!("misses, dealing {damage} damage")
     }
 }
 
