@@ -298,32 +298,78 @@ impl Game {
         }
     }
 
+    /// A pack's rows for `mode`: each slot it admits, its letter and the
+    /// item, marked when wielded or worn.
+    fn pack_rows(&self, mode: PackMode) -> Vec<(String, String)> {
+        self.state
+            .player
+            .pack
+            .slots()
+            .filter(|&(slot, _)| self.admits(mode, slot))
+            .map(|(slot, stack)| {
+                let def = self.content.item(stack.item);
+                let mut text = def.describe(stack.count);
+                if self.state.player.wielded == Some(slot) {
+                    text.push_str(" (wielded)");
+                }
+                if self.state.player.worn == Some(slot) {
+                    text.push_str(" (worn)");
+                }
+                (slot_letter(slot).to_string(), text)
+            })
+            .collect()
+    }
+
+    /// The reticle keeps the map visible: the target described on the
+    /// message rows instead of in a box, with the keys on the last row
+    /// when there are two or more.
+    fn draw_reticle_text(&self, frame: &mut Frame, reticle: Reticle, width: i32, map_rows: i32) {
+        let hints: &[&str] = match reticle.purpose {
+            Purpose::Look => &[
+                "move: look  Tab: next  Esc: done",
+                "Tab: next  Esc: done",
+                "Esc: done",
+            ],
+            // A missile used from the pack or its menu flies as a
+            // throw does: the hint names what Enter will do.
+            Purpose::Throw { .. } => THROW_HINTS,
+            Purpose::Use { slot } if self.is_missile(slot) => THROW_HINTS,
+            Purpose::Use { .. } => &[
+                "move/Tab: aim  Enter: read  Esc: cancel",
+                "Tab: aim  Enter: read",
+                "Enter: read",
+            ],
+        };
+        let text = self.describe_tile(reticle.cursor);
+        let top = map_rows + 1;
+        let rows = frame.height() as i32 - top;
+        frame.fill(0, top, width, rows, Cell::BLANK);
+        let text_rows = if rows > 1 { rows - 1 } else { rows.max(1) };
+        let lines = cut_with_ellipsis(
+            wrap(&text, width as usize),
+            text_rows as usize,
+            width as usize,
+        );
+        for (i, line) in lines.iter().enumerate() {
+            frame.put_str(0, top + i as i32, line, Style::Text);
+        }
+        if rows > 1 {
+            let hint = first_that_fits(hints, width as usize);
+            frame.put_str(0, top + rows - 1, hint, Style::Hint);
+        }
+    }
+
     fn draw_screen(&self, frame: &mut Frame, screen: &Screen, width: i32, map_rows: i32) {
         let pack = &self.state.player.pack;
         // Footers and hints, longest first: the first that fits is drawn.
         let (title, rows, footers): (String, Vec<(String, String)>, &[&str]) = match screen {
             Screen::Pack(mode) => {
-                let rows = pack
-                    .slots()
-                    .filter(|&(slot, _)| self.admits(*mode, slot))
-                    .map(|(slot, stack)| {
-                        let def = self.content.item(stack.item);
-                        let mut text = def.describe(stack.count);
-                        if self.state.player.wielded == Some(slot) {
-                            text.push_str(" (wielded)");
-                        }
-                        if self.state.player.worn == Some(slot) {
-                            text.push_str(" (worn)");
-                        }
-                        (slot_letter(slot).to_string(), text)
-                    })
-                    .collect();
                 let footers: &[&str] = if *mode == PackMode::Browse {
                     &["letter: choose  Esc: close", "Esc: close"]
                 } else {
                     &["letter: pick  Esc: cancel", "Esc: cancel"]
                 };
-                (mode.title().to_string(), rows, footers)
+                (mode.title().to_string(), self.pack_rows(*mode), footers)
             }
             Screen::ItemMenu { slot } => {
                 let Some(stack) = pack.get(*slot) else { return };
@@ -343,42 +389,7 @@ impl Game {
                 (capitalise(&def.describe(stack.count)), rows, &["Esc: back"])
             }
             Screen::Reticle(reticle) => {
-                let hints: &[&str] = match reticle.purpose {
-                    Purpose::Look => &[
-                        "move: look  Tab: next  Esc: done",
-                        "Tab: next  Esc: done",
-                        "Esc: done",
-                    ],
-                    // A missile used from the pack or its menu flies as a
-                    // throw does: the hint names what Enter will do.
-                    Purpose::Throw { .. } => THROW_HINTS,
-                    Purpose::Use { slot } if self.is_missile(slot) => THROW_HINTS,
-                    Purpose::Use { .. } => &[
-                        "move/Tab: aim  Enter: read  Esc: cancel",
-                        "Tab: aim  Enter: read",
-                        "Enter: read",
-                    ],
-                };
-                // The reticle keeps the map visible: describe the target on
-                // the message rows instead of drawing a box, with the keys on
-                // the last row when there are two or more.
-                let text = self.describe_tile(reticle.cursor);
-                let top = map_rows + 1;
-                let rows = frame.height() as i32 - top;
-                frame.fill(0, top, width, rows, Cell::BLANK);
-                let text_rows = if rows > 1 { rows - 1 } else { rows.max(1) };
-                let lines = cut_with_ellipsis(
-                    wrap(&text, width as usize),
-                    text_rows as usize,
-                    width as usize,
-                );
-                for (i, line) in lines.iter().enumerate() {
-                    frame.put_str(0, top + i as i32, line, Style::Text);
-                }
-                if rows > 1 {
-                    let hint = first_that_fits(hints, width as usize);
-                    frame.put_str(0, top + rows - 1, hint, Style::Hint);
-                }
+                self.draw_reticle_text(frame, *reticle, width, map_rows);
                 return;
             }
             Screen::Help { .. } => (
@@ -474,6 +485,80 @@ fn draw_box(
     // put the text under its key instead, indented.
     let stacked = key_width > 0 && key_width + 3 > inner_limit / 2;
     let key_width = if stacked { 0 } else { key_width };
+    let (lines, first_line) = box_lines(rows, first, key_width, stacked, inner_limit);
+    let fits = ((lines.len() as i32 + 2).min(map_rows) - 2).max(0) as usize;
+    let first_line = first_line.unwrap_or(lines.len());
+    let lines = scroll_window(lines, first_line, fits);
+    let text_width = lines
+        .iter()
+        .map(|(k, t)| {
+            if k.is_empty() {
+                t.chars().count()
+            } else {
+                key_width + 3 + t.chars().count()
+            }
+        })
+        .max()
+        .unwrap_or(0)
+        .max(title.chars().count() + 4)
+        .max(if footer.is_empty() {
+            0
+        } else {
+            footer.chars().count() + 4
+        }) as i32;
+    let box_width = (text_width + 4).min(width);
+    let box_height = (lines.len() as i32 + 2).min(map_rows);
+    let left = (width - box_width) / 2;
+    let top = ((map_rows - box_height) / 2).max(0);
+    let (right, bottom) = (left + box_width - 1, top + box_height - 1);
+    frame.fill(
+        left,
+        top,
+        box_width,
+        box_height,
+        Cell::new(' ', Style::Text),
+    );
+    draw_border(frame, (left, top), (right, bottom));
+    let clip = |text: &str, from: i32| -> String {
+        text.chars().take((right - from).max(0) as usize).collect()
+    };
+    frame.put_str(
+        left + 2,
+        top,
+        &format!(" {} ", cut_to(title, (box_width - 5).max(0) as usize)),
+        Style::Title,
+    );
+    for (i, (key, text)) in lines.iter().take(fits).enumerate() {
+        let y = top + 1 + i as i32;
+        if key.is_empty() {
+            frame.put_str(left + 2, y, &clip(text, left + 2), Style::Text);
+        } else {
+            frame.put_str(left + 2, y, &clip(key, left + 2), Style::Key);
+            let at = left + 2 + key_width as i32;
+            frame.put_str(at, y, &clip(" - ", at), Style::Text);
+            frame.put_str(at + 3, y, &clip(text, at + 3), Style::Text);
+        }
+    }
+    if !footer.is_empty() && box_height >= 2 {
+        frame.put_str(
+            left + 2,
+            bottom,
+            &clip(&format!(" {footer} "), left + 2),
+            Style::Hint,
+        );
+    }
+}
+
+/// A box's rows as the lines it shows: text beside its key, wrapped to
+/// `inner_limit` with continuation lines under the text, or when `stacked`
+/// under its key, indented; and the first line of row `first`.
+fn box_lines(
+    rows: &[(String, String)],
+    first: usize,
+    key_width: usize,
+    stacked: bool,
+    inner_limit: usize,
+) -> (Vec<(String, String)>, Option<usize>) {
     // Each row with the index of the row it came from, so a scrolled box
     // starts at the first line of row `first` however the rows wrap.
     let rows: Vec<(usize, String, String)> = if stacked {
@@ -518,38 +603,12 @@ fn draw_box(
             lines.push((key, format!("{under}{lead}{part}")));
         }
     }
-    let fits = ((lines.len() as i32 + 2).min(map_rows) - 2).max(0) as usize;
-    let first_line = first_line.unwrap_or(lines.len());
-    let lines = scroll_window(lines, first_line, fits);
-    let text_width = lines
-        .iter()
-        .map(|(k, t)| {
-            if k.is_empty() {
-                t.chars().count()
-            } else {
-                key_width + 3 + t.chars().count()
-            }
-        })
-        .max()
-        .unwrap_or(0)
-        .max(title.chars().count() + 4)
-        .max(if footer.is_empty() {
-            0
-        } else {
-            footer.chars().count() + 4
-        }) as i32;
-    let box_width = (text_width + 4).min(width);
-    let box_height = (lines.len() as i32 + 2).min(map_rows);
-    let left = (width - box_width) / 2;
-    let top = ((map_rows - box_height) / 2).max(0);
-    let (right, bottom) = (left + box_width - 1, top + box_height - 1);
-    frame.fill(
-        left,
-        top,
-        box_width,
-        box_height,
-        Cell::new(' ', Style::Text),
-    );
+    (lines, first_line)
+}
+
+/// A box's border: `-` along the top and bottom, `|` down the sides, `+`
+/// at the corners.
+fn draw_border(frame: &mut Frame, (left, top): (i32, i32), (right, bottom): (i32, i32)) {
     for x in left..=right {
         frame.set(x, top, Cell::new('-', Style::Border));
         frame.set(x, bottom, Cell::new('-', Style::Border));
@@ -560,34 +619,6 @@ fn draw_box(
     }
     for (x, y) in [(left, top), (right, top), (left, bottom), (right, bottom)] {
         frame.set(x, y, Cell::new('+', Style::Border));
-    }
-    let clip = |text: &str, from: i32| -> String {
-        text.chars().take((right - from).max(0) as usize).collect()
-    };
-    frame.put_str(
-        left + 2,
-        top,
-        &format!(" {} ", cut_to(title, (box_width - 5).max(0) as usize)),
-        Style::Title,
-    );
-    for (i, (key, text)) in lines.iter().take(fits).enumerate() {
-        let y = top + 1 + i as i32;
-        if key.is_empty() {
-            frame.put_str(left + 2, y, &clip(text, left + 2), Style::Text);
-        } else {
-            frame.put_str(left + 2, y, &clip(key, left + 2), Style::Key);
-            let at = left + 2 + key_width as i32;
-            frame.put_str(at, y, &clip(" - ", at), Style::Text);
-            frame.put_str(at + 3, y, &clip(text, at + 3), Style::Text);
-        }
-    }
-    if !footer.is_empty() && box_height >= 2 {
-        frame.put_str(
-            left + 2,
-            bottom,
-            &clip(&format!(" {footer} "), left + 2),
-            Style::Hint,
-        );
     }
 }
 
