@@ -446,7 +446,7 @@ fn form_that_fits(state: &GameState, width: usize) -> Form {
     let numbers =
         digits(i64::from(state.depth)) + digits(i64::from(p.hp)) + 1 + digits(i64::from(p.max_hp));
     let held = usize::from(p.statuses.is_poisoned()) + usize::from(p.statuses.is_confused());
-    let turn = digits(i64::try_from(state.clock.turn()).unwrap_or(i64::MAX));
+    let turn = digits(i64::try_from(whole_turns(state)).unwrap_or(i64::MAX));
     // "Depth " "  HP " ... "  Poisoned" "  Confused" "  Turn "
     let full = "Depth ".len() + "  HP ".len() + numbers + held * (2 + 8) + "  Turn ".len() + turn;
     // "D" " HP" ... " Psn" " Cnf" " T"
@@ -509,7 +509,7 @@ fn status_cells(state: &GameState, form: Form, low: bool) -> impl Iterator<Item 
         .into_iter()
         .flatten()
     };
-    let turn = i64::try_from(state.clock.turn()).unwrap_or(i64::MAX);
+    let turn = i64::try_from(whole_turns(state)).unwrap_or(i64::MAX);
     let tail = (form != Form::Bare)
         .then(|| {
             plain(gap, Style::Status)
@@ -524,9 +524,27 @@ fn status_cells(state: &GameState, form: Form, low: bool) -> impl Iterator<Item 
 }
 
 /// The status line in `form`.
+/// The whole turns on the clock, as the status line shows them: the rule
+/// written a second time (a turn is `BASE_ACTION_COST` hundredths), not
+/// asked of the clock, so a clock that counts its turns wrong is shown
+/// wrong and caught.
+fn whole_turns(state: &GameState) -> u64 {
+    state.clock.now() / crate::rules::BASE_ACTION_COST
+}
+
+/// A message as the player reads it, the rule written a second time: a
+/// line said more than once in a row carries its count, "You miss. (x2)".
+fn as_said(message: &crate::game::state::Message) -> std::borrow::Cow<'_, str> {
+    if message.count > 1 {
+        format!("{} (x{})", message.text, message.count).into()
+    } else {
+        message.text.as_str().into()
+    }
+}
+
 fn status_form(state: &GameState, form: Form) -> StatusForm {
     let p = &state.player;
-    let (depth, turn) = (state.depth, state.clock.turn());
+    let (depth, turn) = (state.depth, whole_turns(state));
     let held = [
         (p.statuses.is_poisoned(), "Poisoned", "Psn"),
         (p.statuses.is_confused(), "Confused", "Cnf"),
@@ -691,11 +709,11 @@ fn check_status(state: &GameState, frame: &Frame, layout: &Layout) -> Option<Vio
                 "the status line, row {y}, does not say the player is confused, and they are: {shown:?}"
             ),
         }
-    } else if let Some((turn, col)) = read.turn.filter(|t| t.0 != state.clock.turn()) {
+    } else if let Some((turn, col)) = read.turn.filter(|t| t.0 != whole_turns(state)) {
         format!(
             "the status line shows turn {turn} at {}; the clock is at turn {}",
             place(col),
-            state.clock.turn()
+            whole_turns(state)
         )
     } else if read.turn.is_none() && chosen.turn.is_some() {
         format!(
@@ -1628,7 +1646,7 @@ fn box_rows(game: &Game, screen: &Screen, title: String) -> BoxSpec {
             } else {
                 log.iter()
                     .rev()
-                    .map(|m| (String::new(), m.shown()))
+                    .map(|m| (String::new(), as_said(m).into_owned()))
                     .collect()
             };
             (rows, usize::from(*top))
@@ -2149,11 +2167,7 @@ fn check_messages(state: &GameState, frame: &Frame, layout: &Layout) -> Option<V
         } else {
             Style::OldMessage
         };
-        let shown: std::borrow::Cow<str> = if message.count > 1 {
-            message.shown().into()
-        } else {
-            message.text.as_str().into()
-        };
+        let shown = as_said(message);
         let mut spans = [(0, 0); 3];
         let room = ((bottom - first_row) as usize).min(spans.len());
         let (n, more) = if shown.is_ascii() {
