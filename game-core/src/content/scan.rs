@@ -344,29 +344,7 @@ pub(crate) fn split_list(
     describe: impl Fn(usize) -> String,
 ) -> Result<List, ScanError> {
     let mut tokens = Lexer::new(text);
-    let list_start = match tokens.next() {
-        None => {
-            return Err(structure_error(
-                0,
-                "the file is empty; it should hold a list of entries: [ (...), (...) ]",
-            ));
-        }
-        Some(Err(error)) => return Err(error),
-        Some(Ok(token)) if token.kind == TokenKind::Open(b'[') => token.start,
-        Some(Ok(token)) if text[token.start..].starts_with("#!") => {
-            return Err(structure_error(
-                token.start,
-                "RON attributes such as #![enable(...)] are not supported in content \
-                 files; remove it and write options out in full, e.g. Some(3)",
-            ));
-        }
-        Some(Ok(token)) => {
-            return Err(structure_error(
-                token.start,
-                "expected `[`: the file should hold one list of entries: [ (...), (...) ]",
-            ));
-        }
-    };
+    let list_start = list_opening(text, tokens.next())?;
 
     // Brackets opened inside the list, as (byte, offset), innermost last.
     let mut open: Vec<(u8, usize)> = Vec::new();
@@ -411,16 +389,11 @@ pub(crate) fn split_list(
             (TokenKind::Close(close), Some(&(opener, opened_at))) => {
                 let expected = bracket_pair(opener);
                 if close != expected {
-                    return Err(structure_error(
+                    return Err(mismatched(
                         token.start,
-                        format!(
-                            "`{}` does not match the `{}` opened at {}; close that one first \
-                             with `{}`",
-                            char::from(close),
-                            char::from(opener),
-                            describe(opened_at),
-                            char::from(expected),
-                        ),
+                        close,
+                        (opener, opened_at),
+                        &describe,
                     ));
                 }
                 open.pop();
@@ -459,8 +432,64 @@ pub(crate) fn split_list(
         }
     }
 
+    list_ending(list_closed, open.last().copied(), list_start, tokens.next())?;
+    Ok(List {
+        opened_at: list_start,
+        entries,
+    })
+}
+
+/// A closing bracket that does not match the innermost one open.
+fn mismatched(
+    at: usize,
+    close: u8,
+    (opener, opened_at): (u8, usize),
+    describe: &impl Fn(usize) -> String,
+) -> ScanError {
+    structure_error(
+        at,
+        format!(
+            "`{}` does not match the `{}` opened at {}; close that one first \
+             with `{}`",
+            char::from(close),
+            char::from(opener),
+            describe(opened_at),
+            char::from(bracket_pair(opener)),
+        ),
+    )
+}
+
+/// Where the list opens: the first token must be its `[`.
+fn list_opening(text: &str, first: Option<Result<Token, ScanError>>) -> Result<usize, ScanError> {
+    match first {
+        None => Err(structure_error(
+            0,
+            "the file is empty; it should hold a list of entries: [ (...), (...) ]",
+        )),
+        Some(Err(error)) => Err(error),
+        Some(Ok(token)) if token.kind == TokenKind::Open(b'[') => Ok(token.start),
+        Some(Ok(token)) if text[token.start..].starts_with("#!") => Err(structure_error(
+            token.start,
+            "RON attributes such as #![enable(...)] are not supported in content \
+             files; remove it and write options out in full, e.g. Some(3)",
+        )),
+        Some(Ok(token)) => Err(structure_error(
+            token.start,
+            "expected `[`: the file should hold one list of entries: [ (...), (...) ]",
+        )),
+    }
+}
+
+/// After the list's last token: the list must have closed, with nothing
+/// but space and comments after it.
+fn list_ending(
+    list_closed: bool,
+    innermost: Option<(u8, usize)>,
+    list_start: usize,
+    after: Option<Result<Token, ScanError>>,
+) -> Result<(), ScanError> {
     if !list_closed {
-        let (opener, opened_at) = open.last().copied().unwrap_or((b'[', list_start));
+        let (opener, opened_at) = innermost.unwrap_or((b'[', list_start));
         return Err(structure_error(
             opened_at,
             format!(
@@ -470,7 +499,7 @@ pub(crate) fn split_list(
             ),
         ));
     }
-    if let Some(junk) = tokens.next() {
+    if let Some(junk) = after {
         let at = match junk {
             Ok(token) => token.start,
             Err(error) => error.at,
@@ -481,10 +510,7 @@ pub(crate) fn split_list(
              so put every entry inside the [ ]",
         ));
     }
-    Ok(List {
-        opened_at: list_start,
-        entries,
-    })
+    Ok(())
 }
 
 /// A field of a struct as written: `name: value`.
