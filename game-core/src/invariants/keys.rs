@@ -516,7 +516,10 @@ impl MapKey<'_, '_> {
         } else {
             None
         };
-        (!steps.is_empty(), problem)
+        (
+            !steps.is_empty(),
+            problem.or_else(|| items_spotted_untold(seen)),
+        )
     }
 
     /// Picking up: what lies underfoot, when the pack has room, for a turn;
@@ -599,7 +602,10 @@ impl MapKey<'_, '_> {
         } else {
             None
         };
-        (!steps.is_empty(), problem)
+        (
+            !steps.is_empty(),
+            problem.or_else(|| items_spotted_untold(seen)),
+        )
     }
 }
 
@@ -712,6 +718,45 @@ fn walk_stopped_without_reason(seen: &Seen, run: Option<Dir>) -> Option<String> 
             }
         )
     })
+}
+
+/// A walk that stops for an item coming into view says which, as it says
+/// "You see a rat." for a monster: each pile not seen before the key and
+/// seen after it, on the same floor, is named by a line the key said ("You
+/// see 3 darts."). Unless the key said more lines than the log keeps, when
+/// the first of them are gone.
+fn items_spotted_untold(seen: &Seen) -> Option<String> {
+    let before = seen.before;
+    let game = seen.game;
+    let state = game.state();
+    if state.depth != before.depth {
+        return None;
+    }
+    let said = usize::try_from(state.log.total().saturating_sub(before.log_total)).ok()?;
+    let log = state.log.messages();
+    if said > log.len() {
+        return None;
+    }
+    let lines: Vec<&str> = log
+        .iter()
+        .rev()
+        .take(said)
+        .map(|m| m.text.as_str())
+        .collect();
+    let unseen_before = |pile: &(Pos, crate::content::ItemId, u32)| {
+        before.unseen_items.contains(&pile.0) && before.items.contains(pile)
+    };
+    state
+        .items
+        .iter()
+        .filter(|i| i.seen && unseen_before(&(i.pos, i.item, i.count)))
+        .map(|i| game.content().item(i.item).describe(i.count))
+        .find(|name| !lines.contains(&format!("You see {name}.").as_str()))
+        .map(|name| {
+            format!(
+                "{name} came into view and stopped the walk, but no \"You see {name}.\" was said"
+            )
+        })
 }
 
 /// The other half of a walk's contract: it stops at the first place a
