@@ -19,7 +19,7 @@
 # probe (16 s when nothing is found on the machine of issue 25's measure,
 # under a minute on a slower one; a caught mutant stops at the first sweep
 # that finds it, most in the floors or the random bot's, within 15 s): the
-# sample takes about an hour on 2 cores.
+# sample takes about half an hour on 2 cores (26 minutes at issue 25).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -62,7 +62,7 @@ echo "baseline: the probe on the unmutated tree"
 ci/probe.sh
 # Scope comes from .cargo/mutants.toml (game-core, less what it excludes);
 # the test is harness/tests/probe.rs.
-# A probe takes about 26 s and a mutant's build about 15 s (the first, a
+# A probe takes about 16 s and a mutant's build about 15 s (the first, a
 # whole build, a few minutes); the watchdog reports a hanging key after 10 s.
 args=(--test-package harness --output "$out" --no-shuffle --colors never
     --baseline skip --timeout 300 --build-timeout 1200)
