@@ -76,6 +76,8 @@ canaries=(
     # Issue 25's reach baseline: a teleport that never moves breaks no rule
     # (a teleport with nowhere to go is allowed); only its situation vanishes.
     "fizzling-teleport|sweep --bot explorer --baseline baselines/sweep.ron|500|FAILURE reach: explorer: use.teleport.moved|-"
+    # A walk's telling: it names the pile that stopped it.
+    "quiet-walk|sweep --bot random|100|invariant key.contract|50"
 )
 
 work="$("$repo_root/ci/target-dir.sh")/canary"

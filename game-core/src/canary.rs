@@ -90,10 +90,13 @@ pub enum Canary {
     /// (the reach baseline: `use.teleport.moved` vanishes; every check
     /// passes, since a teleport with nowhere to go is within the rules).
     FizzlingTeleport,
+    /// A walk that stops for a pile coming into view says nothing of it
+    /// (`key.contract`: a walk names what stopped it, "You see a dart.").
+    QuietWalk,
 }
 
 impl Canary {
-    pub const ALL: [Canary; 31] = [
+    pub const ALL: [Canary; 32] = [
         Canary::UnchargedRefusal,
         Canary::StickyHelp,
         Canary::PanickingPotion,
@@ -125,6 +128,7 @@ impl Canary {
         Canary::HalfHeard,
         Canary::DeafMenu,
         Canary::FizzlingTeleport,
+        Canary::QuietWalk,
     ];
 
     /// The name used on the command line and in recordings.
@@ -161,6 +165,7 @@ impl Canary {
             Canary::HalfHeard => "half-heard",
             Canary::DeafMenu => "deaf-menu",
             Canary::FizzlingTeleport => "fizzling-teleport",
+            Canary::QuietWalk => "quiet-walk",
         }
     }
 
@@ -230,6 +235,9 @@ impl Canary {
             Canary::DeafMenu => "The item menu ignores every key but Esc (key.contract)",
             Canary::FizzlingTeleport => {
                 "A scroll of teleportation never moves the reader (the reach baseline)"
+            }
+            Canary::QuietWalk => {
+                "A walk stopped by a pile coming into view does not name it (key.contract)"
             }
         }
     }

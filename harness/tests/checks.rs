@@ -17,7 +17,7 @@ use support::{
 
 /// `(canary, bot, seeds, the id it must be found by)`: each found within
 /// the first few seeds of a sweep.
-const QUICK: [(&str, &str, &str, &str); 11] = [
+const QUICK: [(&str, &str, &str, &str); 12] = [
     ("double-step", "explorer", "1..3", "move.legal"),
     ("skipped-round", "random", "1..3", "clock.rounds"),
     ("sleepwalker", "explorer", "1..3", "monster.notice"),
@@ -29,6 +29,7 @@ const QUICK: [(&str, &str, &str, &str); 11] = [
     ("weak-potion", "explorer", "1..2", "hp.explained"),
     ("half-heard", "explorer", "1..2", "press.outcome"),
     ("crowded-start", "none", "1..2", "spawn.rules"),
+    ("quiet-walk", "random", "1..3", "key.contract"),
 ];
 
 /// `--fail-fast` reports the lowest failing seed, whatever the jobs: with

@@ -109,6 +109,9 @@ impl Game {
         if self.state.depth != depth {
             return;
         }
+        if self.planted_quiet_walk() {
+            return;
+        }
         let spotted: Vec<String> = unseen
             .iter()
             .filter_map(|&at| self.state.items.get(at))

@@ -249,6 +249,11 @@ impl Game {
         }
     }
 
+    /// quiet-walk: a walk stopped by a pile coming into view says nothing.
+    pub(super) fn planted_quiet_walk(&self) -> bool {
+        self.planted(Canary::QuietWalk)
+    }
+
     /// deaf-menu: the item menu ignores every key (Esc is handled before).
     pub(super) fn planted_deaf_menu(&self) -> bool {
         self.planted(Canary::DeafMenu)
