@@ -118,17 +118,17 @@ impl RunTally {
 
     /// One key's worth: the command and whether it worked, the situations
     /// it reached, items used and found, kills, a new floor, the monsters
-    /// met and the ground revealed since `revealed_before` (tiles, depth).
+    /// met and the ground revealed: `revealed` tiles now, against
+    /// `revealed_before` (tiles, depth) after the key before.
     fn count_key(
         &mut self,
         game: &Game,
         before: &TurnWatch,
         events: &[Event],
         effect: Option<(Command, bool)>,
-        revealed_before: (usize, u32),
+        (revealed, revealed_before): (usize, (usize, u32)),
     ) {
         let state = game.state();
-        let revealed = state.floor.map.revealed.count();
         if let Some((command, worked)) = effect {
             self.add(command, worked);
         }
@@ -483,7 +483,7 @@ impl Runner {
                 }
                 // What the player would see: drawing it is part of the key,
                 // and it must show the state it was drawn from.
-                found.extend(check_frames(game, (w, h), step));
+                check_frames(game, (w, h), step, &mut found);
                 Ok((outcome, found))
             })
         };
@@ -523,7 +523,13 @@ impl Runner {
         let revealed = state.floor.map.revealed.count();
         if let Some(tally) = &mut self.tally {
             self.last_effect = invariants::key_effect(before, &self.game, events);
-            tally.count_key(&self.game, before, events, self.last_effect, self.revealed);
+            tally.count_key(
+                &self.game,
+                before,
+                events,
+                self.last_effect,
+                (revealed, self.revealed),
+            );
         }
         self.revealed = (revealed, self.game.state().depth);
         let limit = self.settings.progress_limit?;
@@ -752,9 +758,9 @@ static HOOK: Once = Once::new();
 /// The frames drawn after a key, held to the state they were drawn from:
 /// cheaply at the run's size on every key, closely on the oracles' sample
 /// (with room round the map, and at the narrow sizes and the status line's
-/// widths), and at every ending size when the run is over.
-fn check_frames(game: &Game, (w, h): (u16, u16), step: u64) -> Vec<Violation> {
-    let mut found = Vec::new();
+/// widths), and at every ending size when the run is over; what they break
+/// goes into `found`, after what the key's other checks found.
+fn check_frames(game: &Game, (w, h): (u16, u16), step: u64, found: &mut Vec<Violation>) {
     let frame = game.frame(w, h);
     let sampled = step % invariants::ORACLE_EVERY == 1;
     // Closely on the sample (below), cheaply on every other key.
@@ -803,7 +809,6 @@ fn check_frames(game: &Game, (w, h): (u16, u16), step: u64) -> Vec<Violation> {
             }
         }
     }
-    found
 }
 
 /// Runs `f`, turning a panic into a failure with its message and location.
