@@ -562,6 +562,16 @@ fn names_and_entry_counts_are_limited() {
     let shortened = format!("{}...", "a".repeat(40));
     assert_eq!(errors[0].entry.as_deref(), Some(shortened.as_str()));
 
+    // Messages are held to single spaces (message.form), so a name is too.
+    let spaced = "[(name: \"cave  spider\", glyph: '*', effect: CurePoison, danger: 1, weight: 1, \
+                  stackable: true, description: \"x\")]";
+    let errors = parse_items("items.ron", spaced).expect_err("refused").0;
+    assert!(
+        errors[0].message.contains("two spaces in a row"),
+        "{}",
+        errors[0].message
+    );
+
     let entry = "(name: \"x\")";
     let too_many = format!("[{}]", vec![entry; 501].join(","));
     let errors = parse_items("items.ron", &too_many).expect_err("refused").0;

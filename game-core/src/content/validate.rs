@@ -105,6 +105,13 @@ impl<T: Named> Check<'_, '_, '_, T> {
                 path,
                 format!("{field} starts or ends with a space; remove it"),
             );
+        } else if text.contains("  ") {
+            // Messages are held to single spaces (the invariant
+            // message.form), where a doubled one means a word left out.
+            self.fail(
+                path,
+                format!("{field} has two spaces in a row; use one between words"),
+            );
         }
     }
 

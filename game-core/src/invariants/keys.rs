@@ -593,6 +593,9 @@ impl MapKey<'_, '_> {
             Some("there is somewhere left to explore, but the player did not move".into())
         } else if !refused && before.explore_target == Some(false) && !steps.is_empty() {
             Some("there is nowhere left to go, yet the player moved".into())
+        } else if steps.is_empty() && said_nothing(seen) {
+            // A walk that cannot start says why, as every refusal does.
+            Some("auto-explore did not start, and said nothing of why".into())
         } else if steps.iter().filter(|s| s.2 != StepResult::Refused).count() != acted {
             Some(format!("{} steps spent {acted} turns", steps.len()))
         } else if let Some(problem) = walk_went_past_a_reason(seen, None) {
@@ -718,6 +721,11 @@ fn walk_stopped_without_reason(seen: &Seen, run: Option<Dir>) -> Option<String> 
             }
         )
     })
+}
+
+/// Whether the key added nothing to the message log.
+fn said_nothing(seen: &Seen) -> bool {
+    seen.game.state().log.total() == seen.before.log_total
 }
 
 /// A walk that stops for an item coming into view says which, as it says

@@ -220,6 +220,11 @@ pub const CATALOGUE: &[Invariant] = &[
         asserts: "a message names a monster only when the player can see it",
     },
     Invariant {
+        id: "message.form",
+        when: When::Turn,
+        asserts: "every message a key says is a sentence: it starts with a capital letter or a digit, ends with `.`, `!` or `?`, and has no space at either end or two in a row (names are single-spaced labels, so a word left out shows as a doubled space)",
+    },
+    Invariant {
         id: "spawn.rules",
         when: When::Floor,
         asserts: "a new floor's monsters arrive whole, away from the start, no more than the rules allow and none out of depth on the first floors; items one each, off the start and the way down (checked on every floor a sweep or a run builds, and again on arriving by the stairs)",
@@ -501,6 +506,7 @@ pub fn check_turn(before: &TurnWatch, game: &Game, outcome: &Outcome) -> Vec<Vio
     }
     found.extend(check_escapable(game));
     found.extend(check_outcome(before, game, outcome));
+    found.extend(outcome.messages.iter().find_map(|m| message_form(m)));
     record::check_record(before, game, events, &mut found);
     keys::check_keys(before, game, events, &mut found);
     found
@@ -561,6 +567,27 @@ fn check_outcome(before: &TurnWatch, game: &Game, outcome: &Outcome) -> Option<V
 
 /// Messages as a report quotes them: `"You hit it.", "It dies."`, or
 /// "nothing".
+/// What is wrong with `message` as a sentence, if anything. A word the
+/// game leaves out ("You  the goblin for 3.") shows here: content
+/// names are labels of single-spaced words, never empty, with no space at
+/// either end (the content's validation holds them to that).
+fn message_form(message: &str) -> Option<Violation> {
+    let first = message.chars().next();
+    let problem = if first.is_none_or(|c| !(c.is_ascii_uppercase() || c.is_ascii_digit())) {
+        "it should start with a capital letter or a digit"
+    } else if !message.ends_with(['.', '!', '?']) {
+        "it should end with '.', '!' or '?'"
+    } else if message.contains("  ") {
+        "it has two spaces in a row, where a word is missing"
+    } else {
+        return None;
+    };
+    Some(violation(
+        "message.form",
+        format!("the key said {message:?}: {problem}"),
+    ))
+}
+
 fn quoted<'a>(messages: impl Iterator<Item = &'a String>) -> String {
     let quoted: Vec<String> = messages.map(|m| format!("{m:?}")).collect();
     if quoted.is_empty() {
@@ -600,6 +627,30 @@ fn check_escapable(game: &Game) -> Vec<Violation> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_is_a_sentence_with_every_word() {
+        for good in [
+            "You hit the goblin for 3.",
+            "3 darts lie here.",
+            "You climb out of the Undercroft into the light. You win!",
+            "Really?",
+        ] {
+            assert!(message_form(good).is_none(), "{good}");
+        }
+        for (bad, why) in [
+            ("You  the goblin for 3.", "two spaces"),
+            ("", "capital"),
+            (" You wait.", "capital"),
+            ("you wait.", "capital"),
+            ("You wait", "end with"),
+            ("You wait. ", "end with"),
+        ] {
+            let found = message_form(bad).expect(bad);
+            assert_eq!(found.id, "message.form");
+            assert!(found.message.contains(why), "{bad}: {}", found.message);
+        }
+    }
 
     #[test]
     fn ids_are_unique_and_the_required_ones_are_there() {
