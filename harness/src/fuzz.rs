@@ -13,10 +13,12 @@ use std::sync::{Arc, OnceLock};
 use arbitrary::{Arbitrary, Unstructured};
 use game_core::canary::{Canaries, Canary};
 use game_core::content::{Content, EMBEDDED_ITEMS, EMBEDDED_MONSTERS, Source};
+use game_core::game::screens::{Purpose, Screen};
+use game_core::geom::Pos;
 use game_core::invariants;
 use game_core::map::{MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH};
 use game_core::mapgen::{self, GeneratorKind, LAST_DEPTH};
-use game_core::{GameConfig, Intent, Key, RunSeed};
+use game_core::{Aim, Game, GameConfig, Intent, Key, Outcome, RunSeed, Slot};
 
 use crate::recording::{self, Failure, FailureKind};
 use crate::run::runner::{Runner, catch_panic};
@@ -103,18 +105,163 @@ pub fn play_intents_recorded(input: &IntentsInput, canaries: Canaries) -> Runner
     play_intents_on(fresh(u64::from(input.seed), canaries), input)
 }
 
+/// Plays each intent by pressing its keys through the runner (every check
+/// after every key), and holds the driver to what an intent means
+/// (ARCHITECTURE.md, "intents are keys"):
+/// - `Game::apply` does what pressing the keys does: a second game carried
+///   along by `apply` ends each intent in the state the runner's game is
+///   in, having said and spent the same;
+/// - an aimed intent's reticle stands, when Enter is pressed, where the aim
+///   points ([`aim_point`]).
+///
+/// A broken promise is the runner's failure at the step it showed at
+/// (`intent.keys`, `intent.aim`): a failure of the fuzz driver, not of a key,
+/// so a recording of the keys cannot show it; `deja from-fuzz` says so.
 fn play_intents_on(mut runner: Runner, input: &IntentsInput) -> Runner {
+    let mut applied = runner.game().clone();
     for intent in input.intents.iter().take(MAX_INTENTS) {
         if runner.game().is_over() {
             break;
         }
-        for key in runner.game().keys_for(intent) {
-            if runner.press(key).is_err() {
-                return runner;
+        let keys = runner.game().keys_for(intent);
+        let mut pressed = Outcome::default();
+        for (i, &key) in keys.iter().enumerate() {
+            let last = i + 1 == keys.len();
+            if last && key == Key::ENTER {
+                if let Some(problem) = reticle_off_aim(runner.game(), intent) {
+                    runner.fail(FailureKind::Invariant {
+                        id: INTENT_AIM.into(),
+                        message: problem,
+                    });
+                    return runner;
+                }
             }
+            match runner.press(key) {
+                Ok(outcome) => add_outcome(&mut pressed, outcome),
+                Err(_) => return runner,
+            }
+        }
+        let problem = match applied.apply(intent) {
+            Err(stuck) => Some(format!(
+                "Game::apply got stuck where its keys did not: {stuck}"
+            )),
+            Ok(outcome) => apply_differs(&outcome, &pressed, &applied, runner.game()),
+        };
+        if let Some(problem) = problem {
+            runner.fail(FailureKind::Invariant {
+                id: INTENT_KEYS.into(),
+                message: format!("{}: {problem}", describe_intent(intent)),
+            });
+            return runner;
         }
     }
     runner
+}
+
+/// The failure ids of the intents driver's own promises.
+pub const INTENT_KEYS: &str = "intent.keys";
+pub const INTENT_AIM: &str = "intent.aim";
+
+/// Whether `id` names a failure of the intents driver rather than of a key.
+pub fn is_driver_failure(id: &str) -> bool {
+    id == INTENT_KEYS || id == INTENT_AIM
+}
+
+/// The outcomes of an intent's keys summed, as `Game::apply` sums them.
+fn add_outcome(total: &mut Outcome, outcome: Outcome) {
+    total.turns += outcome.turns;
+    total.messages.extend(outcome.messages);
+    total.events.extend(outcome.events);
+    total.ended = outcome.ended;
+}
+
+/// How `Game::apply`'s run and outcome differ from pressing the keys.
+fn apply_differs(
+    applied: &Outcome,
+    pressed: &Outcome,
+    by_apply: &Game,
+    by_keys: &Game,
+) -> Option<String> {
+    if applied.turns != pressed.turns {
+        Some(format!(
+            "Game::apply spent {} turns; its keys spent {}",
+            applied.turns, pressed.turns
+        ))
+    } else if applied.messages != pressed.messages {
+        Some(format!(
+            "Game::apply said {} lines; its keys said {}",
+            applied.messages.len(),
+            pressed.messages.len()
+        ))
+    } else if applied != pressed {
+        Some("Game::apply recorded other events than its keys".into())
+    } else if by_apply.state() != by_keys.state() {
+        Some("Game::apply left another state than its keys".into())
+    } else {
+        None
+    }
+}
+
+/// Where an aimed intent points, from the state with its reticle open: the
+/// nearest target (the reticle's opening choice, or the player with none),
+/// Tab pressed n times from it (round the targets, nearest first), or the
+/// tile at the offset from the player, held inside the map.
+pub fn aim_point(game: &Game, purpose: Purpose, aim: Aim) -> Pos {
+    let player = game.state().player.pos;
+    let targets = game.targets(purpose);
+    match aim {
+        Aim::Nearest => targets.first().copied().unwrap_or(player),
+        Aim::Cycle(_) if targets.is_empty() => player,
+        Aim::Cycle(n) => targets[usize::from(n) % targets.len()],
+        Aim::Offset { dx, dy } => {
+            let map = &game.state().floor.map;
+            Pos::new(
+                (player.x + i32::from(dx)).clamp(0, map.width() - 1),
+                (player.y + i32::from(dy)).clamp(0, map.height() - 1),
+            )
+        }
+    }
+}
+
+/// Before an aimed intent's Enter: the open reticle's cursor against where
+/// the intent aims.
+fn reticle_off_aim(game: &Game, intent: &Intent) -> Option<String> {
+    let (Intent::Use { aim, .. } | Intent::Throw { aim, .. }) = *intent else {
+        return None;
+    };
+    let Some(Screen::Reticle(reticle)) = game.state().screens.last() else {
+        return None;
+    };
+    let want = aim_point(game, reticle.purpose, aim);
+    (reticle.cursor != want).then(|| {
+        format!(
+            "{}: the reticle is at {} when Enter is pressed; the aim points at {want}",
+            describe_intent(intent),
+            reticle.cursor
+        )
+    })
+}
+
+/// An intent in words, for a failure's message.
+fn describe_intent(intent: &Intent) -> String {
+    let aim = |aim: Aim| match aim {
+        Aim::Nearest => "the nearest target".to_string(),
+        Aim::Cycle(n) => format!("Tab {n} times"),
+        Aim::Offset { dx, dy } => format!("the tile {dx:+}, {dy:+} from the player"),
+    };
+    let slot = |slot: Slot| char::from(b'a' + slot.index());
+    match *intent {
+        Intent::Step(dir) => format!("step {}", dir.name()),
+        Intent::Run(dir) => format!("run {}", dir.name()),
+        Intent::Wait => "wait".into(),
+        Intent::PickUp => "pick up".into(),
+        Intent::Descend => "descend".into(),
+        Intent::AutoExplore => "auto-explore".into(),
+        Intent::Drop { slot: s } => format!("drop {}", slot(s)),
+        Intent::Wear { slot: s } => format!("wear {}", slot(s)),
+        Intent::Use { slot: s, aim: a } => format!("use {} at {}", slot(s), aim(a)),
+        Intent::Throw { slot: s, aim: a } => format!("throw {} at {}", slot(s), aim(a)),
+    }
 }
 
 pub fn intents(input: &IntentsInput) -> Result<(), Failure> {
@@ -491,9 +638,12 @@ fn outcome(runner: &Runner) -> Result<(), Failure> {
 
 /// What a fuzz wrapper panics with, so the crash names the failure and the
 /// next step: a recording for the game-playing targets (with the canaries
-/// this run planted), the artifact itself for the others.
+/// this run planted), the artifact itself for the others and for a failure
+/// of the intents driver, which no recording of keys can show.
 pub fn crash_message(target: &str, failure: &Failure) -> String {
-    let next = if target == "intents" || target == "keys" {
+    let of_the_driver =
+        matches!(&failure.kind, FailureKind::Invariant { id, .. } if is_driver_failure(id));
+    let next = if (target == "intents" || target == "keys") && !of_the_driver {
         let canaries: String = Canary::ALL
             .iter()
             .filter(|&&c| planted().has(c))

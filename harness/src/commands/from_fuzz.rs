@@ -11,6 +11,7 @@ use game_core::canary::Canaries;
 use crate::commands::args::parse_canary;
 use crate::fuzz::{self, IntentsInput, KeysInput};
 use crate::plumbing::exit;
+use crate::recording::FailureKind;
 
 #[derive(Args)]
 pub struct FromFuzzArgs {
@@ -118,6 +119,11 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
     );
+    if let Some(failure) = runner.failure()
+        && driver_failure_reported(failure, &args)
+    {
+        return Ok(exit::FAILURE);
+    }
     let recording = runner.recording(note);
     crate::recording::write(&args.output, &recording)?;
     match runner.failure() {
@@ -147,4 +153,26 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
             Ok(exit::OK)
         }
     }
+}
+
+/// A failure of the intents driver's own promise (`Game::apply` against the
+/// keys, or an aim), said with the command that reproduces it: a recording
+/// replays keys, not intents, so it could not show this, and none is
+/// written; the artifact is the reproducer. False for any other failure.
+fn driver_failure_reported(failure: &crate::recording::Failure, args: &FromFuzzArgs) -> bool {
+    let FailureKind::Invariant { id, .. } = &failure.kind else {
+        return false;
+    };
+    if !fuzz::is_driver_failure(id) {
+        return false;
+    }
+    crate::plumbing::output::err(format_args!(
+        "the intents driver failed at step {}: {}",
+        failure.step, failure.kind
+    ));
+    crate::plumbing::output::err(format_args!(
+        "this is a failure of the intents (Game::apply, Game::keys_for), not of a key, so no recording of keys can show it and none was written; reproduce it with: cargo fuzz run intents {}",
+        args.artifact.display()
+    ));
+    true
 }

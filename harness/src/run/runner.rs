@@ -457,6 +457,17 @@ impl Runner {
         self.failure.as_ref()
     }
 
+    /// Ends the run with a failure its driver found (not a key's check):
+    /// at the last step, and the runner presses nothing more.
+    pub fn fail(&mut self, kind: FailureKind) -> Failure {
+        let failure = Failure {
+            step: self.steps,
+            kind,
+        };
+        self.failure = Some(failure.clone());
+        failure
+    }
+
     /// Presses one key. Returns the failure when one happens; after a
     /// failure the runner presses nothing more.
     pub fn press(&mut self, key: Key) -> Result<Outcome, Failure> {
