@@ -9,7 +9,7 @@
 //! like any other.
 
 mod load;
-mod scan;
+pub mod scan;
 mod schema;
 mod validate;
 

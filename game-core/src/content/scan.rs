@@ -684,6 +684,139 @@ pub(crate) fn offset_of_position(text: &str, line: usize, column: usize) -> usiz
         .map_or(text.len(), |(at, _)| line_start + at)
 }
 
+// ----- Locating a field in a whole file -----
+//
+// A recording is one RON value that `ron` has already accepted (or refused
+// at a position of its own); what it cannot say is where a field it read
+// lies, to point an error of meaning at it. These walk the same tokens the
+// content loader splits its lists by, over the whole text.
+
+/// 1-based (line, column) of a byte offset, columns counted in characters
+/// as `ron` counts them.
+pub fn position(text: &str, offset: usize) -> (usize, usize) {
+    LineIndex::new(text).position(text, offset)
+}
+
+/// The tokens of `text` up to the first that does not scan (an unclosed
+/// string or comment ends the text for a locator).
+fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
+    Lexer::new(text).map_while(Result::ok)
+}
+
+/// The tokens just past the `name:` of the first field called `name`, at
+/// any depth, outside strings and comments.
+fn after_field<'a>(text: &'a str, name: &str) -> Option<impl Iterator<Item = Token> + 'a> {
+    let mut tokens = tokens(text);
+    let mut previous: Option<Token> = None;
+    while let Some(token) = tokens.next() {
+        if token.kind == TokenKind::Colon
+            && let Some(word) = previous
+            && word.kind == TokenKind::Ident
+            && &text[word.start..word.end] == name
+        {
+            return Some(tokens);
+        }
+        previous = Some(token);
+    }
+    None
+}
+
+/// Where the field `name:` starts (the first one, at any depth).
+pub fn locate_field(text: &str, name: &str) -> Option<(usize, usize)> {
+    let mut previous: Option<Token> = None;
+    for token in tokens(text) {
+        if token.kind == TokenKind::Colon
+            && let Some(word) = previous
+            && word.kind == TokenKind::Ident
+            && &text[word.start..word.end] == name
+        {
+            return Some(position(text, word.start));
+        }
+        previous = Some(token);
+    }
+    None
+}
+
+/// Where the `index`-th string of the list `name: [ ... ]` starts.
+pub fn locate_list_item(text: &str, name: &str, index: usize) -> Option<(usize, usize)> {
+    let mut seen = 0;
+    for token in after_field(text, name)? {
+        match token.kind {
+            TokenKind::Literal if seen == index => return Some(position(text, token.start)),
+            TokenKind::Literal => seen += 1,
+            TokenKind::Close(b']') => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Where the `index`-th element of the list `name: [ ... ]` starts, whatever
+/// the elements are (`Won`, `Depth(3)`, `Says("...")`): elements are what
+/// the list's own commas separate, outside any brackets inside it.
+pub fn locate_list_element(text: &str, name: &str, index: usize) -> Option<(usize, usize)> {
+    let (mut depth, mut seen, mut starts) = (0usize, 0usize, true);
+    for token in after_field(text, name)? {
+        let ends_nothing = !matches!(token.kind, TokenKind::Close(b']') | TokenKind::Comma);
+        if depth == 1 && starts && ends_nothing {
+            if seen == index {
+                return Some(position(text, token.start));
+            }
+            starts = false;
+        }
+        match token.kind {
+            TokenKind::Open(b'[' | b'(') => depth += 1,
+            TokenKind::Close(b']' | b')') if depth <= 1 => return None,
+            TokenKind::Close(b']' | b')') => depth -= 1,
+            TokenKind::Comma if depth == 1 => {
+                seen += 1;
+                starts = true;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether `text` ends inside a bracket, as a file cut short does (a string
+/// or comment left open ends the count where it opens).
+pub fn ends_inside_brackets(text: &str) -> bool {
+    let mut depth = 0i64;
+    for token in tokens(text) {
+        match token.kind {
+            TokenKind::Open(_) => depth += 1,
+            TokenKind::Close(_) => depth -= 1,
+            _ => {}
+        }
+    }
+    depth > 0
+}
+
+/// The column, as written, of the `nth` (1-based) character of the string
+/// literal that starts at `line:col`: escapes such as `\"` take more than one
+/// column, raw strings (`r#"..."#`) have none.
+pub fn column_in_literal(text: &str, line: usize, col: usize, nth: usize) -> usize {
+    let line_text = text.lines().nth(line.saturating_sub(1)).unwrap_or("");
+    let mut raw = line_text.chars().skip(col.saturating_sub(1));
+    if raw.next() == Some('r') {
+        let hashes = raw.take_while(|&c| c == '#').count();
+        return col + 1 + hashes + nth.max(1);
+    }
+    let mut column = col + 1;
+    for _ in 1..nth {
+        column += match raw.next() {
+            // `\u{...}`: the backslash, the u, and up to the closing brace.
+            Some('\\') => match raw.next() {
+                Some('u') => 3 + raw.by_ref().take_while(|&c| c != '}').count(),
+                Some('x') => 2 + raw.by_ref().take(2).count(),
+                _ => 2,
+            },
+            _ => 1,
+        };
+    }
+    column
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

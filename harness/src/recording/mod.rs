@@ -15,6 +15,9 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD_NO_PAD as BASE64;
 use game_core::Key;
 use game_core::canary::Canary;
+use game_core::content::scan::{
+    self, column_in_literal, locate_field, locate_list_element, locate_list_item,
+};
 use serde::{Deserialize, Serialize};
 
 pub mod expect;
@@ -486,7 +489,7 @@ pub fn read(path: &Path) -> Result<Recording, String> {
         .map_err(io)?;
     let text = std::str::from_utf8(&bytes).map_err(|e| {
         let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
-        let (line, col) = line_col(valid, valid.len());
+        let (line, col) = scan::position(valid, valid.len());
         format!(
             "{name}:{line}:{col}: not UTF-8 text (bad byte at offset {})",
             e.valid_up_to()
@@ -527,7 +530,7 @@ fn ron_error(e: &ron::error::SpannedError, text: &str) -> String {
             "text after the recording's closing `)` (two files in one?)".to_string()
         }
         // A file cut inside a name or a string is not reported as Eof.
-        other if ends_unclosed(text) => {
+        other if scan::ends_inside_brackets(text) => {
             format!("{other}; the file ends with a bracket still open (is it truncated?)")
         }
         other => other.to_string(),
@@ -539,21 +542,6 @@ fn ron_error(e: &ron::error::SpannedError, text: &str) -> String {
         _ => e.span.start,
     };
     format!("{}:{}: {what}", at.line, at.col)
-}
-
-/// Whether `text` ends with a bracket or a string still open, as a file
-/// cut short does.
-fn ends_unclosed(text: &str) -> bool {
-    let mut lexer = Lexer { text, pos: 0 };
-    let mut depth = 0i64;
-    while let Some((_, token)) = lexer.next_token() {
-        match token {
-            Token::Punct('(' | '[' | '{') => depth += 1,
-            Token::Punct(')' | ']' | '}') => depth -= 1,
-            _ => {}
-        }
-    }
-    depth > 0
 }
 
 /// Lines of unpadded base64 holding `N` bytes a step, decoded: each line on
@@ -879,213 +867,10 @@ fn check_agreement(at: &Places, recording: &Recording) -> Result<(), String> {
     Ok(())
 }
 
-/// The column, as written, of the `nth` (1-based) character of the string
-/// literal that starts at `line:col`: escapes such as `\"` take more than one
-/// column, raw strings (`r#"..."#`) have none.
-fn column_in_literal(text: &str, line: usize, col: usize, nth: usize) -> usize {
-    let line_text = text.lines().nth(line.saturating_sub(1)).unwrap_or("");
-    let mut raw = line_text.chars().skip(col.saturating_sub(1));
-    if raw.next() == Some('r') {
-        let hashes = raw.take_while(|&c| c == '#').count();
-        return col + 1 + hashes + nth.max(1);
-    }
-    let mut column = col + 1;
-    for _ in 1..nth {
-        column += match raw.next() {
-            // `\u{...}`: the backslash, the u, and up to the closing brace.
-            Some('\\') => match raw.next() {
-                Some('u') => 3 + raw.by_ref().take_while(|&c| c != '}').count(),
-                Some('x') => 2 + raw.by_ref().take(2).count(),
-                _ => 2,
-            },
-            _ => 1,
-        };
-    }
-    column
-}
-
 fn parse_hex64(text: &str) -> Option<u64> {
     (text.len() == 16 && text.bytes().all(|b| b.is_ascii_hexdigit()))
         .then(|| u64::from_str_radix(text, 16).ok())
         .flatten()
-}
-
-/// A minimal lexer over RON text that skips strings and comments, for
-/// pointing errors at fields after serde has accepted the file.
-struct Lexer<'a> {
-    text: &'a str,
-    pos: usize,
-}
-
-#[derive(Debug, PartialEq, Eq)]
-enum Token<'a> {
-    Ident(&'a str),
-    Str,
-    Punct(char),
-}
-
-impl<'a> Lexer<'a> {
-    /// The next token and its byte offset.
-    fn next_token(&mut self) -> Option<(usize, Token<'a>)> {
-        let bytes = self.text.as_bytes();
-        loop {
-            while self.pos < bytes.len() && bytes[self.pos].is_ascii_whitespace() {
-                self.pos += 1;
-            }
-            let rest = &self.text[self.pos..];
-            if rest.starts_with("//") {
-                self.pos += rest.find('\n').unwrap_or(rest.len());
-            } else if rest.starts_with("/*") {
-                self.pos += block_comment_len(rest);
-            } else {
-                break;
-            }
-        }
-        let start = self.pos;
-        let c = self.text[start..].chars().next()?;
-        if c == 'r' {
-            // A raw string: r"..." or r#"..."#, no escapes.
-            let hashes = self.text[start + 1..].bytes().take_while(|&b| b == b'#');
-            let hashes = hashes.count();
-            if self.text[start + 1 + hashes..].starts_with('"') {
-                let close = format!("\"{}", "#".repeat(hashes));
-                let body = start + 2 + hashes;
-                self.pos = self.text[body..]
-                    .find(&close)
-                    .map_or(self.text.len(), |end| body + end + close.len());
-                return Some((start, Token::Str));
-            }
-        }
-        if c == '"' {
-            self.pos += 1;
-            while self.pos < bytes.len() {
-                match bytes[self.pos] {
-                    // Clamped: a backslash may be the text's last byte.
-                    b'\\' => self.pos = (self.pos + 2).min(bytes.len()),
-                    b'"' => {
-                        self.pos += 1;
-                        return Some((start, Token::Str));
-                    }
-                    _ => self.pos += 1,
-                }
-            }
-            return Some((start, Token::Str));
-        }
-        if c.is_ascii_alphabetic() || c == '_' {
-            let len = self.text[start..]
-                .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
-                .unwrap_or(self.text.len() - start);
-            self.pos += len;
-            return Some((start, Token::Ident(&self.text[start..start + len])));
-        }
-        self.pos += c.len_utf8();
-        Some((start, Token::Punct(c)))
-    }
-}
-
-/// The length of the block comment that starts `rest`. RON's block comments
-/// nest; an unclosed one runs to the end.
-fn block_comment_len(rest: &str) -> usize {
-    let bytes = rest.as_bytes();
-    let (mut depth, mut i) = (0usize, 0);
-    while i + 1 < bytes.len() {
-        match &bytes[i..i + 2] {
-            b"/*" => depth += 1,
-            b"*/" => depth -= 1,
-            _ => {
-                i += 1;
-                continue;
-            }
-        }
-        i += 2;
-        if depth == 0 {
-            return i;
-        }
-    }
-    rest.len()
-}
-
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, col)
-}
-
-/// Where the field `name:` starts (the first one, outside strings and
-/// comments).
-fn locate_field(text: &str, name: &str) -> Option<(usize, usize)> {
-    let mut lexer = Lexer { text, pos: 0 };
-    let mut previous: Option<(usize, Token)> = None;
-    while let Some(token) = lexer.next_token() {
-        if token.1 == Token::Punct(':')
-            && let Some((at, Token::Ident(ident))) = previous
-            && ident == name
-        {
-            return Some(line_col(text, at));
-        }
-        previous = Some(token);
-    }
-    None
-}
-
-/// A lexer just past the `name:` of the first field called `name`.
-fn after_field<'a>(text: &'a str, name: &str) -> Option<Lexer<'a>> {
-    let mut lexer = Lexer { text, pos: 0 };
-    let mut previous: Option<(usize, Token)> = None;
-    while let Some(token) = lexer.next_token() {
-        if token.1 == Token::Punct(':')
-            && let Some((_, Token::Ident(ident))) = previous
-            && ident == name
-        {
-            return Some(lexer);
-        }
-        previous = Some(token);
-    }
-    None
-}
-
-/// Where the `index`-th element of the list `name: [ ... ]` starts, whatever
-/// the elements are (`Won`, `Depth(3)`, `Says("...")`): elements are what
-/// the list's own commas separate, outside any brackets inside it.
-fn locate_list_element(text: &str, name: &str, index: usize) -> Option<(usize, usize)> {
-    let mut lexer = after_field(text, name)?;
-    let (mut depth, mut seen, mut starts) = (0usize, 0usize, true);
-    while let Some((at, token)) = lexer.next_token() {
-        let opens = matches!(token, Token::Punct('[' | '('));
-        if depth == 1 && starts && !matches!(token, Token::Punct(']' | ',')) {
-            if seen == index {
-                return Some(line_col(text, at));
-            }
-            starts = false;
-        }
-        match token {
-            _ if opens => depth += 1,
-            Token::Punct(']' | ')') if depth <= 1 => return None,
-            Token::Punct(']' | ')') => depth -= 1,
-            Token::Punct(',') if depth == 1 => {
-                seen += 1;
-                starts = true;
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
-/// Where the `index`-th string of the list `name: [ ... ]` starts.
-fn locate_list_item(text: &str, name: &str, index: usize) -> Option<(usize, usize)> {
-    let mut lexer = after_field(text, name)?;
-    let mut seen = 0;
-    while let Some((at, token)) = lexer.next_token() {
-        match token {
-            Token::Str if seen == index => return Some(line_col(text, at)),
-            Token::Str => seen += 1,
-            Token::Punct(']') => return None,
-            _ => {}
-        }
-    }
-    None
 }
 
 #[cfg(test)]
