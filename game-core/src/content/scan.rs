@@ -821,6 +821,13 @@ pub fn column_in_literal(text: &str, line: usize, col: usize, nth: usize) -> usi
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_locator_skips_strings_and_comments() {
+        let text = "// keys: nope\n(note: \"keys: [\\\"x\\\"]\", keys: [\"a\", \"b\"])";
+        assert_eq!(locate_list_item(text, "keys", 1), Some((2, 37)));
+        assert_eq!(locate_field(text, "keys"), Some((2, 25)));
+    }
+
     fn kinds(text: &str) -> Vec<TokenKind> {
         Lexer::new(text)
             .map(|token| token.expect("lexes").kind)

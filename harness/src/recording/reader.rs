@@ -1,0 +1,417 @@
+//! Reading a recording: strict and bounded, every refusal naming the line
+//! and column (found with game-core's `content::scan` locator).
+
+use std::io::Read as _;
+use std::path::Path;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD_NO_PAD as BASE64;
+use game_core::Key;
+use game_core::canary::Canary;
+use game_core::content::scan::{
+    self, column_in_literal, locate_field, locate_list_element, locate_list_item,
+};
+
+use super::*;
+
+/// Reads and checks a recording file. Errors about the file's content start
+/// with `path:line:column: `, including a file too large or not UTF-8.
+pub fn read(path: &Path) -> Result<Recording, String> {
+    let name = path.display();
+    let io = |e: std::io::Error| format!("{name}: {e}");
+    let file = crate::plumbing::files::open_regular(path)?;
+    let size = file.metadata().map_err(io)?.len();
+    if size > MAX_FILE_BYTES {
+        return Err(format!(
+            "{name}:1:1: {size} bytes is over the {MAX_FILE_BYTES}-byte limit"
+        ));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
+        let (line, col) = scan::position(valid, valid.len());
+        format!(
+            "{name}:{line}:{col}: not UTF-8 text (bad byte at offset {})",
+            e.valid_up_to()
+        )
+    })?;
+    from_text(text).map_err(|e| format!("{name}:{e}"))
+}
+
+/// Parses and checks recording text. Errors start with `line:column: `.
+pub fn from_text(text: &str) -> Result<Recording, String> {
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "1:1: {} bytes is over the {MAX_FILE_BYTES}-byte limit",
+            text.len()
+        ));
+    }
+    if text.trim().is_empty() {
+        return Err("1:1: the file is empty".into());
+    }
+    let header: Header = ron::from_str(text).map_err(|e| ron_error(&e, text))?;
+    if !(OLDEST_FORMAT..=FORMAT_VERSION).contains(&header.format) {
+        let (line, col) = locate_field(text, "format").unwrap_or((1, 1));
+        return Err(format!(
+            "{line}:{col}: unknown format version {}; this deja reads versions {OLDEST_FORMAT} to {FORMAT_VERSION} (a newer deja may read it)",
+            header.format
+        ));
+    }
+    let file: File = ron::from_str(text).map_err(|e| ron_error(&e, text))?;
+    check(text, file)
+}
+
+fn ron_error(e: &ron::error::SpannedError, text: &str) -> String {
+    let what = match &e.code {
+        ron::Error::Eof => "the file ends too soon (is it truncated?)".to_string(),
+        // ron's own text suggests raising its limit, which a user cannot do.
+        ron::Error::ExceededRecursionLimit => "values are nested too deeply".to_string(),
+        ron::Error::TrailingCharacters => {
+            "text after the recording's closing `)` (two files in one?)".to_string()
+        }
+        // A file cut inside a name or a string is not reported as Eof.
+        other if scan::ends_inside_brackets(text) => {
+            format!("{other}; the file ends with a bracket still open (is it truncated?)")
+        }
+        other => other.to_string(),
+    };
+    // Trailing text starts where the span ends; ron's start is the end of
+    // the comment or whitespace before it.
+    let at = match e.code {
+        ron::Error::TrailingCharacters => e.span.end,
+        _ => e.span.start,
+    };
+    format!("{}:{}: {what}", at.line, at.col)
+}
+
+/// Lines of unpadded base64 holding `N` bytes a step, decoded: each line on
+/// its own, refused (at its `LINE:COL`) when it is not base64 or not whole
+/// steps, and the total capped at a step per key. `what` names the data
+/// and its size for the messages.
+fn decode_steps<const N: usize>(
+    text: &str,
+    field: &str,
+    lines: &[String],
+    (what, size): (&str, &str),
+) -> Result<Vec<[u8; N]>, String> {
+    let mut steps = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let where_ = || {
+            let (line_no, col) = locate_list_item(text, field, i).unwrap_or((1, 1));
+            format!("{line_no}:{col}")
+        };
+        let bytes = BASE64
+            .decode(line)
+            .map_err(|e| format!("{}: {what} are not base64: {e}", where_()))?;
+        if bytes.len() % N != 0 {
+            return Err(format!(
+                "{}: {what} are {size}; this line holds {}",
+                where_(),
+                bytes.len()
+            ));
+        }
+        steps.extend(
+            bytes
+                .chunks_exact(N)
+                .map(|b| <[u8; N]>::try_from(b).expect("chunks of N")),
+        );
+        if steps.len() > MAX_KEYS + 1 {
+            return Err(format!("{}: more {what} than keys", where_()));
+        }
+    }
+    Ok(steps)
+}
+
+/// The checks serde cannot make: key notation, hash encoding, counts and
+/// consistency, in the order the errors are reported (the first found is
+/// the one said); each error points at the offending field.
+fn check(text: &str, file: File) -> Result<Recording, String> {
+    let at = Places { text };
+    let (content, canaries) = check_game(&at, &file)?;
+    let keys = read_keys(text, &file.keys)?;
+    let (step_hashes, part_digests, checkpoints) = read_hashes(&at, &file.hashes)?;
+    let frame = check_sizes(&at, &file)?;
+    let recording = Recording {
+        game_name: file.game.name,
+        game_version: file.game.version,
+        content,
+        seed: file.seed,
+        map_width: file.map.width,
+        map_height: file.map.height,
+        frame,
+        progress_limit: file.progress_limit,
+        start_depth: file.start_depth,
+        canaries,
+        keys,
+        step_hashes,
+        part_digests,
+        checkpoints,
+        outcome: file.outcome,
+        failure: file.failure,
+        note: file.note,
+        origin: file.origin,
+        expect: file.expect,
+    };
+    check_expect(&at, &recording, file.format)?;
+    check_agreement(&at, &recording)?;
+    Ok(recording)
+}
+
+/// Where a field or a list's item is written in a recording's text, as the
+/// `LINE:COL` an error starts with (1:1 when it cannot be found).
+struct Places<'a> {
+    text: &'a str,
+}
+
+impl Places<'_> {
+    fn field(&self, field: &str) -> String {
+        let (line, col) = locate_field(self.text, field).unwrap_or((1, 1));
+        format!("{line}:{col}")
+    }
+
+    fn item(&self, list: &str, index: usize) -> String {
+        let (line, col) = locate_list_item(self.text, list, index).unwrap_or((1, 1));
+        format!("{line}:{col}")
+    }
+}
+
+/// The game a recording is of: its content's fingerprint, map size, first
+/// floor and canaries.
+fn check_game(at: &Places, file: &File) -> Result<(u64, Vec<Canary>), String> {
+    let content = parse_hex64(&file.content).ok_or_else(|| {
+        format!(
+            "{}: content {:?} is not a 16-digit hex fingerprint",
+            at.field("content"),
+            file.content
+        )
+    })?;
+    let (w, h) = (file.map.width, file.map.height);
+    let map_ok = (game_core::map::MIN_WIDTH..=game_core::map::MAX_WIDTH).contains(&w)
+        && (game_core::map::MIN_HEIGHT..=game_core::map::MAX_HEIGHT).contains(&h);
+    if !map_ok {
+        return Err(format!(
+            "{}: map size {w}x{h} is outside what the game plays on",
+            at.field("map")
+        ));
+    }
+    if !(1..=game_core::mapgen::LAST_DEPTH).contains(&file.start_depth) {
+        return Err(format!(
+            "{}: start_depth {} is outside 1 to {}",
+            at.field("start_depth"),
+            file.start_depth,
+            game_core::mapgen::LAST_DEPTH
+        ));
+    }
+    let mut canaries = Vec::new();
+    for (i, name) in file.canaries.iter().enumerate() {
+        let canary = Canary::from_name(name).ok_or_else(|| {
+            let known: Vec<&str> = Canary::ALL.iter().map(|c| c.name()).collect();
+            format!(
+                "{}: unknown canary {name:?}; known: {}",
+                at.item("canaries", i),
+                known.join(", ")
+            )
+        })?;
+        canaries.push(canary);
+    }
+    Ok((content, canaries))
+}
+
+/// The keys, line by line, a bad one named by the column it is written at.
+fn read_keys(text: &str, lines: &[String]) -> Result<Vec<Key>, String> {
+    let mut keys = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let parsed = Key::parse_all(line).map_err(|e| {
+            let (line_no, col) = locate_list_item(text, "keys", i).unwrap_or((1, 1));
+            format!(
+                "{line_no}:{}: bad key {:?}: {}",
+                column_in_literal(text, line_no, col, e.column),
+                e.token,
+                e.reason
+            )
+        })?;
+        keys.extend(parsed);
+        if keys.len() > MAX_KEYS {
+            let (line, col) = locate_field(text, "keys").unwrap_or((1, 1));
+            return Err(format!("{line}:{col}: more than {MAX_KEYS} keys"));
+        }
+    }
+    Ok(keys)
+}
+
+/// A recording's hashes as the file holds them: per step, the parts' digests
+/// per step, and the checkpoints (step, full hash).
+type DecodedHashes = (Vec<u32>, Vec<[u8; PART_BYTES]>, Vec<(u64, u64)>);
+
+/// Per-step hashes, part digests and checkpoints, decoded.
+fn read_hashes(at: &Places, hashes: &Hashes) -> Result<DecodedHashes, String> {
+    let step_hashes = decode_steps::<4>(
+        at.text,
+        "per_step",
+        &hashes.per_step,
+        ("per-step hashes", "4 bytes each"),
+    )?
+    .into_iter()
+    .map(u32::from_le_bytes)
+    .collect();
+    let part_digests = decode_steps::<PART_BYTES>(
+        at.text,
+        "parts",
+        &hashes.parts,
+        ("part digests", "7 bytes a step"),
+    )?;
+    let mut checkpoints = Vec::new();
+    for (i, c) in hashes.checkpoints.iter().enumerate() {
+        // Each checkpoint holds one string, its hash.
+        let hash = parse_hex64(&c.hash).ok_or_else(|| {
+            format!(
+                "{}: checkpoint hash {:?} is not 16 hex digits",
+                at.item("checkpoints", i),
+                c.hash
+            )
+        })?;
+        checkpoints.push((c.step, hash));
+    }
+    Ok((step_hashes, part_digests, checkpoints))
+}
+
+/// The note's length, the frame's size and the progress limit; the frame.
+fn check_sizes(at: &Places, file: &File) -> Result<(u16, u16), String> {
+    if file.note.chars().count() > MAX_NOTE_CHARS {
+        return Err(format!(
+            "{}: the note is longer than {MAX_NOTE_CHARS} characters",
+            at.field("note")
+        ));
+    }
+    use game_core::frame::{MAX_FRAME_HEIGHT, MAX_FRAME_WIDTH, MIN_FRAME_HEIGHT, MIN_FRAME_WIDTH};
+    let frame = (file.frame.width, file.frame.height);
+    if !(MIN_FRAME_WIDTH..=MAX_FRAME_WIDTH).contains(&frame.0)
+        || !(MIN_FRAME_HEIGHT..=MAX_FRAME_HEIGHT).contains(&frame.1)
+    {
+        return Err(format!(
+            "{}: frame size {}x{} is outside {MIN_FRAME_WIDTH}x{MIN_FRAME_HEIGHT} to {MAX_FRAME_WIDTH}x{MAX_FRAME_HEIGHT}",
+            at.field("frame"),
+            frame.0,
+            frame.1
+        ));
+    }
+    if file.progress_limit == Some(0) {
+        return Err(format!(
+            "{}: a progress limit of 0 keys fails every run; leave it out or give 1 or more",
+            at.field("progress_limit")
+        ));
+    }
+    Ok(frame)
+}
+
+/// The `expect` list: only in format 2, at most [`MAX_EXPECTATIONS`], each
+/// item one the expect checker takes.
+fn check_expect(at: &Places, recording: &Recording, format: u32) -> Result<(), String> {
+    if !recording.expect.is_empty() && format < 2 {
+        return Err(format!(
+            "{}: `expect` is part of format 2; write `format: 2`",
+            at.field("expect")
+        ));
+    }
+    if recording.expect.len() > MAX_EXPECTATIONS {
+        return Err(format!(
+            "{}: {} expectations; a recording states at most {MAX_EXPECTATIONS}",
+            at.field("expect"),
+            recording.expect.len()
+        ));
+    }
+    crate::recording::expect::check(&recording.expect, recording.start_depth).map_err(
+        |(index, what)| {
+            let (line, col) = locate_list_element(at.text, "expect", index).unwrap_or((1, 1));
+            format!(
+                "{line}:{col}: expect item {}: {what}; fix or remove it",
+                index + 1
+            )
+        },
+    )
+}
+
+/// The fields that must agree with each other: the failure's and the
+/// origin's steps with the keys, the outcome with the failure, the hashes
+/// and checkpoints with the steps.
+fn check_agreement(at: &Places, recording: &Recording) -> Result<(), String> {
+    if let Some(failure) = &recording.failure
+        && failure.step > recording.keys.len() as u64
+    {
+        return Err(format!(
+            "{}: the failure is at step {} but there are only {} keys",
+            at.field("failure"),
+            failure.step,
+            recording.keys.len()
+        ));
+    }
+    if let Some(origin) = &recording.origin
+        && origin.file.chars().count() > MAX_ORIGIN_CHARS
+    {
+        return Err(format!(
+            "{}: the origin's file name is longer than {MAX_ORIGIN_CHARS} characters",
+            at.field("origin")
+        ));
+    }
+    if let Some(origin) = &recording.origin
+        && origin.step > recording.keys.len() as u64
+    {
+        return Err(format!(
+            "{}: the run was taken over at step {} but there are only {} keys",
+            at.field("origin"),
+            origin.step,
+            recording.keys.len()
+        ));
+    }
+    if recording.failure.is_some() != (recording.outcome == RecordedOutcome::Failed) {
+        return Err(format!(
+            "{}: the outcome is Failed exactly when there is a failure",
+            at.field("outcome")
+        ));
+    }
+    let expected = recording.hash_count();
+    if recording.step_hashes.len() as u64 != expected {
+        return Err(format!(
+            "{}: {} per-step hashes for {} steps (the start and each key{})",
+            at.field("per_step"),
+            recording.step_hashes.len(),
+            expected,
+            if recording.failure.is_some() {
+                " before the failing one"
+            } else {
+                ""
+            }
+        ));
+    }
+    if !recording.part_digests.is_empty()
+        && recording.part_digests.len() != recording.step_hashes.len()
+    {
+        return Err(format!(
+            "{}: part digests for {} steps, hashes for {}",
+            at.field("parts"),
+            recording.part_digests.len(),
+            recording.step_hashes.len()
+        ));
+    }
+    if let Some((i, &(step, _))) = recording
+        .checkpoints
+        .iter()
+        .enumerate()
+        .find(|&(_, &(step, _))| step >= expected)
+    {
+        return Err(format!(
+            "{}: a checkpoint at step {step}, past the last hashed step",
+            at.item("checkpoints", i)
+        ));
+    }
+    Ok(())
+}
+
+fn parse_hex64(text: &str) -> Option<u64> {
+    (text.len() == 16 && text.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| u64::from_str_radix(text, 16).ok())
+        .flatten()
+}

@@ -1,0 +1,147 @@
+//! Writing a recording: RON laid out for people, keys wrapped into lines
+//! and hashes packed into lines of base64, through the one atomic writer.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD_NO_PAD as BASE64;
+use game_core::Key;
+
+use super::*;
+
+/// The recording as RON text, laid out for people: keys wrapped into lines,
+/// hashes packed into lines of base64.
+pub fn to_text(recording: &Recording) -> String {
+    let mut out = String::new();
+    let quoted = |s: &str| ron::to_string(s).expect("strings always serialize");
+    out.push_str("// A deja recording. Replay it with: deja replay <this file>\n");
+    out.push_str("// Format: docs/recording-format.md\n");
+    out.push_str("(\n");
+    let _ = writeln!(out, "    format: {FORMAT_VERSION},");
+    let _ = writeln!(
+        out,
+        "    game: (name: {}, version: {}),",
+        quoted(&recording.game_name),
+        quoted(&recording.game_version)
+    );
+    let _ = writeln!(out, "    content: \"{:016x}\",", recording.content);
+    let _ = writeln!(out, "    seed: {},", recording.seed);
+    let _ = writeln!(out, "    start_depth: {},", recording.start_depth);
+    let _ = writeln!(
+        out,
+        "    map: (width: {}, height: {}),",
+        recording.map_width, recording.map_height
+    );
+    let _ = writeln!(
+        out,
+        "    frame: (width: {}, height: {}),",
+        recording.frame.0, recording.frame.1
+    );
+    if let Some(limit) = recording.progress_limit {
+        let _ = writeln!(out, "    progress_limit: Some({limit}),");
+    }
+    let canaries: Vec<String> = recording
+        .canaries
+        .iter()
+        .map(|c| quoted(c.name()))
+        .collect();
+    let _ = writeln!(out, "    canaries: [{}],", canaries.join(", "));
+    out.push_str("    keys: [\n");
+    for line in wrap_keys(&recording.keys) {
+        let _ = writeln!(out, "        {},", quoted(&line));
+    }
+    out.push_str("    ],\n");
+    out.push_str("    hashes: (\n        per_step: [\n");
+    for chunk in recording.step_hashes.chunks(HASHES_PER_LINE) {
+        let bytes: Vec<u8> = chunk.iter().flat_map(|h| h.to_le_bytes()).collect();
+        let _ = writeln!(out, "            \"{}\",", BASE64.encode(bytes));
+    }
+    out.push_str("        ],\n");
+    if !recording.part_digests.is_empty() {
+        out.push_str("        parts: [\n");
+        for chunk in recording.part_digests.chunks(PART_DIGESTS_PER_LINE) {
+            let bytes: Vec<u8> = chunk.iter().flatten().copied().collect();
+            let _ = writeln!(out, "            \"{}\",", BASE64.encode(bytes));
+        }
+        out.push_str("        ],\n");
+    }
+    out.push_str("        checkpoints: [\n");
+    for (step, hash) in &recording.checkpoints {
+        let _ = writeln!(out, "            (step: {step}, hash: \"{hash:016x}\"),");
+    }
+    out.push_str("        ],\n    ),\n");
+    let pretty = ron::ser::PrettyConfig::new().compact_structs(true);
+    let outcome = ron::ser::to_string_pretty(&recording.outcome, pretty.clone())
+        .expect("outcomes always serialize");
+    let _ = writeln!(out, "    outcome: {outcome},");
+    match &recording.failure {
+        None => out.push_str("    failure: None,\n"),
+        Some(failure) => {
+            let kind = ron::ser::to_string_pretty(&failure.kind, pretty)
+                .expect("failures always serialize");
+            let _ = writeln!(
+                out,
+                "    failure: Some((step: {}, kind: {kind})),",
+                failure.step
+            );
+        }
+    }
+    if !recording.expect.is_empty() {
+        let expect: Vec<String> = recording
+            .expect
+            .iter()
+            .map(|e| ron::ser::to_string(e).expect("expectations always serialize"))
+            .collect();
+        let _ = writeln!(out, "    expect: [{}],", expect.join(", "));
+    }
+    let _ = writeln!(out, "    note: {},", quoted(&recording.note));
+    if let Some(origin) = &recording.origin {
+        let _ = writeln!(
+            out,
+            "    origin: Some((file: {}, step: {})),",
+            quoted(&origin.file),
+            origin.step
+        );
+    }
+    out.push_str(")\n");
+    out
+}
+
+/// Key notation in lines of about [`KEY_LINE_CHARS`], broken only between
+/// keys.
+fn wrap_keys(keys: &[Key]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for key in keys {
+        let text = key.to_string();
+        if !line.is_empty() && line.len() + text.len() > KEY_LINE_CHARS {
+            lines.push(std::mem::take(&mut line));
+        }
+        line.push_str(&text);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// Writes a recording. One that would be too large to read back (or whose
+/// note is too long) is refused rather than written.
+pub fn write(path: &Path, recording: &Recording) -> Result<(), String> {
+    if recording.note.chars().count() > MAX_NOTE_CHARS {
+        return Err(format!(
+            "{}: the note is longer than {MAX_NOTE_CHARS} characters",
+            path.display()
+        ));
+    }
+    let text = to_text(recording);
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "{}: the recording would be {} bytes, over the {MAX_FILE_BYTES}-byte limit a reader accepts",
+            path.display(),
+            text.len()
+        ));
+    }
+    crate::plumbing::files::write_atomic(path, text.as_bytes())
+}
