@@ -249,7 +249,7 @@ fn describe_intent(intent: &Intent) -> String {
         Aim::Cycle(n) => format!("Tab {n} times"),
         Aim::Offset { dx, dy } => format!("the tile {dx:+}, {dy:+} from the player"),
     };
-    let slot = |slot: Slot| char::from(b'a' + slot.index());
+    let slot = |slot: Slot| game_core::game::state::slot_letter(slot.index());
     match *intent {
         Intent::Step(dir) => format!("step {}", dir.name()),
         Intent::Run(dir) => format!("run {}", dir.name()),

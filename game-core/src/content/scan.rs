@@ -703,9 +703,9 @@ fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
     Lexer::new(text).map_while(Result::ok)
 }
 
-/// The tokens just past the `name:` of the first field called `name`, at
-/// any depth, outside strings and comments.
-fn after_field<'a>(text: &'a str, name: &str) -> Option<impl Iterator<Item = Token> + 'a> {
+/// The name token of the first field called `name` (at any depth, outside
+/// strings and comments), and the tokens just past its `:`.
+fn field_named<'a>(text: &'a str, name: &str) -> Option<(Token, impl Iterator<Item = Token> + 'a)> {
     let mut tokens = tokens(text);
     let mut previous: Option<Token> = None;
     while let Some(token) = tokens.next() {
@@ -714,27 +714,21 @@ fn after_field<'a>(text: &'a str, name: &str) -> Option<impl Iterator<Item = Tok
             && word.kind == TokenKind::Ident
             && &text[word.start..word.end] == name
         {
-            return Some(tokens);
+            return Some((word, tokens));
         }
         previous = Some(token);
     }
     None
 }
 
+/// The tokens just past the `name:` of the first field called `name`.
+fn after_field<'a>(text: &'a str, name: &str) -> Option<impl Iterator<Item = Token> + 'a> {
+    field_named(text, name).map(|(_, rest)| rest)
+}
+
 /// Where the field `name:` starts (the first one, at any depth).
 pub fn locate_field(text: &str, name: &str) -> Option<(usize, usize)> {
-    let mut previous: Option<Token> = None;
-    for token in tokens(text) {
-        if token.kind == TokenKind::Colon
-            && let Some(word) = previous
-            && word.kind == TokenKind::Ident
-            && &text[word.start..word.end] == name
-        {
-            return Some(position(text, word.start));
-        }
-        previous = Some(token);
-    }
-    None
+    field_named(text, name).map(|(word, _)| position(text, word.start))
 }
 
 /// Where the `index`-th string of the list `name: [ ... ]` starts.
