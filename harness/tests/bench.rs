@@ -30,7 +30,7 @@ fn number(cell: &str) -> f64 {
 #[test]
 fn a_quick_subset_prints_each_row_once_and_the_json_record_carries_the_same_rows() {
     let dir = support::scratch("bench", "subset");
-    let selected = "explorer,floors,replay,fuzz,memory,recording";
+    let selected = "explorer,floors,replay,press,fuzz,memory,recording";
     let out = run(
         &[
             "bench",
@@ -52,6 +52,8 @@ fn a_quick_subset_prints_each_row_once_and_the_json_record_carries_the_same_rows
             "2",
             "--fuzz-inputs",
             "10",
+            "--press-seeds",
+            "1",
             "--format",
             "json",
             "-o",
@@ -77,6 +79,7 @@ fn a_quick_subset_prints_each_row_once_and_the_json_record_carries_the_same_rows
         ("explorer", 1),
         ("floors", 1),
         ("replay", 1),
+        ("press", 1),
         ("fuzz", 1),
         ("memory", 2),
         ("recording", 4),

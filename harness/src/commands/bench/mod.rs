@@ -40,12 +40,14 @@ use crate::plumbing::exit;
 
 mod fuzz;
 mod memory;
+mod pressing;
 mod replaying;
 mod runs;
 mod sweeps;
 
 use fuzz::fuzz_row;
 use memory::memory_rows;
+use pressing::press_row;
 use replaying::{recording_rows, replay_row, viewer_rows};
 use runs::{bench_runs, long_run};
 use sweeps::{explorer_row, floors_row};
@@ -74,6 +76,10 @@ pub struct BenchArgs {
     /// Seeds of the explorer-bot sweep, START..END or START..=LAST.
     #[arg(long, default_value = "1..201", value_parser = parse_seed_range)]
     pub explorer_seeds: (u64, u128),
+    /// Explorer runs (one a seed from --seed) whose keys the press row
+    /// presses checked and bare.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub press_seeds: u64,
     /// Seeds of the floors-only sweep (`--bot none`, depths 1..=6).
     #[arg(long, default_value = "1..2001", value_parser = parse_seed_range)]
     pub floor_seeds: (u64, u128),
@@ -113,6 +119,8 @@ pub enum BenchFigure {
     Floors,
     /// Replay with the state hash checked at every step, steps per second.
     Replay,
+    /// The replayed runs' keys through a checking runner against `Game::press` alone: the time's ratio.
+    Press,
     /// The `intents` fuzz target's body, natively, 64-intent inputs, execs per second.
     Fuzz,
     /// Peak memory of random-bot sweeps of --memory-seeds seeds and a tenth of them (child processes).
@@ -125,10 +133,11 @@ pub enum BenchFigure {
 
 impl BenchFigure {
     /// Every figure, in the table's order.
-    pub const ALL: [BenchFigure; 7] = [
+    pub const ALL: [BenchFigure; 8] = [
         BenchFigure::Explorer,
         BenchFigure::Floors,
         BenchFigure::Replay,
+        BenchFigure::Press,
         BenchFigure::Fuzz,
         BenchFigure::Memory,
         BenchFigure::Recording,
@@ -141,6 +150,7 @@ impl BenchFigure {
             BenchFigure::Explorer => "explorer",
             BenchFigure::Floors => "floors",
             BenchFigure::Replay => "replay",
+            BenchFigure::Press => "press",
             BenchFigure::Fuzz => "fuzz",
             BenchFigure::Memory => "memory",
             BenchFigure::Recording => "recording",
@@ -200,6 +210,14 @@ impl Target {
             at_least: Some(value),
             at_most: None,
             text: format!(">= {}{text}", grouped(value, 0)),
+        }
+    }
+
+    fn at_most(value: f64, text: &str) -> Target {
+        Target {
+            at_least: None,
+            at_most: Some(value),
+            text: format!("<= {}{text}", grouped(value, 1)),
         }
     }
 
@@ -333,7 +351,14 @@ fn measure(args: &BenchArgs, laps: &mut Laps) -> Result<Vec<Row>, String> {
         crate::run::watchdog::on_hang(Box::new(crate::run::watchdog::write_to_working_directory));
     }
     let content = Content::shared_embedded();
-    if chosen(BenchFigure::Replay) || chosen(BenchFigure::Recording) || chosen(BenchFigure::Viewer)
+    if [
+        BenchFigure::Replay,
+        BenchFigure::Press,
+        BenchFigure::Recording,
+        BenchFigure::Viewer,
+    ]
+    .into_iter()
+    .any(chosen)
     {
         let keys =
             usize::try_from(args.keys).map_err(|_| "--keys is too large here".to_string())?;
@@ -346,6 +371,10 @@ fn measure(args: &BenchArgs, laps: &mut Laps) -> Result<Vec<Row>, String> {
         if chosen(BenchFigure::Replay) {
             rows.push(replay_row(args, &recordings, &content)?);
             laps.lap("replay");
+        }
+        if chosen(BenchFigure::Press) {
+            rows.push(press_row(args, &recordings, &content)?);
+            laps.lap("press");
         }
         if chosen(BenchFigure::Recording) {
             rows.extend(recording_rows(args, &recordings, &scratch)?);

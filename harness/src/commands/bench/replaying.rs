@@ -42,7 +42,7 @@ pub(super) fn replay_row(
         "replay, a hash at every step",
         "steps/s",
         rates,
-        Some(Target::at_least(1_000_000.0, "")),
+        Some(Target::at_least(200_000.0, "")),
         format!(
             "{} ({}, {}) of a seeded key mix from seed {}, every step's state hash checked",
             counted(steps as u64, "step"),

@@ -113,7 +113,7 @@ pub(super) fn explorer_row(args: &BenchArgs) -> Result<Row, String> {
         "explorer-bot sweep",
         "bot turns/s",
         samples,
-        Some(Target::at_least(300_000.0, "")),
+        Some(Target::at_least(250_000.0, "")),
         format!(
             "deja sweep --seeds {seeds} --jobs {SWEEP_JOBS} in process (depths 1..=6, at most {} keys a seed): {} bot turns ({} keys) a run over its wall time{}",
             grouped(spec.keys as f64, 0),
@@ -141,7 +141,7 @@ pub(super) fn floors_row(args: &BenchArgs) -> Result<Row, String> {
         "floors generated and validated",
         "floors/s",
         samples,
-        Some(Target::at_least(40_000.0, "")),
+        Some(Target::at_least(30_000.0, "")),
         format!(
             "deja sweep --seeds {seeds} --bot none --jobs {SWEEP_JOBS} in process (depths 1..=6, every floor and spawn invariant): {} floors a run over its wall time{}",
             grouped(report.summary.floors as f64, 0),
