@@ -14,7 +14,7 @@ use serde::Serialize;
 use xxhash_rust::xxh3::Xxh3;
 
 use super::Game;
-use super::state::GameState;
+use super::state::{GameState, LogMark, MessageLog};
 
 /// The parts of the state, in the order of their digests.
 pub const STATE_PARTS: [&str; 7] = [
@@ -57,10 +57,54 @@ pub fn compare_parts(a: &PartDigests, b: &PartDigests) -> (Vec<&'static str>, Ve
     (names(differ), names(same))
 }
 
+/// What a caller that hashes after every key keeps between keys: the
+/// buffers the state is encoded into, and the message log's lines encoded
+/// with a mark of the lines they are ([`MessageLog::mark`]). The lines are
+/// most of what a key does not change (a hundred of them, encoded one
+/// string at a time), so while the log still has the mark their encoding
+/// is reused byte for byte.
+#[derive(Clone, Default)]
+pub struct StateEncoder {
+    feed: Feed,
+    log: Option<(LogMark, Vec<u8>)>,
+}
+
+impl StateEncoder {
+    /// The log's encoding, as postcard encodes the `log` field: its lines,
+    /// then its two counts.
+    fn log_bytes(&mut self, log: &MessageLog, into: &mut Vec<u8>) {
+        let kept = self
+            .log
+            .as_ref()
+            .is_some_and(|(mark, _)| log.has_mark(mark));
+        if !kept {
+            let mut bytes = Vec::new();
+            encode(log.messages(), &mut bytes);
+            self.log = Some((log.mark(), bytes));
+        }
+        let (_, bytes) = self.log.as_ref().expect("the log's encoding was just made");
+        into.extend_from_slice(bytes);
+        encode(&log.total(), into);
+        encode(&log.total_at_key_start(), into);
+    }
+}
+
+fn encode<T: Serialize + ?Sized>(value: &T, into: &mut Vec<u8>) {
+    postcard::serialize_with_flavor(value, super::persist::Appending(into))
+        .expect("the game state has no type postcard cannot encode");
+}
+
 impl Game {
     /// The state hash and its parts' digests, in one pass over the state.
     pub fn state_digest(&self) -> StateDigest {
-        let feed = self.feed();
+        self.state_digest_in(&mut StateEncoder::default())
+    }
+
+    /// [`Game::state_digest`] with the buffers and the log's encoding kept
+    /// in `encoder` between calls: the same digest, for less work.
+    pub fn state_digest_in(&self, encoder: &mut StateEncoder) -> StateDigest {
+        self.feed(encoder);
+        let feed = &encoder.feed;
         let mut parts = [0u8; STATE_PARTS.len()];
         for (part, digest) in parts.iter_mut().enumerate() {
             let mut hasher = Xxh3::new();
@@ -81,7 +125,9 @@ impl Game {
     /// which is what comparing a run on two contents needs (`deja diff
     /// --content-b`). Not the state hash, and not kept in recordings.
     pub fn play_hash(&self) -> u64 {
-        let feed = self.feed();
+        let mut encoder = StateEncoder::default();
+        self.feed(&mut encoder);
+        let feed = &encoder.feed;
         let mut hasher = Xxh3::new();
         for (range, _) in feed.ranges.iter().filter(|(_, part)| part.is_some()) {
             hasher.update(&feed.bytes[range.clone()]);
@@ -89,9 +135,9 @@ impl Game {
         hasher.digest()
     }
 
-    /// Every field of the state encoded in declaration order into one
-    /// buffer, each field's slice marked with its part.
-    fn feed(&self) -> Feed {
+    /// Every field of the state encoded in declaration order into the
+    /// encoder's buffer, each field's slice marked with its part.
+    fn feed(&self, encoder: &mut StateEncoder) {
         // Every field named, so a new field fails to compile here until it
         // is given a part; the order is the declaration order, which the
         // whole hash depends on (a test holds it to `state_hash`).
@@ -116,10 +162,9 @@ impl Game {
         // One buffer holds every field's encoding in order: the whole hash
         // is one pass over it, and each part is hashed from its fields'
         // slices.
-        let mut feed = Feed {
-            bytes: Vec::with_capacity(8192),
-            ranges: Vec::with_capacity(16),
-        };
+        let mut feed = std::mem::take(&mut encoder.feed);
+        feed.bytes.clear();
+        feed.ranges.clear();
         // What the run was started with never changes during play: only
         // the whole hash holds it.
         feed.field(seed, None);
@@ -133,15 +178,19 @@ impl Game {
         feed.field(clock, Some(CLOCK));
         feed.field(rng, Some(RNG));
         feed.field(screens, Some(SCREENS_AND_MESSAGES));
-        feed.field(log, Some(SCREENS_AND_MESSAGES));
+        let start = feed.bytes.len();
+        encoder.log_bytes(log, &mut feed.bytes);
+        feed.ranges
+            .push((start..feed.bytes.len(), Some(SCREENS_AND_MESSAGES)));
         feed.field(status, Some(PLAYER));
         feed.field(next_monster_id, Some(MONSTERS));
         feed.field(turns_taken, Some(PLAYER));
         feed.field(kills, Some(PLAYER));
-        feed
+        encoder.feed = feed;
     }
 }
 
+#[derive(Clone, Default)]
 struct Feed {
     bytes: Vec<u8>,
     /// Each field's bytes and its part.
@@ -151,8 +200,7 @@ struct Feed {
 impl Feed {
     fn field<T: Serialize>(&mut self, value: &T, part: Option<usize>) {
         let start = self.bytes.len();
-        postcard::serialize_with_flavor(value, super::persist::Appending(&mut self.bytes))
-            .expect("the game state has no type postcard cannot encode");
+        encode(value, &mut self.bytes);
         self.ranges.push((start..self.bytes.len(), part));
     }
 }
@@ -182,6 +230,32 @@ mod tests {
         for part in ["player", "map", "clock", "screens/messages"] {
             let at = STATE_PARTS.iter().position(|p| *p == part).unwrap();
             assert!(seen[at], "{part} never changed");
+        }
+    }
+
+    #[test]
+    fn a_kept_encoder_gives_the_digest_a_new_one_gives_across_copies_and_saves() {
+        // One encoder kept across a run, its copies and a loaded save: the
+        // log's kept encoding must never stand for another log's lines.
+        let mut game = Game::new(GameConfig::new(11)).expect("a game");
+        let mut encoder = StateEncoder::default();
+        let mut copies = Vec::new();
+        let keys =
+            Key::parse_all("oooollllhhhh.....oooo<Esc>i<Esc>;l<Esc>ooooo>ooo").expect("keys");
+        for (step, key) in keys.into_iter().enumerate() {
+            game.press(key).expect("no stuck loop");
+            assert_eq!(game.state_digest_in(&mut encoder), game.state_digest());
+            if step % 5 == 0 {
+                copies.push(game.clone());
+            }
+            // A copy that says something of its own, hashed through the
+            // same encoder between the original's keys.
+            if let Some(copy) = copies.last_mut() {
+                copy.press(Key::char('.')).expect("no stuck loop");
+                assert_eq!(copy.state_digest_in(&mut encoder), copy.state_digest());
+            }
+            let loaded = Game::load(&game.save(), game.content().clone()).expect("a save loads");
+            assert_eq!(loaded.state_digest_in(&mut encoder), game.state_digest());
         }
     }
 

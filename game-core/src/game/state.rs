@@ -261,6 +261,10 @@ pub struct MessageLog {
     key_start: u64,
 }
 
+/// See [`MessageLog::mark`].
+#[derive(Clone, Debug, Default)]
+pub struct LogMark(std::sync::Weak<VecDeque<Message>>);
+
 impl MessageLog {
     /// Says `text`: merged into the newest message when it is the same
     /// words, else a new line (the oldest falls off a full log).
@@ -299,6 +303,24 @@ impl MessageLog {
     /// what was said since is that key's.
     pub fn total_at_key_start(&self) -> u64 {
         self.key_start
+    }
+
+    /// A mark of the kept lines as they are now, to tell later whether they
+    /// are still the same without keeping or comparing them.
+    pub fn mark(&self) -> LogMark {
+        LogMark(Arc::downgrade(&self.messages))
+    }
+
+    /// Whether the kept lines are the ones `mark` was made of, unchanged.
+    /// The lines sit in one allocation shared between copies of a game, and
+    /// a mark holds a weak reference to it: while the mark lives that
+    /// address can be no other log's, and saying a line in a log with a
+    /// mark on it moves the lines to a new allocation (`Arc::make_mut` does
+    /// not write through shared or marked lines). So the same address means
+    /// the same lines. A mark never costs a copy of the lines, as keeping a
+    /// copy of the log (a strong reference) would on every line said.
+    pub fn has_mark(&self, mark: &LogMark) -> bool {
+        std::ptr::eq(mark.0.as_ptr(), Arc::as_ptr(&self.messages))
     }
 
     /// The kept lines, oldest first, each with its repeat count.
@@ -414,6 +436,25 @@ mod tests {
         }
         assert_eq!(pack.slot_for(ItemId(99), 1, false), None);
         assert_eq!(pack.slot_for(ItemId(3), 1, true), Some(3));
+    }
+
+    #[test]
+    fn a_mark_tells_the_same_lines_in_copies_and_breaks_when_either_says_a_line() {
+        let mut log = MessageLog::default();
+        log.push(1, "You see a rat.".into());
+        let mark = log.mark();
+        let mut copy = log.clone();
+        assert!(log.has_mark(&mark) && copy.has_mark(&mark));
+        copy.push(2, "The rat bites.".into());
+        assert!(!copy.has_mark(&mark), "the copy said a line");
+        assert!(log.has_mark(&mark), "the original did not");
+        // A line said in the marked log itself, unshared: the mark breaks
+        // though the log is the only owner of its lines.
+        drop(copy);
+        log.push(3, "You see a rat.".into());
+        assert!(!log.has_mark(&mark));
+        // A log that owns no marked lines, made new, never has the mark.
+        assert!(!MessageLog::default().has_mark(&log.mark()));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Once};
 
-use game_core::game::digest::StateDigest;
+use game_core::game::digest::{StateDigest, StateEncoder};
 use game_core::game::events::{Event, Place};
 use game_core::invariants::reach::{self, Reach};
 use game_core::invariants::{self, Command, TurnWatch, Violation};
@@ -288,6 +288,9 @@ pub struct Runner {
     /// Whether to hash every step: a recording needs it; a fuzz run that only
     /// asks whether a failure happens does not (and is faster without).
     hashing: bool,
+    /// The hashing's buffers and the message log's encoding, kept between
+    /// keys (the same digests, for less work).
+    encoder: StateEncoder,
     failure: Option<Failure>,
     depth: u32,
     settings: Settings,
@@ -315,6 +318,7 @@ impl Clone for Runner {
             steps: self.steps,
             hashes: self.hashes.clone(),
             hashing: self.hashing,
+            encoder: StateEncoder::default(),
             failure: self.failure.clone(),
             depth: self.depth,
             settings: self.settings,
@@ -357,6 +361,7 @@ impl Runner {
         let mut runner = Runner {
             hashes: vec![game.state_digest()],
             hashing: true,
+            encoder: StateEncoder::default(),
             progress: Progress::at(game.state().floor.map.revealed.count(), depth),
             revealed: (game.state().floor.map.revealed.count(), depth),
             game,
@@ -516,7 +521,8 @@ impl Runner {
                     },
                     None => {
                         if self.hashing {
-                            self.hashes.push(self.game.state_digest());
+                            let digest = self.game.state_digest_in(&mut self.encoder);
+                            self.hashes.push(digest);
                         }
                         return Ok(outcome);
                     }

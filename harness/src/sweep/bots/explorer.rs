@@ -3,7 +3,7 @@
 
 use game_core::content::ItemEffect;
 use game_core::game::screens::key_for_direction;
-use game_core::game::state::{GameState, Monster};
+use game_core::game::state::{GameState, LogMark, Monster};
 use game_core::geom::{Dir, Pos};
 use game_core::map::Tile;
 use game_core::rng::Stream;
@@ -14,12 +14,11 @@ use super::*;
 /// Plays to win.
 pub struct ExplorerBot {
     rng: Stream,
-    /// State hash and repeat count: a bot that keeps seeing the same state is
-    /// going nowhere and tries a random step instead.
-    last_hash: u64,
+    /// The state at its last decision and how many decisions in a row have
+    /// seen it since: a bot that keeps seeing the same state is going
+    /// nowhere and tries a random step instead.
+    last_state: Option<Seen>,
     repeats: u32,
-    /// The buffer the state is encoded into for its hash, kept between keys.
-    hash_buffer: Vec<u8>,
     /// The item it is walking to. Once chosen it is kept until reached or
     /// gone: choosing afresh each step let two items trade places as the
     /// nearest one in view, and the bot walked back and forth between them
@@ -64,9 +63,8 @@ impl ExplorerBot {
     pub fn new(seed: u64) -> ExplorerBot {
         ExplorerBot {
             rng: RunSeed(seed).stream("bot-explorer", 0),
-            last_hash: 0,
+            last_state: None,
             repeats: 0,
-            hash_buffer: Vec::new(),
             item_target: None,
             chase: None,
             progress: ((0, 0, 0, 0), 0),
@@ -345,13 +343,83 @@ impl ExplorerBot {
     }
 }
 
+/// A state as the explorer remembers it, to tell whether it sees the same
+/// one again: what comparing the two states' hashes told, for a copy and a
+/// comparison instead of an encoding of the whole state every decision.
+/// The message log is kept as a mark and its counts
+/// ([`MessageLog::mark`](game_core::game::state::MessageLog::mark)): a copy
+/// of the log would make the game copy its hundred lines on the next line
+/// said.
+struct Seen {
+    /// The state, its log left empty.
+    state: GameState,
+    log: (LogMark, u64, u64),
+}
+
+impl Seen {
+    fn of(state: &GameState) -> Seen {
+        let mut kept = state.clone();
+        kept.log = Default::default();
+        Seen {
+            state: kept,
+            log: (
+                state.log.mark(),
+                state.log.total(),
+                state.log.total_at_key_start(),
+            ),
+        }
+    }
+
+    /// Whether `now` is the state seen, field by field: the cheap ones that
+    /// nearly every key changes first, the floor last.
+    fn is(&self, now: &GameState) -> bool {
+        let GameState {
+            seed,
+            content_fingerprint,
+            canaries,
+            depth,
+            floor,
+            player,
+            monsters,
+            items,
+            clock,
+            rng,
+            screens,
+            log: _,
+            status,
+            next_monster_id,
+            turns_taken,
+            kills,
+        } = &self.state;
+        let (mark, total, key_start) = &self.log;
+        now.log.total() == *total
+            && now.log.total_at_key_start() == *key_start
+            && now.clock == *clock
+            && now.player == *player
+            && now.turns_taken == *turns_taken
+            && now.rng == *rng
+            && now.log.has_mark(mark)
+            && now.seed == *seed
+            && now.content_fingerprint == *content_fingerprint
+            && now.canaries == *canaries
+            && now.depth == *depth
+            && now.monsters == *monsters
+            && now.items == *items
+            && now.screens == *screens
+            && now.status == *status
+            && now.next_monster_id == *next_monster_id
+            && now.kills == *kills
+            && now.floor == *floor
+    }
+}
+
 impl Bot for ExplorerBot {
     fn next_keys(&mut self, game: &Game) -> Vec<Key> {
-        let hash = game.state_hash_in(&mut self.hash_buffer);
-        if hash == self.last_hash {
+        let now = game.state();
+        if self.last_state.as_ref().is_some_and(|last| last.is(now)) {
             self.repeats += 1;
         } else {
-            self.last_hash = hash;
+            self.last_state = Some(Seen::of(now));
             self.repeats = 0;
         }
         if self.repeats >= STALEMATE {
@@ -506,4 +574,38 @@ pub(super) fn explored(state: &GameState) -> bool {
                 .iter()
                 .all(|&d| !map.in_bounds(p.step(d)) || map.is_revealed(p.step(d)))
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use game_core::GameConfig;
+
+    /// The explorer's memory of a state tells what comparing the states
+    /// whole tells, across a random walk that opens screens, says lines and
+    /// leaves keys that change nothing.
+    #[test]
+    fn a_remembered_state_is_the_same_exactly_when_the_states_are_equal() {
+        let mut game = Game::new(GameConfig::new(3)).expect("a game");
+        let mut rng = RunSeed(3).stream("test-seen", 0);
+        let keys = Key::parse_all("hjklyubn.o;<Esc>i<Esc>?<Esc>xq<Tab>>g").expect("keys");
+        let (mut same, mut differ) = (0, 0);
+        let mut before = (Seen::of(game.state()), game.state().clone());
+        for _ in 0..600 {
+            let key = *rng.pick(&keys).expect("keys");
+            game.press(key).expect("no stuck loop");
+            if game.is_over() {
+                break;
+            }
+            let equal = *game.state() == before.1;
+            assert_eq!(before.0.is(game.state()), equal, "after {key}");
+            if equal {
+                same += 1;
+            } else {
+                differ += 1;
+            }
+            before = (Seen::of(game.state()), game.state().clone());
+        }
+        assert!(same > 0 && differ > 0, "{same} same, {differ} differ");
+    }
 }
