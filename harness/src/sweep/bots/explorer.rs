@@ -3,7 +3,7 @@
 
 use game_core::content::ItemEffect;
 use game_core::game::screens::key_for_direction;
-use game_core::game::state::{GameState, LogMark, Monster};
+use game_core::game::state::{GameState, Monster};
 use game_core::geom::{Dir, Pos};
 use game_core::map::Tile;
 use game_core::rng::Stream;
@@ -346,14 +346,18 @@ impl ExplorerBot {
 /// A state as the explorer remembers it, to tell whether it sees the same
 /// one again: what comparing the two states' hashes told, for a copy and a
 /// comparison instead of an encoding of the whole state every decision.
-/// The message log is kept as a mark and its counts
-/// ([`MessageLog::mark`](game_core::game::state::MessageLog::mark)): a copy
-/// of the log would make the game copy its hundred lines on the next line
-/// said.
+///
+/// The message log is kept as its two counts, not copied: a copy would
+/// share the log's lines and make the game copy all hundred of them on the
+/// next line said. The counts tell the lines apart because the explorer
+/// sees one run pressed forward: a log changes only by a line said
+/// (`MessageLog::push`, its one way to change), which raises its total, so
+/// in one run the same total means the same lines.
 struct Seen {
     /// The state, its log left empty.
     state: GameState,
-    log: (LogMark, u64, u64),
+    /// The log's total and its total when the latest key was pressed.
+    log: (u64, u64),
 }
 
 impl Seen {
@@ -362,11 +366,7 @@ impl Seen {
         kept.log = Default::default();
         Seen {
             state: kept,
-            log: (
-                state.log.mark(),
-                state.log.total(),
-                state.log.total_at_key_start(),
-            ),
+            log: (state.log.total(), state.log.total_at_key_start()),
         }
     }
 
@@ -391,14 +391,11 @@ impl Seen {
             turns_taken,
             kills,
         } = &self.state;
-        let (mark, total, key_start) = &self.log;
-        now.log.total() == *total
-            && now.log.total_at_key_start() == *key_start
+        (now.log.total(), now.log.total_at_key_start()) == self.log
             && now.clock == *clock
             && now.player == *player
             && now.turns_taken == *turns_taken
             && now.rng == *rng
-            && now.log.has_mark(mark)
             && now.seed == *seed
             && now.content_fingerprint == *content_fingerprint
             && now.canaries == *canaries
