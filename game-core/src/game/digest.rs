@@ -73,17 +73,19 @@ impl StateEncoder {
     /// The log's encoding, as postcard encodes the `log` field: its lines,
     /// then its two counts.
     fn log_bytes(&mut self, log: &MessageLog, into: &mut Vec<u8>) {
-        let kept = self
+        if !self
             .log
             .as_ref()
-            .is_some_and(|(mark, _)| log.has_mark(mark));
-        if !kept {
-            let mut bytes = Vec::new();
-            encode(log.messages(), &mut bytes);
-            self.log = Some((log.mark(), bytes));
+            .is_some_and(|(mark, _)| log.has_mark(mark))
+        {
+            self.log = None;
         }
-        let (_, bytes) = self.log.as_ref().expect("the log's encoding was just made");
-        into.extend_from_slice(bytes);
+        let (_, lines) = self.log.get_or_insert_with(|| {
+            let mut lines = Vec::new();
+            encode(log.messages(), &mut lines);
+            (log.mark(), lines)
+        });
+        into.extend_from_slice(lines);
         encode(&log.total(), into);
         encode(&log.total_at_key_start(), into);
     }

@@ -238,12 +238,7 @@ impl Row {
     ) -> Row {
         let mut sorted = samples.clone();
         sorted.sort_by(f64::total_cmp);
-        let middle = sorted.len() / 2;
-        let median = if sorted.len() % 2 == 1 {
-            sorted[middle]
-        } else {
-            (sorted[middle - 1] + sorted[middle]) / 2.0
-        };
+        let median = median(&samples);
         let met = target.as_ref().map(|t| t.met_by(median));
         Row {
             figure: figure.name(),
@@ -259,6 +254,18 @@ impl Row {
             note: note.into(),
             decimals: decimals_for(median),
         }
+    }
+}
+
+/// The middle sample, or the mean of the two middle ones.
+fn median(samples: &[f64]) -> f64 {
+    let mut sorted = samples.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let middle = sorted.len() / 2;
+    if sorted.len() % 2 == 1 {
+        sorted[middle]
+    } else {
+        (sorted[middle - 1] + sorted[middle]) / 2.0
     }
 }
 

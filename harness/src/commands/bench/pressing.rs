@@ -46,7 +46,7 @@ pub(super) fn press_row(
         let (bare, checked) = time_both(mix, content)?;
         mix_ratios.push(checked / bare);
     }
-    let (bare_rate, checked_rate) = (median(rates.0), median(rates.1));
+    let (bare_rate, checked_rate) = (median(&rates.0), median(&rates.1));
     Ok(Row::new(
         BenchFigure::Press,
         "checked press against the bare press",
@@ -54,20 +54,15 @@ pub(super) fn press_row(
         ratios,
         Some(Target::at_most(2.0, "")),
         format!(
-            "the explorer bot's {} on seeds {}..{} (as its sweep presses them) through a runner with every per-key check (the turn and record checks, the key contracts, the progress watch, the frame drawn and read, the oracles on their sample; no state hash, as a sweep) against Game::press alone, each run started untimed: the time's ratio; medians {} keys/s checked, {} keys/s bare. The replayed runs' mix (look mode, the pack, the help): {:.1}x",
+            "the explorer bot's {} on {} from {} (as its sweep presses them) through a runner with every per-key check (the turn and record checks, the key contracts, the progress watch, the frame drawn and read, the oracles on their sample; no state hash, as a sweep) against Game::press alone, each run started untimed: the time's ratio; medians {} keys/s checked, {} keys/s bare. The replayed runs' mix (look mode, the pack, the help): {:.1}x",
             counted(keys as u64, "key"),
+            counted(args.press_seeds, "seed"),
             args.seed,
-            args.seed.saturating_add(args.press_seeds),
             grouped(checked_rate, 0),
             grouped(bare_rate, 0),
-            median(mix_ratios),
+            median(&mix_ratios),
         ),
     ))
-}
-
-fn median(mut samples: Vec<f64>) -> f64 {
-    samples.sort_by(f64::total_cmp);
-    samples[samples.len() / 2]
 }
 
 /// Seconds the runs' keys take bare and checked.
@@ -92,7 +87,9 @@ fn explorer_runs(seed: u64, seeds: u64, content: &Arc<Content>) -> Result<Vec<Re
     let mut runs = Vec::new();
     for run_seed in (0..seeds).map(|i| seed.wrapping_add(i)) {
         let config = game_core::GameConfig::new(run_seed).with_content(content.clone());
-        let mut runner = Runner::with_settings(config, 1, settings)?.without_hashing();
+        // Hashing, as the run is written down below (a runner without
+        // would play the run again to hash it).
+        let mut runner = Runner::with_settings(config, 1, settings)?;
         let mut explorer = bot(BotKind::Explorer, run_seed).expect("the explorer is a bot");
         'run: while !runner.game().is_over() && runner.step() < EXPLORER_KEYS {
             for key in runner.driving(|game| explorer.next_keys(game)) {
