@@ -130,22 +130,7 @@ impl BitGrid {
     /// Indices of the set bits in `start..end`, in increasing order, a word
     /// at a time: a row of unknown map costs a few loads, not a test a cell.
     pub fn iter_ones_in(&self, start: usize, end: usize) -> impl Iterator<Item = usize> + '_ {
-        let end = end.min(self.len);
-        let words = if start < end {
-            start / 64..end.div_ceil(64)
-        } else {
-            0..0
-        };
-        words.flat_map(move |w| {
-            let mut rest = self.words[w];
-            let base = w * 64;
-            // Keep only the bits of this word inside start..end.
-            if base < start {
-                rest &= u64::MAX << (start - base);
-            }
-            if base + 64 > end {
-                rest &= u64::MAX >> (base + 64 - end);
-            }
+        self.words_in(start, end).flat_map(|(base, mut rest)| {
             std::iter::from_fn(move || {
                 if rest == 0 {
                     return None;
@@ -157,26 +142,39 @@ impl BitGrid {
         })
     }
 
+    /// The words holding the bits `start..end`, each with its first bit's
+    /// index and the bits outside `start..end` cleared.
+    pub fn words_in(&self, start: usize, end: usize) -> impl Iterator<Item = (usize, u64)> + '_ {
+        let end = end.min(self.len);
+        let words = if start < end {
+            start / 64..end.div_ceil(64)
+        } else {
+            0..0
+        };
+        words.map(move |w| {
+            let base = w * 64;
+            let mut bits = self.words[w];
+            if base < start {
+                bits &= u64::MAX << (start - base);
+            }
+            if base + 64 > end {
+                bits &= u64::MAX >> (base + 64 - end);
+            }
+            (base, bits)
+        })
+    }
+
+    /// The word whose first bit is `base` (a multiple of 64), whole.
+    pub fn word_at(&self, base: usize) -> u64 {
+        self.words[base / 64]
+    }
+
     /// How many bits in `start..end` are set, a word at a time: the screen
     /// check counts a row of the view's revealed and visible cells on every
     /// key.
     pub fn count_in(&self, start: usize, end: usize) -> usize {
-        let end = end.min(self.len);
-        if start >= end {
-            return 0;
-        }
-        (start / 64..end.div_ceil(64))
-            .map(|w| {
-                let base = w * 64;
-                let mut bits = self.words[w];
-                if base < start {
-                    bits &= u64::MAX << (start - base);
-                }
-                if base + 64 > end {
-                    bits &= u64::MAX >> (base + 64 - end);
-                }
-                bits.count_ones() as usize
-            })
+        self.words_in(start, end)
+            .map(|(_, bits)| bits.count_ones() as usize)
             .sum()
     }
 

@@ -24,6 +24,32 @@ pub fn camera(map: &Map, view_width: i32, view_height: i32, focus: Pos) -> Pos {
 }
 
 /// Rows of messages under the status line, by frame height.
+/// A revealed tile's cell, by tile and by whether it is in view: the
+/// tile's glyph, remembered out of view and lit in it.
+const GROUND: [[Cell; 2]; 5] = {
+    const fn ground(tile: Tile) -> [Cell; 2] {
+        let lit = match tile {
+            Tile::Wall => Style::Wall,
+            Tile::Floor => Style::Floor,
+            Tile::Door => Style::Door,
+            Tile::StairsDown => Style::Stairs,
+            Tile::Exit => Style::Exit,
+        };
+        [
+            Cell::new(tile.glyph(), Style::Remembered),
+            Cell::new(tile.glyph(), lit),
+        ]
+    }
+    // Indexed by `tile as usize`: the tiles in discriminant order.
+    [
+        ground(Tile::Wall),
+        ground(Tile::Floor),
+        ground(Tile::Door),
+        ground(Tile::StairsDown),
+        ground(Tile::Exit),
+    ]
+};
+
 fn message_rows(height: i32) -> i32 {
     match height {
         h if h >= 24 => 3,
@@ -121,6 +147,9 @@ impl Game {
         // for every frame drawn, which is every key a sweep presses.
         let (first_x, last_x) = (top_left.x.max(0), (top_left.x + width).min(map.width()));
         let tiles = map.tiles();
+        // Where column first_x of the map lands on screen (right of 0 when
+        // the map is narrower than the view).
+        let left = (first_x - top_left.x) as usize;
         for sy in 0..height {
             let y = top_left.y + sy;
             if y < 0 || y >= map.height() {
@@ -131,23 +160,21 @@ impl Game {
                 row_start + first_x as usize,
                 row_start + last_x.max(first_x) as usize,
             );
-            // The tiles from..to lie in columns 0..width of this row.
-            let row = frame.row_mut(sy as u16);
-            for idx in map.revealed.iter_ones_in(from, to) {
-                let tile = tiles[idx];
-                let sx = idx - row_start - top_left.x as usize;
-                let style = if !map.visible.get(idx) {
-                    Style::Remembered
-                } else {
-                    match tile {
-                        Tile::Wall => Style::Wall,
-                        Tile::Floor => Style::Floor,
-                        Tile::Door => Style::Door,
-                        Tile::StairsDown => Style::Stairs,
-                        Tile::Exit => Style::Exit,
-                    }
-                };
-                row[sx] = Cell::new(tile.glyph(), style);
+            // The tiles from..to lie in columns left.. of this row. A word
+            // of the revealed layer at a time, with the visible layer's
+            // word beside it: this runs for every revealed cell of every
+            // frame drawn, which is every key a sweep presses.
+            let row = &mut frame.row_mut(sy as u16)[left..];
+            for (base, revealed) in map.revealed.words_in(from, to) {
+                let visible = map.visible.word_at(base);
+                let mut rest = revealed;
+                while rest != 0 {
+                    let bit = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let idx = base + bit;
+                    let in_view = (visible >> bit) & 1;
+                    row[idx - from] = GROUND[tiles[idx] as usize][in_view as usize];
+                }
             }
         }
         let mut put = |p: Pos, glyph: char, style: Style| {
@@ -279,7 +306,7 @@ impl Game {
                 Style::OldMessage
             };
             let lines = cut_with_ellipsis(
-                wrap(&message.shown(), width as usize),
+                wrap_owned(message.shown(), width as usize),
                 rows - used,
                 width as usize,
             );
@@ -728,8 +755,42 @@ fn cut_with_ellipsis(mut lines: Vec<String>, rows: usize, width: usize) -> Vec<S
 /// Word-wraps `text` to lines of at most `width` characters; a word longer
 /// than a line is cut.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
-    // Every message is wrapped for every frame drawn, so this counts
-    // characters as it goes and never copies a word.
+    if is_one_line(text, width) {
+        return vec![text.to_string()];
+    }
+    wrap_words(text, width)
+}
+
+/// [`wrap`] of a string the caller no longer needs, which becomes the line
+/// when it is one.
+fn wrap_owned(text: String, width: usize) -> Vec<String> {
+    if is_one_line(&text, width) {
+        return vec![text];
+    }
+    wrap_words(&text, width)
+}
+
+/// Whether `text` is its own wrap at `width`, found without wrapping it:
+/// printable ASCII words one space apart, no wider than `width`. Most
+/// messages are, and every message on screen is wrapped for every frame.
+fn is_one_line(text: &str, width: usize) -> bool {
+    let bytes = text.as_bytes();
+    if bytes.is_empty() || bytes.len() > width {
+        return false;
+    }
+    let mut after_space = true; // so a leading space is refused too
+    for &b in bytes {
+        match b {
+            b' ' if !after_space => after_space = true,
+            b'!'..=b'~' => after_space = false,
+            _ => return false,
+        }
+    }
+    !after_space
+}
+
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    // This counts characters as it goes and never copies a word.
     let width = width.max(1);
     let mut lines = Vec::new();
     let mut current = String::new();
@@ -831,6 +892,12 @@ mod tests {
         use proptest::prelude::*;
         proptest!(|(text in "[a-zé €\\t\\n]{0,80}", width in 0usize..30)| {
             prop_assert_eq!(wrap(&text, width), wrap_by_copies(&text, width));
+        });
+        // Printable ASCII, where most texts are one line as they are and
+        // the rest differ from that by a space or a character too many.
+        proptest!(|(text in "[ -~]{0,40}", width in 0usize..50)| {
+            prop_assert_eq!(wrap(&text, width), wrap_by_copies(&text, width));
+            prop_assert_eq!(wrap_owned(text.clone(), width), wrap_by_copies(&text, width));
         });
     }
 
