@@ -134,10 +134,20 @@ impl Frame {
     pub fn new(width: u16, height: u16) -> Frame {
         let width = width.min(MAX_FRAME_WIDTH);
         let height = height.min(MAX_FRAME_HEIGHT);
+        // Copied a row at a time from a blank row: `vec![Cell::BLANK; n]`
+        // writes each cell's glyph and style apart (a cell has padding), which
+        // was half of drawing a frame; a copy moves whole words.
+        static BLANK_ROW: [Cell; MAX_FRAME_WIDTH as usize] =
+            [Cell::BLANK; MAX_FRAME_WIDTH as usize];
+        let row = &BLANK_ROW[..usize::from(width)];
+        let mut cells = Vec::with_capacity(usize::from(width) * usize::from(height));
+        for _ in 0..height {
+            cells.extend_from_slice(row);
+        }
         Frame {
             width,
             height,
-            cells: vec![Cell::BLANK; usize::from(width) * usize::from(height)],
+            cells,
         }
     }
 
@@ -182,10 +192,13 @@ impl Frame {
 
     /// Fills a rectangle with one cell.
     pub fn fill(&mut self, x: i32, y: i32, width: i32, height: i32, cell: Cell) {
-        for row in y..y + height {
-            for col in x..x + width {
-                self.set(col, row, cell);
-            }
+        let columns = x.max(0)..(x + width).min(i32::from(self.width));
+        if columns.is_empty() {
+            return;
+        }
+        for row in y.max(0)..(y + height).min(i32::from(self.height)) {
+            let cells = self.row_mut(row as u16);
+            cells[columns.start as usize..columns.end as usize].fill(cell);
         }
     }
 
@@ -234,6 +247,21 @@ mod tests {
         f.put_str(1, 1, "a b", Style::Text);
         assert_eq!(f.to_text(), "\n a b");
         assert_eq!(f.row_text(1), " a b ");
+    }
+
+    #[test]
+    fn a_new_frame_is_blank_and_fills_clip_to_it() {
+        for (w, h) in [(0, 0), (1, 1), (80, 24), (MAX_FRAME_WIDTH, 3)] {
+            let f = Frame::new(w, h);
+            assert_eq!(f.cells().len(), usize::from(w) * usize::from(h));
+            assert!(f.cells().iter().all(|&c| c == Cell::BLANK), "{w}x{h}");
+        }
+        let mut f = Frame::new(5, 3);
+        f.fill(-2, 1, 4, 9, Cell::new('#', Style::Border));
+        f.fill(4, -1, 3, 2, Cell::new('+', Style::Border));
+        f.fill(2, 0, 0, 3, Cell::new('!', Style::Border));
+        assert_eq!(f.to_text(), "    +\n##\n##");
+        assert_eq!(f.get(0, 1), Some(Cell::new('#', Style::Border)));
     }
 
     #[test]
