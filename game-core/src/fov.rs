@@ -60,16 +60,28 @@ fn tile_slope(depth: i32, col: i32) -> Slope {
     }
 }
 
-/// Maps (depth, column) in a quadrant to an (x, y) offset on the map.
-type QuadrantTransform = fn(i32, i32) -> (i32, i32);
+/// The four quadrants, in this order: north, east, south, west.
+const QUADRANTS: usize = 4;
 
-/// The four quadrants.
-const QUADRANTS: [QuadrantTransform; 4] = [
-    |depth, col| (col, -depth), // north
-    |depth, col| (depth, col),  // east
-    |depth, col| (col, depth),  // south
-    |depth, col| (-depth, col), // west
-];
+/// [`scan_quadrant`] in quadrant `quadrant` (of [`QUADRANTS`]), with the map
+/// of (depth, column) to an (x, y) offset written out for each: a closure of
+/// its own type per quadrant, so the scan of each is compiled with it inline
+/// rather than calling through a pointer for every tile.
+fn scan_in(
+    quadrant: usize,
+    map: &Map,
+    origin: Pos,
+    radius: i32,
+    max_depth: i32,
+    seen: impl FnMut(Pos),
+) {
+    match quadrant {
+        0 => scan_quadrant(map, origin, radius, max_depth, |d, c| (c, -d), seen),
+        1 => scan_quadrant(map, origin, radius, max_depth, |d, c| (d, c), seen),
+        2 => scan_quadrant(map, origin, radius, max_depth, |d, c| (c, d), seen),
+        _ => scan_quadrant(map, origin, radius, max_depth, |d, c| (-d, c), seen),
+    }
+}
 
 /// Marks in `visible` every tile seen from `origin` within `radius`.
 /// `visible` is cleared first and must have one bit per map cell.
@@ -80,8 +92,8 @@ pub fn compute(map: &Map, origin: Pos, radius: i32, visible: &mut BitGrid) {
         return;
     }
     visible.insert(map.xy_idx(origin));
-    for transform in QUADRANTS {
-        scan_quadrant(map, origin, radius, radius, transform, |here| {
+    for quadrant in 0..QUADRANTS {
+        scan_in(quadrant, map, origin, radius, radius, |here| {
             visible.insert(map.xy_idx(here));
         });
     }
@@ -94,7 +106,7 @@ fn scan_quadrant(
     origin: Pos,
     radius: i32,
     max_depth: i32,
-    transform: QuadrantTransform,
+    transform: impl Fn(i32, i32) -> (i32, i32),
     mut seen: impl FnMut(Pos),
 ) {
     let radius_squared = radius * radius;
@@ -154,9 +166,7 @@ fn scan_quadrant(
 pub fn update(map: &mut Map, origin: Pos, radius: i32) {
     let mut visible = std::mem::replace(&mut map.visible, BitGrid::new(0));
     compute(map, origin, radius, &mut visible);
-    for idx in visible.iter_ones() {
-        map.revealed.insert(idx);
-    }
+    map.revealed.insert_all(&visible);
     map.visible = visible;
 }
 
@@ -173,20 +183,19 @@ pub fn can_see(map: &Map, from: Pos, to: Pos, radius: i32) -> bool {
     }
     let (dx, dy) = (to.x - from.x, to.y - from.y);
     // (quadrant, depth of `to` in it) for each quadrant whose wedge holds it,
-    // in the order of QUADRANTS: north, east, south, west.
+    // in the order of the quadrants: north, east, south, west.
     let wedges = [
         (dy < 0 && dx.abs() <= -dy, -dy),
         (dx > 0 && dy.abs() <= dx, dx),
         (dy > 0 && dx.abs() <= dy, dy),
         (dx < 0 && dy.abs() <= -dx, -dx),
     ];
-    QUADRANTS
-        .into_iter()
+    (0..QUADRANTS)
         .zip(wedges)
-        .any(|(transform, (holds, depth))| {
+        .any(|(quadrant, (holds, depth))| {
             let mut found = false;
             if holds {
-                scan_quadrant(map, from, radius, depth, transform, |here| {
+                scan_in(quadrant, map, from, radius, depth, |here| {
                     found |= here == to
                 });
             }

@@ -99,6 +99,14 @@ impl BitGrid {
         self.words[i / 64] &= !(1 << (i % 64));
     }
 
+    /// Sets every bit set in `other`, a grid of the same length.
+    pub fn insert_all(&mut self, other: &BitGrid) {
+        assert_eq!(self.len, other.len, "grids of two sizes");
+        for (word, theirs) in self.words.iter_mut().zip(&other.words) {
+            *word |= theirs;
+        }
+    }
+
     pub fn clear(&mut self) {
         self.words.fill(0);
     }
@@ -597,6 +605,20 @@ mod tests {
             );
             assert_eq!(grid.count_in(start, end), want.len(), "{start}..{end}");
         }
+    }
+
+    #[test]
+    fn inserting_all_of_a_grid_is_the_union() {
+        let (mut a, mut b) = (BitGrid::new(130), BitGrid::new(130));
+        for i in [0, 64, 129] {
+            a.insert(i);
+        }
+        for i in [1, 64, 100] {
+            b.insert(i);
+        }
+        a.insert_all(&b);
+        assert_eq!(a.iter_ones().collect::<Vec<_>>(), [0, 1, 64, 100, 129]);
+        assert_eq!(b.iter_ones().collect::<Vec<_>>(), [1, 64, 100]);
     }
 
     #[test]
