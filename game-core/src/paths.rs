@@ -102,11 +102,12 @@ impl Flood {
         let mut head = 0;
         let mut bound =
             crate::bound::Bound::visits_each_once("flood fill", self.width * self.height);
+        let steps = self.steps;
         while let Some(&here) = self.queue.get(head) {
             head += 1;
             bound.tick();
             let onward = next(self.cells[here]);
-            for (offset, beside) in self.steps {
+            for &(offset, beside) in &steps {
                 let to = here.wrapping_add_signed(offset);
                 if self.cells[to] != Self::UNLABELLED {
                     continue; // labelled already, or rock
