@@ -377,15 +377,24 @@ impl Map {
 
     /// Every walkable cell, in row-major order.
     pub fn walkable_cells(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.walkable_indices().map(|i| self.idx_pos(i))
+    }
+
+    /// The layers' indices of the walkable tiles, in order: for a walk over
+    /// the tiles that reads other layers by index, with no position worked
+    /// out (a division) for each.
+    pub fn walkable_indices(&self) -> impl Iterator<Item = usize> + '_ {
         self.tiles
             .iter()
             .enumerate()
             .filter(|(_, t)| t.is_walkable())
-            .map(|(i, _)| self.idx_pos(i))
+            .map(|(i, _)| i)
     }
 
     pub fn count_walkable(&self) -> usize {
-        self.tiles.iter().filter(|t| t.is_walkable()).count()
+        (self.tiles.iter())
+            .map(|t| usize::from(t.is_walkable()))
+            .sum()
     }
 
     /// Reveal the whole floor, as magic mapping does.

@@ -102,9 +102,9 @@ fn map_violations(
         ));
         return found;
     }
-    let unreachable: Vec<Pos> = map
-        .walkable_cells()
-        .filter(|&p| dist[map.xy_idx(p)] == UNREACHABLE)
+    let unreachable: Vec<Pos> = (map.tiles().iter().zip(dist).enumerate())
+        .filter(|(_, (tile, steps))| tile.is_walkable() && **steps == UNREACHABLE)
+        .map(|(i, _)| map.idx_pos(i))
         .collect();
     if let Some(first) = unreachable.first() {
         found.push(violation(
