@@ -55,10 +55,14 @@ impl Flood {
         let mut cells = vec![Self::ROCK; padded_width * (height + 2)];
         for (y, row) in map.tiles().chunks_exact(width.max(1)).enumerate() {
             let padded_row = (y + 1) * padded_width + 1;
+            // Every cell written, rock or not, so the copy runs without a
+            // branch (whole vectors at a time).
             for (cell, tile) in cells[padded_row..padded_row + width].iter_mut().zip(row) {
-                if tile.is_walkable() {
-                    *cell = Self::UNLABELLED;
-                }
+                *cell = if tile.is_walkable() {
+                    Self::UNLABELLED
+                } else {
+                    Self::ROCK
+                };
             }
         }
         let w = padded_width as isize;

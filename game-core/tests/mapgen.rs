@@ -322,6 +322,12 @@ fn the_catalogue_sees_a_pocket_a_lost_start_and_a_missing_way_down() {
         .expect("rock somewhere");
     pocket.map.set(corner, Tile::Floor);
     assert_eq!(ids(&pocket), vec!["map.connected"]);
+    let said = &check_floor(&pocket, false)[0].message;
+    assert!(
+        said.starts_with("1 walkable tiles cannot be reached")
+            && said.ends_with(&format!("the first at {corner}")),
+        "{said}"
+    );
 
     let mut lost = sound.clone();
     lost.regions.swap(0, 1);

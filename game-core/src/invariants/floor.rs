@@ -102,16 +102,19 @@ fn map_violations(
         ));
         return found;
     }
-    let unreachable: Vec<Pos> = (map.tiles().iter().zip(dist).enumerate())
-        .filter(|(_, (tile, steps))| tile.is_walkable() && **steps == UNREACHABLE)
-        .map(|(i, _)| map.idx_pos(i))
-        .collect();
-    if let Some(first) = unreachable.first() {
+    // Counted first, with wrapping adds (one a tile at most) that vectorise:
+    // on a sound floor there is nothing more to look for.
+    let cut_off = |(tile, steps): (&Tile, &u32)| tile.is_walkable() && *steps == UNREACHABLE;
+    let unreachable = (map.tiles().iter().zip(dist))
+        .fold(0usize, |n, tile| n.wrapping_add(usize::from(cut_off(tile))));
+    let first = (unreachable > 0)
+        .then(|| map.tiles().iter().zip(dist).position(cut_off))
+        .flatten();
+    if let Some(first) = first.map(|i| map.idx_pos(i)) {
         found.push(violation(
             "map.connected",
             format!(
-                "{} walkable tiles cannot be reached from the start {start}, the first at {first}",
-                unreachable.len()
+                "{unreachable} walkable tiles cannot be reached from the start {start}, the first at {first}"
             ),
         ));
     }
@@ -120,11 +123,11 @@ fn map_violations(
     } else {
         Tile::StairsDown
     };
-    let ways_down = map
-        .tiles()
-        .iter()
-        .filter(|t| matches!(t, Tile::StairsDown | Tile::Exit))
-        .count();
+    // Wrapping adds (at most one a tile), which vectorise where `count`'s
+    // checked ones do not.
+    let ways_down = (map.tiles().iter()).fold(0usize, |n, t| {
+        n.wrapping_add(usize::from(matches!(t, Tile::StairsDown | Tile::Exit)))
+    });
     if map.tile(goal) != expected {
         found.push(violation(
             "map.has_exit",
