@@ -102,11 +102,17 @@ pub fn distances_over(
         let next_dist = dist[index(here)] + 1;
         for (dx, dy) in NEIGHBOURS {
             let (x, y) = (here.x + dx, here.y + dy);
-            let legal = inside(x, y)
-                && open(x, y)
-                && (dx == 0 || dy == 0 || open(here.x + dx, here.y) || open(here.x, here.y + dy));
             let next = Pos::new(x, y);
-            if legal && dist[index(next)] == UNREACHABLE {
+            // A cell labelled already is passed over before asking whether
+            // the step is legal: the answer could not change its label.
+            let legal = || {
+                open(x, y)
+                    && (dx == 0
+                        || dy == 0
+                        || open(here.x + dx, here.y)
+                        || open(here.x, here.y + dy))
+            };
+            if inside(x, y) && dist[index(next)] == UNREACHABLE && legal() {
                 dist[index(next)] = next_dist;
                 queue.push_back(next);
             }

@@ -208,12 +208,14 @@ fn smooth(before: &[u8], after: &mut [u8], column_rock: &mut [u8], width: usize)
     let below = before.chunks_exact(width).skip(2);
     let written = after.chunks_exact_mut(width).skip(1);
     for (((up, middle), down), out) in above.zip(here).zip(below).zip(written) {
+        // Wrapping adds of 0s and 1s (nine at most), which cannot wrap:
+        // checked ones would keep these loops from vectorising.
         for (sum, ((u, m), d)) in column_rock.iter_mut().zip(up.iter().zip(middle).zip(down)) {
-            *sum = u + m + d;
+            *sum = u.wrapping_add(*m).wrapping_add(*d);
         }
         let inner = &mut out[1..width - 1];
         for (cell, sums) in inner.iter_mut().zip(column_rock.windows(3)) {
-            *cell = u8::from(sums[0] + sums[1] + sums[2] >= ROCK_MAJORITY);
+            *cell = u8::from(sums[0].wrapping_add(sums[1]).wrapping_add(sums[2]) >= ROCK_MAJORITY);
         }
     }
 }
