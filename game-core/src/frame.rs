@@ -183,8 +183,18 @@ impl Frame {
     /// Returns the column after the last character written.
     pub fn put_str(&mut self, x: i32, y: i32, text: &str, style: Style) -> i32 {
         let mut col = x;
+        // The row found once, not once a character.
+        let mut row = u16::try_from(y)
+            .ok()
+            .filter(|&y| y < self.height)
+            .map(|y| self.row_mut(y));
         for glyph in text.chars() {
-            self.set(col, y, Cell::new(glyph, style));
+            if let Some(cell) = (row.as_mut())
+                .zip(usize::try_from(col).ok())
+                .and_then(|(row, col)| row.get_mut(col))
+            {
+                *cell = Cell::new(glyph, style);
+            }
             col += 1;
         }
         col
@@ -212,10 +222,23 @@ impl Frame {
     /// The frame as text: one line per row, trailing spaces trimmed, joined
     /// with newlines. This is what snapshots store.
     pub fn to_text(&self) -> String {
-        (0..self.height)
-            .map(|y| self.row_text(y).trim_end().to_string())
-            .collect::<Vec<_>>()
-            .join("\n")
+        // Into one string, each row up to its last glyph that is not
+        // whitespace (what `trim_end` keeps): the screen check reads every
+        // frame of the oracles' sample as text.
+        let mut text = String::with_capacity(self.cells.len() + usize::from(self.height));
+        let width = usize::from(self.width);
+        for y in 0..usize::from(self.height) {
+            if y > 0 {
+                text.push('\n');
+            }
+            let row = &self.cells[y * width..(y + 1) * width];
+            let kept = row
+                .iter()
+                .rposition(|c| !c.glyph.is_whitespace())
+                .map_or(0, |last| last + 1);
+            text.extend(row[..kept].iter().map(|c| c.glyph));
+        }
+        text
     }
 
     pub fn cells(&self) -> &[Cell] {
@@ -262,6 +285,31 @@ mod tests {
         f.fill(2, 0, 0, 3, Cell::new('!', Style::Border));
         assert_eq!(f.to_text(), "    +\n##\n##");
         assert_eq!(f.get(0, 1), Some(Cell::new('#', Style::Border)));
+    }
+
+    #[test]
+    fn the_text_is_each_row_trimmed_at_its_end_and_writes_clip() {
+        use proptest::prelude::*;
+        let glyphs = prop::sample::select(vec![' ', 'a', '#', '\t', '\u{3000}', 'é']);
+        let writes = prop::collection::vec(
+            (-3i32..12, -2i32..6, prop::collection::vec(glyphs, 0..14)),
+            0..8,
+        );
+        proptest!(|(w in 0u16..10, h in 0u16..5, writes in writes)| {
+            let mut f = Frame::new(w, h);
+            let mut plain = Frame::new(w, h);
+            for (x, y, text) in &writes {
+                let text: String = text.iter().collect();
+                let end = f.put_str(*x, *y, &text, Style::Text);
+                prop_assert_eq!(end, x + text.chars().count() as i32);
+                for (i, glyph) in text.chars().enumerate() {
+                    plain.set(x + i as i32, *y, Cell::new(glyph, Style::Text));
+                }
+            }
+            prop_assert_eq!(&f, &plain);
+            let rows: Vec<String> = (0..h).map(|y| f.row_text(y).trim_end().to_string()).collect();
+            prop_assert_eq!(f.to_text(), rows.join("\n"));
+        });
     }
 
     #[test]
