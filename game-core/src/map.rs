@@ -362,24 +362,15 @@ impl Map {
 
     /// Every walkable cell, in row-major order.
     pub fn walkable_cells(&self) -> impl Iterator<Item = Pos> + '_ {
-        self.walkable_indices().map(|i| self.idx_pos(i))
-    }
-
-    /// The layers' indices of the walkable tiles, in order: for a walk over
-    /// the tiles that reads other layers by index, with no position worked
-    /// out (a division) for each.
-    pub fn walkable_indices(&self) -> impl Iterator<Item = usize> + '_ {
         self.tiles
             .iter()
             .enumerate()
             .filter(|(_, t)| t.is_walkable())
-            .map(|(i, _)| i)
+            .map(|(i, _)| self.idx_pos(i))
     }
 
     pub fn count_walkable(&self) -> usize {
-        // Wrapping adds, which cannot overflow here (one a tile): a checked
-        // add for every tile would keep the count from vectorising.
-        (self.tiles.iter()).fold(0usize, |n, t| n.wrapping_add(usize::from(t.is_walkable())))
+        self.tiles.iter().filter(|t| t.is_walkable()).count()
     }
 
     /// Reveal the whole floor, as magic mapping does.
