@@ -183,11 +183,12 @@ impl Frame {
     /// Returns the column after the last character written.
     pub fn put_str(&mut self, x: i32, y: i32, text: &str, style: Style) -> i32 {
         let mut col = x;
-        // The row found once, not once a character.
-        let mut row = u16::try_from(y)
+        // The row found once, not once a character; none above or below
+        // the frame.
+        let width = usize::from(self.width).max(1);
+        let mut row = usize::try_from(y)
             .ok()
-            .filter(|&y| y < self.height)
-            .map(|y| self.row_mut(y));
+            .and_then(|y| self.cells.chunks_exact_mut(width).nth(y));
         for glyph in text.chars() {
             if let Some(cell) = (row.as_mut())
                 .zip(usize::try_from(col).ok())
