@@ -23,7 +23,6 @@ pub fn camera(map: &Map, view_width: i32, view_height: i32, focus: Pos) -> Pos {
     )
 }
 
-/// Rows of messages under the status line, by frame height.
 /// A revealed tile's cell, by tile and by whether it is in view: the
 /// tile's glyph, remembered out of view and lit in it.
 const GROUND: [[Cell; 2]; 5] = {
@@ -50,6 +49,7 @@ const GROUND: [[Cell; 2]; 5] = {
     ]
 };
 
+/// Rows of messages under the status line, by frame height.
 fn message_rows(height: i32) -> i32 {
     match height {
         h if h >= 24 => 3,
