@@ -14,7 +14,7 @@ use serde::Serialize;
 use xxhash_rust::xxh3::Xxh3;
 
 use super::Game;
-use super::state::{GameState, LogMark, MessageLog};
+use super::state::{Floor, GameState, LogMark, MessageLog};
 
 /// The parts of the state, in the order of their digests.
 pub const STATE_PARTS: [&str; 7] = [
@@ -63,13 +63,34 @@ pub fn compare_parts(a: &PartDigests, b: &PartDigests) -> (Vec<&'static str>, Ve
 /// most of what a key does not change (a hundred of them, encoded one
 /// string at a time), so while the log still has the mark their encoding
 /// is reused byte for byte.
+///
+/// The floor is kept the same way: most keys (a look round, the pack, a
+/// screen, a blow) leave it as it was, and its tiles and layers are most of
+/// the state's bytes, so while it equals the floor last encoded (a pass
+/// over the tiles and the layers' words) that encoding is reused.
 #[derive(Clone, Default)]
 pub struct StateEncoder {
     feed: Feed,
     log: Option<(LogMark, Vec<u8>)>,
+    floor: Option<(Floor, Vec<u8>)>,
 }
 
 impl StateEncoder {
+    /// The floor's encoding, as postcard encodes the `floor` field.
+    fn floor_bytes(&mut self, floor: &Floor, into: &mut Vec<u8>) {
+        match &mut self.floor {
+            Some((kept, bytes)) if same_floor(kept, floor) => into.extend_from_slice(bytes),
+            kept => {
+                let start = into.len();
+                encode(floor, into);
+                let (copy, bytes) = kept.get_or_insert_with(|| (floor.clone(), Vec::new()));
+                copy.clone_from(floor);
+                bytes.clear();
+                bytes.extend_from_slice(&into[start..]);
+            }
+        }
+    }
+
     /// The log's encoding, as postcard encodes the `log` field: its lines,
     /// then its two counts.
     fn log_bytes(&mut self, log: &MessageLog, into: &mut Vec<u8>) {
@@ -89,6 +110,26 @@ impl StateEncoder {
         encode(&log.total(), into);
         encode(&log.total_at_key_start(), into);
     }
+}
+
+/// `a == b`, with the map compared by [`crate::map::Map::same_as`].
+fn same_floor(a: &Floor, b: &Floor) -> bool {
+    // Every field named, so a new one fails to compile here until it is
+    // compared.
+    let Floor {
+        map,
+        generator,
+        start,
+        goal,
+        rooms,
+        vault,
+    } = a;
+    map.same_as(&b.map)
+        && *generator == b.generator
+        && *start == b.start
+        && *goal == b.goal
+        && *rooms == b.rooms
+        && *vault == b.vault
 }
 
 fn encode<T: Serialize + ?Sized>(value: &T, into: &mut Vec<u8>) {
@@ -173,7 +214,9 @@ impl Game {
         feed.field(content_fingerprint, None);
         feed.field(canaries, None);
         feed.field(depth, Some(MAP));
-        feed.field(floor, Some(MAP));
+        let start = feed.bytes.len();
+        encoder.floor_bytes(floor, &mut feed.bytes);
+        feed.ranges.push((start..feed.bytes.len(), Some(MAP)));
         feed.field(player, Some(PLAYER));
         feed.field(monsters, Some(MONSTERS));
         feed.field(items, Some(ITEMS));
@@ -258,6 +301,39 @@ mod tests {
             }
             let loaded = Game::load(&game.save(), game.content().clone()).expect("a save loads");
             assert_eq!(loaded.state_digest_in(&mut encoder), game.state_digest());
+        }
+    }
+
+    #[test]
+    fn a_kept_encoder_sees_one_tile_or_one_bit_of_a_layer_change() {
+        // The kept floor must be compared in full: each of these changes
+        // leaves every other part of the state as it was.
+        let game = Game::new(GameConfig::new(13)).expect("a game");
+        let mut encoder = StateEncoder::default();
+        assert_eq!(game.state_digest_in(&mut encoder), game.state_digest());
+        let far = crate::geom::Pos::new(1, 1);
+        let changes: [fn(&mut Floor, crate::geom::Pos); 4] = [
+            |floor, at| floor.map.set(at, crate::map::Tile::Door),
+            |floor, at| {
+                let i = floor.map.xy_idx(at);
+                floor.map.revealed.insert(i);
+            },
+            |floor, at| {
+                let i = floor.map.xy_idx(at);
+                floor.map.visible.insert(i);
+            },
+            |floor, _| floor.rooms += 1,
+        ];
+        for change in changes {
+            let mut changed = game.clone();
+            change(&mut changed.state.floor, far);
+            assert_ne!(changed.state_hash(), game.state_hash());
+            assert_eq!(
+                changed.state_digest_in(&mut encoder),
+                changed.state_digest()
+            );
+            // And back: the kept floor is now the changed one.
+            assert_eq!(game.state_digest_in(&mut encoder), game.state_digest());
         }
     }
 
