@@ -144,7 +144,8 @@ impl Game {
         let top_left = camera(map, width, height, focus);
         let to_screen = |p: Pos| (p.x - top_left.x, p.y - top_left.y);
         // Row by row over the part of the map in view, by index: this runs
-        // for every frame drawn, which is every key a sweep presses.
+        // for every frame drawn, a player's every key and a sweep's every
+        // fourth.
         let (first_x, last_x) = (top_left.x.max(0), (top_left.x + width).min(map.width()));
         let tiles = map.tiles();
         // Where column first_x of the map lands on screen (right of 0 when
@@ -163,7 +164,7 @@ impl Game {
             // The tiles from..to lie in columns left.. of this row. A word
             // of the revealed layer at a time, with the visible layer's
             // word beside it: this runs for every revealed cell of every
-            // frame drawn, which is every key a sweep presses.
+            // frame drawn.
             let row = &mut frame.row_mut(sy as u16)[left..];
             for (base, revealed) in map.revealed.words_in(from, to) {
                 let visible = map.visible.word_at(base);
@@ -177,9 +178,13 @@ impl Game {
                 }
             }
         }
+        // Nothing below the map's rows (the status line is there); the
+        // frame's edges clip the rest (`Frame::set`), as on a frame
+        // narrower than the map, where the camera leaves some of what is in
+        // view off screen.
         let mut put = |p: Pos, glyph: char, style: Style| {
             let (sx, sy) = to_screen(p);
-            if sx >= 0 && sy >= 0 && sx < width && sy < height {
+            if sy < height {
                 frame.set(sx, sy, Cell::new(glyph, style));
             }
         };
