@@ -174,3 +174,18 @@ fn state_hash(bencher: Bencher) {
     let game = in_play();
     bencher.bench_local(|| black_box(game.state_hash()));
 }
+
+/// The frame a player sees after every key, at the recordings' 80x24.
+#[divan::bench]
+fn frame_80x24(bencher: Bencher) {
+    let game = in_play();
+    bencher.bench_local(|| black_box(game.frame(80, 24)));
+}
+
+/// The screen check that reads that frame after every key a sweep presses.
+#[divan::bench]
+fn screen_check_80x24(bencher: Bencher) {
+    let game = in_play();
+    let frame = game.frame(80, 24);
+    bencher.bench_local(|| black_box(game_core::invariants::check_screen(&game, &frame)));
+}
