@@ -72,6 +72,13 @@ pub enum When {
 /// after every [`PERSIST_EVERY`].
 pub const ORACLE_EVERY: u64 = 128;
 pub const PERSIST_EVERY: u64 = 512;
+/// The frame at the run's size is drawn and read after every this many
+/// keys (steps 1, 5, 9, ...; and on the oracles' sample, and at a run's
+/// end): drawing and reading it after every key was half of what the
+/// checks added to a key, and a bug in drawing shows on most frames it
+/// touches, not one (docs/performance.md has the figures, docs/mutation.md
+/// the mutation sample with and without).
+pub const FRAME_EVERY: u64 = 4;
 
 /// One entry of the catalogue.
 #[derive(Clone, Copy, Debug)]

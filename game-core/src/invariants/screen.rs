@@ -24,8 +24,9 @@ use crate::map::Tile;
 
 use super::{Violation, violation};
 
-/// What the frame drawn after every key must show of `game`: the first
-/// thing it gets wrong. The cheap form, for every key: the map's rows
+/// What the frame drawn after a key must show of `game`: the first thing
+/// it gets wrong. The cheap form, for the frames a run reads (every
+/// [`super::FRAME_EVERY`]th key's, harness/src/run/runner.rs): the map's rows
 /// counted by the kind of each cell and judged cell by cell only where the
 /// counts are off, and an open screen's box found on the frame and held to
 /// its border, its place and its title. [`check_screen_closely`] does the

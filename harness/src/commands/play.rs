@@ -45,8 +45,8 @@ pub struct PlayArgs {
     /// Which frames to print (scripted keys only).
     #[arg(long, value_enum, default_value = "last")]
     pub frames: Frames,
-    /// Frame size, WIDTHxHEIGHT, that every key's frame is drawn and checked
-    /// at, and that the recording keeps (the terminal shows the game at its
+    /// Frame size, WIDTHxHEIGHT, that the checks draw and read the run's
+    /// frames at, and that the recording keeps (the terminal shows the game at its
     /// own size). Default: 80x24, or with --from the recording's own.
     #[arg(long, value_parser = crate::play::frames::parse_frame_size)]
     pub size: Option<(u16, u16)>,

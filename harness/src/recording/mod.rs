@@ -68,8 +68,8 @@ pub struct Recording {
     pub start_depth: u32,
     pub map_width: i32,
     pub map_height: i32,
-    /// The frame drawn after every key, width by height (80x24 in files
-    /// written before it was kept).
+    /// The size the runner draws and checks the run's frames at, width by
+    /// height (80x24 in files written before it was kept).
     pub frame: (u16, u16),
     /// For bot runs: the most keys in a row without progress
     /// (`play.progress`); `None` for runs without the check.

@@ -26,8 +26,10 @@ use crate::run::watchdog::Trail;
 /// replay checks it the same way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
-    /// The frame drawn after every key, width by height: a renderer that
-    /// panics is a failure like any other.
+    /// The size the frames the checks read are drawn at (after every
+    /// [`invariants::FRAME_EVERY`]th key, on the oracle sample and at a
+    /// run's end), width by height: a renderer that panics is a failure
+    /// like any other.
     pub frame: (u16, u16),
     /// For bot runs: the most keys in a row that reveal nothing, change no
     /// floor, fight no one, move no item and come no nearer the unknown or
@@ -497,8 +499,8 @@ impl Runner {
                 if game.state().depth != floor_before {
                     found.extend(floor_violations(game));
                 }
-                // What the player would see: drawing it is part of the key,
-                // and it must show the state it was drawn from.
+                // What the player would see must show the state it was
+                // drawn from: on a sample of keys (check_frames says which).
                 check_frames(game, (w, h), step, &mut found);
                 Ok((outcome, found))
             })
@@ -773,13 +775,17 @@ thread_local! {
 static HOOK: Once = Once::new();
 
 /// The frames drawn after a key, held to the state they were drawn from:
-/// cheaply at the run's size on every key, closely on the oracles' sample
-/// (with room round the map, and at the narrow sizes and the status line's
-/// widths), and at every ending size when the run is over; what they break
-/// goes into `found`, after what the key's other checks found.
+/// cheaply at the run's size on every [`invariants::FRAME_EVERY`]th key,
+/// closely on the oracles' sample (with room round the map, and at the
+/// narrow sizes and the status line's widths), and at every ending size
+/// when the run is over; what they break goes into `found`, after what the
+/// key's other checks found.
 fn check_frames(game: &Game, (w, h): (u16, u16), step: u64, found: &mut Vec<Violation>) {
-    let frame = game.frame(w, h);
     let sampled = step % invariants::ORACLE_EVERY == 1;
+    if !(sampled || game.is_over() || step % invariants::FRAME_EVERY == 1) {
+        return;
+    }
+    let frame = game.frame(w, h);
     // Closely on the sample (below), cheaply on every other key.
     if !sampled {
         found.extend(invariants::check_screen(game, &frame));
