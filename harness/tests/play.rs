@@ -291,3 +291,26 @@ fn keys_file_dash_reads_standard_input() {
         stdout_of(&["play", "--seed", "7", "--keys", "llll>"])
     );
 }
+
+#[test]
+fn a_played_run_is_recorded_as_reading_every_frame() {
+    // A player sees every frame, so the runner reads every one, and the
+    // recording says so (by leaving `frame_every` out): a frame that cannot
+    // be drawn after any key is then a failure its replay finds at that key.
+    let dir = scratch("every-frame");
+    let path = dir.join("played.ron");
+    stdout_of(&[
+        "play",
+        "--seed",
+        "5",
+        "--keys",
+        "lljj",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("frame: (width: 80, height: 24),"), "{text}");
+    assert!(!text.contains("frame_every"), "{text}");
+    let recording = harness::recording::read(&path).expect("reads back");
+    assert_eq!(recording.frame_every, 1);
+}

@@ -182,8 +182,12 @@ fn new_run(args: &PlayArgs, scripted: bool, content: Arc<Content>) -> Result<Run
             .iter()
             .fold(Canaries::NONE, |set, &c| set.with(c)),
     };
+    // A player sees every frame, so the checks read every one: a frame
+    // that cannot be drawn is then a failure the recording reproduces,
+    // whichever key it came after.
     let settings = crate::run::runner::Settings {
         frame: args.size.unwrap_or(crate::recording::DEFAULT_FRAME),
+        frame_every: 1,
         progress_limit: None,
     };
     Runner::with_settings(config, 1, settings)

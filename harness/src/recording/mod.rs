@@ -71,6 +71,10 @@ pub struct Recording {
     /// The size the runner draws and checks the run's frames at, width by
     /// height (80x24 in files written before it was kept).
     pub frame: (u16, u16),
+    /// The runner read that frame after every this many keys
+    /// (`Settings::frame_every`); 1, every key, in files written before it
+    /// was kept, as those runs did.
+    pub frame_every: u64,
     /// For bot runs: the most keys in a row without progress
     /// (`play.progress`); `None` for runs without the check.
     pub progress_limit: Option<u64>,
@@ -255,6 +259,10 @@ struct File {
     /// Absent in files written before it existed: drawn at 80x24.
     #[serde(default = "default_frame")]
     frame: FrameSize,
+    /// Absent in files written before it existed, and in runs that read
+    /// every key's frame: 1.
+    #[serde(default = "every_key")]
+    frame_every: u64,
     /// Absent in files written before it existed, and in runs without it.
     #[serde(default)]
     progress_limit: Option<u64>,
@@ -297,6 +305,16 @@ fn default_frame() -> FrameSize {
     let (width, height) = DEFAULT_FRAME;
     FrameSize { width, height }
 }
+
+/// A run's frames read after every key, as every run's were before
+/// `frame_every` was kept.
+fn every_key() -> u64 {
+    1
+}
+
+/// The most keys between two frames a recording may ask the runner to read
+/// (`frame_every`): a larger gap reads almost no frame at all.
+pub const MAX_FRAME_EVERY: u64 = 1024;
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -346,6 +364,7 @@ mod tests {
             map_width: 80,
             map_height: 40,
             frame: (80, 24),
+            frame_every: 1,
             progress_limit: None,
             canaries: Vec::new(),
             keys,
@@ -450,6 +469,21 @@ mod tests {
             text.len()
         );
         assert_eq!(from_text(&text), Ok(recording));
+    }
+
+    #[test]
+    fn how_often_the_frame_was_read_is_kept_and_absent_means_every_key() {
+        let every_key = sample();
+        let text = to_text(&every_key);
+        assert!(!text.contains("frame_every"), "{text}");
+        assert_eq!(from_text(&text), Ok(every_key.clone()));
+        let sampled = Recording {
+            frame_every: 4,
+            ..every_key
+        };
+        let text = to_text(&sampled);
+        assert!(text.contains("\n    frame_every: 4,\n"), "{text}");
+        assert_eq!(from_text(&text), Ok(sampled));
     }
 
     #[test]

@@ -142,6 +142,7 @@ fn check(text: &str, file: File) -> Result<Recording, String> {
         map_width: file.map.width,
         map_height: file.map.height,
         frame,
+        frame_every: file.frame_every,
         progress_limit: file.progress_limit,
         start_depth: file.start_depth,
         canaries,
@@ -296,6 +297,14 @@ fn check_sizes(at: &Places, file: &File) -> Result<(u16, u16), String> {
             at.field("frame"),
             frame.0,
             frame.1
+        ));
+    }
+    if !(1..=crate::recording::MAX_FRAME_EVERY).contains(&file.frame_every) {
+        return Err(format!(
+            "{}: frame_every {} is outside 1..={}: the runner reads the run's frame after every this many keys; leave it out to read every key",
+            at.field("frame_every"),
+            file.frame_every,
+            crate::recording::MAX_FRAME_EVERY
         ));
     }
     if file.progress_limit == Some(0) {

@@ -38,6 +38,9 @@ pub fn to_text(recording: &Recording) -> String {
         "    frame: (width: {}, height: {}),",
         recording.frame.0, recording.frame.1
     );
+    if recording.frame_every != 1 {
+        let _ = writeln!(out, "    frame_every: {},", recording.frame_every);
+    }
     if let Some(limit) = recording.progress_limit {
         let _ = writeln!(out, "    progress_limit: Some({limit}),");
     }

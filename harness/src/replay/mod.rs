@@ -186,11 +186,12 @@ pub fn start(recording: &Recording, content: Arc<Content>) -> Result<Runner, Str
     )
 }
 
-/// The checks a recording's run was made under: its frame size and, for a
-/// bot run, its progress limit.
+/// The checks a recording's run was made under: its frame size and how
+/// often the frame was read and, for a bot run, its progress limit.
 pub fn settings_of(recording: &Recording) -> crate::run::runner::Settings {
     crate::run::runner::Settings {
         frame: recording.frame,
+        frame_every: recording.frame_every,
         progress_limit: recording.progress_limit,
     }
 }

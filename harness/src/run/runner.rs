@@ -26,11 +26,15 @@ use crate::run::watchdog::Trail;
 /// replay checks it the same way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
-    /// The size the frames the checks read are drawn at (after every
-    /// [`invariants::FRAME_EVERY`]th key, on the oracle sample and at a
-    /// run's end), width by height: a renderer that panics is a failure
-    /// like any other.
+    /// The size the frames the checks read are drawn at, width by height:
+    /// a renderer that panics is a failure like any other.
     pub frame: (u16, u16),
+    /// The frame at that size is read after every this many keys (steps
+    /// 1, 1 + n, ...), as well as on the oracle sample and after a run's
+    /// last key: [`invariants::FRAME_EVERY`] for the sweeps, the probe and
+    /// the fuzz targets; 1 for a player, who sees every frame anyway. A
+    /// recording keeps it, so a replay reads the frames its run read.
+    pub frame_every: u64,
     /// For bot runs: the most keys in a row that reveal nothing, change no
     /// floor, fight no one, move no item and come no nearer the unknown or
     /// the way down (`play.progress`).
@@ -41,6 +45,7 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             frame: crate::recording::DEFAULT_FRAME,
+            frame_every: invariants::FRAME_EVERY,
             progress_limit: None,
         }
     }
@@ -486,6 +491,7 @@ impl Runner {
         let step = self.steps;
         let before = TurnWatch::before(&self.game, key);
         let (w, h) = self.settings.frame;
+        let frame_every = self.settings.frame_every.max(1);
         let floor_before = self.depth;
         let game = &mut self.game;
         let checked = {
@@ -501,7 +507,7 @@ impl Runner {
                 }
                 // What the player would see must show the state it was
                 // drawn from: on a sample of keys (check_frames says which).
-                check_frames(game, (w, h), step, &mut found);
+                check_frames(game, (w, h), (step, frame_every), &mut found);
                 Ok((outcome, found))
             })
         };
@@ -683,6 +689,7 @@ impl Runner {
             map_width: map.width(),
             map_height: map.height(),
             frame: self.settings.frame,
+            frame_every: self.settings.frame_every,
             progress_limit: self.settings.progress_limit,
             canaries: self.game.state().canaries.list(),
             keys,
@@ -712,6 +719,7 @@ impl Runner {
             map_width: config.width,
             map_height: config.height,
             frame: trail.settings.frame,
+            frame_every: trail.settings.frame_every,
             progress_limit: trail.settings.progress_limit,
             canaries: config.canaries.list(),
             keys: Vec::new(),
@@ -774,15 +782,20 @@ thread_local! {
 
 static HOOK: Once = Once::new();
 
-/// The frames drawn after a key, held to the state they were drawn from:
-/// cheaply at the run's size on every [`invariants::FRAME_EVERY`]th key,
-/// closely on the oracles' sample (with room round the map, and at the
-/// narrow sizes and the status line's widths), and at every ending size
-/// when the run is over; what they break goes into `found`, after what the
-/// key's other checks found.
-fn check_frames(game: &Game, (w, h): (u16, u16), step: u64, found: &mut Vec<Violation>) {
+/// The frames drawn after key `step`, held to the state they were drawn
+/// from: cheaply at the run's size after every `every`th key (steps 1,
+/// 1 + every, ...), closely on the oracles' sample (with room round the
+/// map, and at the narrow sizes and the status line's widths), and at
+/// every ending size when the run is over; what they break goes into
+/// `found`, after what the key's other checks found.
+fn check_frames(
+    game: &Game,
+    (w, h): (u16, u16),
+    (step, every): (u64, u64),
+    found: &mut Vec<Violation>,
+) {
     let sampled = step % invariants::ORACLE_EVERY == 1;
-    if !(sampled || game.is_over() || step % invariants::FRAME_EVERY == 1) {
+    if !(sampled || game.is_over() || (step - 1) % every == 0) {
         return;
     }
     let frame = game.frame(w, h);
@@ -904,8 +917,8 @@ mod tests {
     /// at, and the approach distances after each key before it.
     fn until_no_progress(keys: &str, limit: u64) -> (Option<u64>, Vec<Approach>) {
         let settings = Settings {
-            frame: crate::recording::DEFAULT_FRAME,
             progress_limit: Some(limit),
+            ..Settings::default()
         };
         let mut runner = Runner::with_settings(GameConfig::new(3), 1, settings).expect("valid");
         let keys = Key::parse_all(keys).expect("valid");
