@@ -10,11 +10,14 @@
 //! from its fields' slices of that buffer; a part's digest is the low byte
 //! of its XXH3. docs/state-hash.md draws the line between the parts.
 
+use std::collections::VecDeque;
+use std::ops::Range;
+
 use serde::Serialize;
 use xxhash_rust::xxh3::Xxh3;
 
 use super::Game;
-use super::state::{Floor, GameState, LogMark, MessageLog};
+use super::state::{Floor, GameState, LogMark, Message, MessageLog};
 
 /// The parts of the state, in the order of their digests.
 pub const STATE_PARTS: [&str; 7] = [
@@ -58,21 +61,51 @@ pub fn compare_parts(a: &PartDigests, b: &PartDigests) -> (Vec<&'static str>, Ve
 }
 
 /// What a caller that hashes after every key keeps between keys: the
-/// buffers the state is encoded into, and the message log's lines encoded
-/// with a mark of the lines they are ([`MessageLog::mark`]). The lines are
-/// most of what a key does not change (a hundred of them, encoded one
-/// string at a time), so while the log still has the mark their encoding
-/// is reused byte for byte.
+/// buffers the state is encoded into, and the encodings and hashes of what
+/// most keys leave as it was, each reused only once it is known to be the
+/// same.
 ///
-/// The floor is kept the same way: most keys (a look round, the pack, a
-/// screen, a blow) leave it as it was, and its tiles and layers are most of
-/// the state's bytes, so while it equals the floor last encoded (a pass
-/// over the tiles and the layers' words) that encoding is reused.
+/// - The message log's lines, an encoding per line beside a copy of the
+///   line: a key that says something adds a line (the oldest falling off a
+///   full log) or counts a repeat on the newest, so only the lines that
+///   differ from the copies are encoded again. While the log still has the
+///   mark made when they were last compared ([`MessageLog::mark`]), not
+///   even the comparison is needed.
+/// - The floor: most keys (a look round, the pack, a screen, a blow) leave
+///   it as it was, and its tiles and layers are most of the state's bytes,
+///   so while it equals the floor last encoded (a pass over the tiles and
+///   the layers' words) that encoding is reused.
+/// - The hashes of the bytes up to the floor's last (what the run started
+///   with, the depth, the floor): while those bytes are the same, the whole
+///   hash goes on from its state after them, and the map's digest, which
+///   is theirs alone, is the one kept.
 #[derive(Clone, Default)]
 pub struct StateEncoder {
     feed: Feed,
-    log: Option<(LogMark, Vec<u8>)>,
+    log: KeptLog,
     floor: Option<(Floor, Vec<u8>)>,
+    through_floor: Option<KeptHashes>,
+}
+
+/// The log's lines as last encoded: a copy of each, its encoding's length,
+/// and the encodings one after another.
+#[derive(Clone, Default)]
+struct KeptLog {
+    /// Made when the lines were last compared; `None` before that.
+    mark: Option<LogMark>,
+    lines: VecDeque<Message>,
+    lengths: VecDeque<usize>,
+    bytes: Vec<u8>,
+}
+
+/// The hashes of the state's bytes through the floor's last.
+#[derive(Clone)]
+struct KeptHashes {
+    /// The bytes before the floor's (the floor is kept on its own).
+    before_floor: Vec<u8>,
+    /// The whole hash, fed every byte through the floor's last.
+    whole: Xxh3,
+    map: u8,
 }
 
 impl StateEncoder {
@@ -81,6 +114,8 @@ impl StateEncoder {
         match &mut self.floor {
             Some((kept, bytes)) if same_floor(kept, floor) => into.extend_from_slice(bytes),
             kept => {
+                // The hashes through the floor were of the floor before.
+                self.through_floor = None;
                 let start = into.len();
                 encode(floor, into);
                 let (copy, bytes) = kept.get_or_insert_with(|| (floor.clone(), Vec::new()));
@@ -91,24 +126,78 @@ impl StateEncoder {
         }
     }
 
-    /// The log's encoding, as postcard encodes the `log` field: its lines,
-    /// then its two counts.
+    /// The log's encoding, as postcard encodes the `log` field: its lines
+    /// (how many, then each), then its two counts.
     fn log_bytes(&mut self, log: &MessageLog, into: &mut Vec<u8>) {
-        if !self
-            .log
-            .as_ref()
-            .is_some_and(|(mark, _)| log.has_mark(mark))
-        {
-            self.log = None;
+        let kept = &mut self.log;
+        if !kept.mark.as_ref().is_some_and(|mark| log.has_mark(mark)) {
+            kept.update(log.messages());
+            kept.mark = Some(log.mark());
         }
-        let (_, lines) = self.log.get_or_insert_with(|| {
-            let mut lines = Vec::new();
-            encode(log.messages(), &mut lines);
-            (log.mark(), lines)
-        });
-        into.extend_from_slice(lines);
+        encode(&kept.lines.len(), into);
+        into.extend_from_slice(&kept.bytes);
         encode(&log.total(), into);
         encode(&log.total_at_key_start(), into);
+    }
+
+    /// The whole hash fed the bytes through the floor's last, and the
+    /// map's digest: the kept ones when the floor was kept (else they were
+    /// dropped with it) and the bytes before it are the same.
+    fn hashes_through_floor(&mut self, floor: Range<usize>) -> (Xxh3, u8) {
+        let before_floor = &self.feed.bytes[..floor.start];
+        match &self.through_floor {
+            Some(kept) if kept.before_floor == before_floor => (kept.whole.clone(), kept.map),
+            _ => {
+                let mut whole = Xxh3::new();
+                whole.update(&self.feed.bytes[..floor.end]);
+                let map = self.feed.part_digest(MAP);
+                self.through_floor = Some(KeptHashes {
+                    before_floor: before_floor.to_vec(),
+                    whole: whole.clone(),
+                    map,
+                });
+                (whole, map)
+            }
+        }
+    }
+}
+
+impl KeptLog {
+    /// Makes the kept lines `lines`, encoding only those that differ: the
+    /// kept lines are held to `lines` as they are, and less their oldest
+    /// (a full log said a new line), and the first lines that agree are
+    /// kept, the more of them the better.
+    fn update(&mut self, lines: &VecDeque<Message>) {
+        let agreeing = |dropped: usize| {
+            self.lines
+                .iter()
+                .skip(dropped)
+                .zip(lines)
+                .take_while(|(kept, line)| kept == line)
+                .count()
+        };
+        let (as_they_are, less_the_oldest) = (agreeing(0), agreeing(1));
+        let (dropped, same) = if less_the_oldest > as_they_are {
+            (1, less_the_oldest)
+        } else {
+            (0, as_they_are)
+        };
+        for _ in 0..dropped {
+            self.lines.pop_front();
+            let length = self.lengths.pop_front().expect("a length per line");
+            self.bytes.drain(..length);
+        }
+        while self.lines.len() > same {
+            self.lines.pop_back();
+            let length = self.lengths.pop_back().expect("a length per line");
+            self.bytes.truncate(self.bytes.len() - length);
+        }
+        for line in lines.iter().skip(same) {
+            let start = self.bytes.len();
+            encode(line, &mut self.bytes);
+            self.lines.push_back(line.clone());
+            self.lengths.push_back(self.bytes.len() - start);
+        }
     }
 }
 
@@ -146,18 +235,20 @@ impl Game {
     /// [`Game::state_digest`] with the buffers and the log's encoding kept
     /// in `encoder` between calls: the same digest, for less work.
     pub fn state_digest_in(&self, encoder: &mut StateEncoder) -> StateDigest {
-        self.feed(encoder);
+        let floor = self.feed(encoder);
+        let (mut whole, map) = encoder.hashes_through_floor(floor.clone());
         let feed = &encoder.feed;
+        whole.update(&feed.bytes[floor.end..]);
         let mut parts = [0u8; STATE_PARTS.len()];
         for (part, digest) in parts.iter_mut().enumerate() {
-            let mut hasher = Xxh3::new();
-            for (range, _) in feed.ranges.iter().filter(|(_, p)| *p == Some(part)) {
-                hasher.update(&feed.bytes[range.clone()]);
-            }
-            *digest = hasher.digest() as u8;
+            *digest = if part == MAP {
+                map
+            } else {
+                feed.part_digest(part)
+            };
         }
         StateDigest {
-            hash: xxhash_rust::xxh3::xxh3_64(&feed.bytes),
+            hash: whole.digest(),
             parts,
         }
     }
@@ -179,8 +270,9 @@ impl Game {
     }
 
     /// Every field of the state encoded in declaration order into the
-    /// encoder's buffer, each field's slice marked with its part.
-    fn feed(&self, encoder: &mut StateEncoder) {
+    /// encoder's buffer, each field's slice marked with its part; where
+    /// the floor's bytes lie.
+    fn feed(&self, encoder: &mut StateEncoder) -> Range<usize> {
         // Every field named, so a new field fails to compile here until it
         // is given a part; the order is the declaration order, which the
         // whole hash depends on (a test holds it to `state_hash`).
@@ -216,7 +308,8 @@ impl Game {
         feed.field(depth, Some(MAP));
         let start = feed.bytes.len();
         encoder.floor_bytes(floor, &mut feed.bytes);
-        feed.ranges.push((start..feed.bytes.len(), Some(MAP)));
+        let floor = start..feed.bytes.len();
+        feed.ranges.push((floor.clone(), Some(MAP)));
         feed.field(player, Some(PLAYER));
         feed.field(monsters, Some(MONSTERS));
         feed.field(items, Some(ITEMS));
@@ -232,6 +325,7 @@ impl Game {
         feed.field(turns_taken, Some(PLAYER));
         feed.field(kills, Some(PLAYER));
         encoder.feed = feed;
+        floor
     }
 }
 
@@ -239,10 +333,19 @@ impl Game {
 struct Feed {
     bytes: Vec<u8>,
     /// Each field's bytes and its part.
-    ranges: Vec<(std::ops::Range<usize>, Option<usize>)>,
+    ranges: Vec<(Range<usize>, Option<usize>)>,
 }
 
 impl Feed {
+    /// The digest of `part`: the low byte of the XXH3 of its fields' bytes.
+    fn part_digest(&self, part: usize) -> u8 {
+        let mut hasher = Xxh3::new();
+        for (range, _) in self.ranges.iter().filter(|(_, p)| *p == Some(part)) {
+            hasher.update(&self.bytes[range.clone()]);
+        }
+        hasher.digest() as u8
+    }
+
     fn field<T: Serialize>(&mut self, value: &T, part: Option<usize>) {
         let start = self.bytes.len();
         encode(value, &mut self.bytes);
@@ -305,7 +408,46 @@ mod tests {
     }
 
     #[test]
-    fn a_kept_encoder_sees_one_tile_or_one_bit_of_a_layer_change() {
+    fn a_kept_encoder_follows_the_log_line_by_line_through_repeats_and_a_full_log() {
+        // Lines said past the log's capacity, repeats merged into the
+        // newest, and copies that say lines of their own, all hashed
+        // through one encoder: each digest as a fresh encoder's.
+        let mut game = Game::new(GameConfig::new(17)).expect("a game");
+        let mut encoder = StateEncoder::default();
+        let words = ["You miss.", "The rat bites.", "You miss.", "", "A door."];
+        let mut copy: Option<Game> = None;
+        let mut draw = 7u64;
+        for turn in 0..(3 * crate::game::state::LOG_CAPACITY as u64) {
+            draw = draw
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let said = words[(draw >> 33) as usize % words.len()];
+            game.state.log.push(turn, said.to_string());
+            if (draw >> 40) % 3 == 0 {
+                game.state.log.push(turn, said.to_string());
+            }
+            assert_eq!(game.state_digest_in(&mut encoder), game.state_digest());
+            if turn % 37 == 0 {
+                copy = Some(game.clone());
+            }
+            if let Some(copy) = &mut copy {
+                copy.state
+                    .log
+                    .push(turn, format!("Only the copy, at {turn}."));
+                assert_eq!(copy.state_digest_in(&mut encoder), copy.state_digest());
+            }
+        }
+        // A log with none of the kept lines, and one with none at all.
+        let fresh = Game::new(GameConfig::new(18)).expect("a game");
+        assert_eq!(fresh.state_digest_in(&mut encoder), fresh.state_digest());
+        let mut silent = game.clone();
+        silent.state.log = MessageLog::default();
+        assert_eq!(silent.state_digest_in(&mut encoder), silent.state_digest());
+        assert_eq!(game.state_digest_in(&mut encoder), game.state_digest());
+    }
+
+    #[test]
+    fn a_kept_encoder_sees_one_tile_or_one_bit_of_a_layer_change_or_what_comes_before_it() {
         // The kept floor must be compared in full: each of these changes
         // leaves every other part of the state as it was.
         let game = Game::new(GameConfig::new(13)).expect("a game");
@@ -333,6 +475,22 @@ mod tests {
                 changed.state_digest()
             );
             // And back: the kept floor is now the changed one.
+            assert_eq!(game.state_digest_in(&mut encoder), game.state_digest());
+        }
+        // The same floor after other bytes: the hash kept through the
+        // floor was fed those bytes too.
+        let others: [fn(&mut GameState); 3] = [
+            |state| state.seed.0 ^= 1,
+            |state| state.content_fingerprint ^= 1,
+            |state| state.depth += 1,
+        ];
+        for change in others {
+            let mut changed = game.clone();
+            change(&mut changed.state);
+            assert_eq!(
+                changed.state_digest_in(&mut encoder),
+                changed.state_digest()
+            );
             assert_eq!(game.state_digest_in(&mut encoder), game.state_digest());
         }
     }
