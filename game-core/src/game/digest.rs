@@ -235,10 +235,8 @@ impl Game {
     /// [`Game::state_digest`] with the buffers and the log's encoding kept
     /// in `encoder` between calls: the same digest, for less work.
     pub fn state_digest_in(&self, encoder: &mut StateEncoder) -> StateDigest {
-        let floor = self.feed(encoder);
-        let (mut whole, map) = encoder.hashes_through_floor(floor.clone());
+        let (hash, map) = self.hash_in(encoder);
         let feed = &encoder.feed;
-        whole.update(&feed.bytes[floor.end..]);
         let mut parts = [0u8; STATE_PARTS.len()];
         for (part, digest) in parts.iter_mut().enumerate() {
             *digest = if part == MAP {
@@ -247,10 +245,23 @@ impl Game {
                 feed.part_digest(part)
             };
         }
-        StateDigest {
-            hash: whole.digest(),
-            parts,
-        }
+        StateDigest { hash, parts }
+    }
+
+    /// [`Game::state_hash`] with what `encoder` keeps between calls, without
+    /// the parts' digests: for a caller that compares the hash and asks
+    /// for the parts only when it differs (a replay, which stops there).
+    pub fn state_hash_with(&self, encoder: &mut StateEncoder) -> u64 {
+        self.hash_in(encoder).0
+    }
+
+    /// The whole hash and the map's digest, with the state encoded into
+    /// `encoder`'s buffer for the other parts' digests.
+    fn hash_in(&self, encoder: &mut StateEncoder) -> (u64, u8) {
+        let floor = self.feed(encoder);
+        let (mut whole, map) = encoder.hashes_through_floor(floor.clone());
+        whole.update(&encoder.feed.bytes[floor.end..]);
+        (whole.digest(), map)
     }
 
     /// A 64-bit hash of every part of the state, leaving out what the run
@@ -393,6 +404,7 @@ mod tests {
         for (step, key) in keys.into_iter().enumerate() {
             game.press(key).expect("no stuck loop");
             assert_eq!(game.state_digest_in(&mut encoder), game.state_digest());
+            assert_eq!(game.state_hash_with(&mut encoder), game.state_hash());
             if step % 5 == 0 {
                 copies.push(game.clone());
             }

@@ -240,7 +240,8 @@ pub fn replay(
     mut each_step: impl FnMut(u64, Option<Key>, &Game),
 ) -> Result<Report, String> {
     let warnings = warnings(recording, &content);
-    let mut runner = start(recording, content)?;
+    // The parts' digests only for a drift's report, at the step it stops.
+    let mut runner = start(recording, content)?.hashing_without_parts();
     let last = to_step.map_or(recording.keys.len() as u64, |n| {
         n.min(recording.keys.len() as u64)
     });
@@ -377,16 +378,16 @@ pub fn check_step(
             failure: recorded.clone(),
         });
     }
-    let digest = runner.last_digest()?;
-    let actual = digest.hash;
+    let actual = runner.last_hash()?;
     // Only a drift is described: the steps that match (nearly all) cost a
     // comparison, nothing more.
     let drift = |what: &str, expected: String, actual: String| {
-        // Which parts moved, when the recording kept their digests.
+        // Which parts moved, when the recording kept their digests: the
+        // runner's game is at this step, so it gives its parts' now.
         let (parts_differ, parts_same) = match recording.part_digests.get(step as usize) {
             Some(recorded) => {
-                let (differ, same) =
-                    game_core::game::digest::compare_parts(&digest.parts, recorded);
+                let parts = runner.game().state_digest().parts;
+                let (differ, same) = game_core::game::digest::compare_parts(&parts, recorded);
                 let owned = |names: Vec<&str>| names.into_iter().map(String::from).collect();
                 (owned(differ), owned(same))
             }
@@ -444,7 +445,7 @@ pub fn checked_game_at(
     content: Arc<Content>,
     step: u64,
 ) -> Result<(Game, Option<Verdict>), String> {
-    let mut runner = start(recording, content)?;
+    let mut runner = start(recording, content)?.hashing_without_parts();
     let unlike_the_recording =
         |verdict: Option<Verdict>| verdict.filter(|v| !matches!(v, Verdict::Reproduced { .. }));
     let mut first = unlike_the_recording(check_step(recording, &runner, 0, None));

@@ -122,7 +122,9 @@ impl Timeline {
     /// back and forth needs. A recorded hang is not pressed again: the
     /// timeline ends before it.
     pub fn build(recording: Recording, content: Arc<Content>) -> Result<Timeline, String> {
-        let mut runner = replay::start(&recording, content)?.tallying();
+        let mut runner = replay::start(&recording, content)?
+            .hashing_without_parts()
+            .tallying();
         let spacing = keyframe_spacing(recording.keys.len() as u64);
         let mut keyframes = vec![runner.game().clone()];
         let info = |game: &Game, effect| StepInfo {

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Once};
 
-use game_core::game::digest::{StateDigest, StateEncoder};
+use game_core::game::digest::{PartDigests, StateDigest, StateEncoder};
 use game_core::game::events::{Event, Place};
 use game_core::invariants::reach::{self, Reach};
 use game_core::invariants::{self, Command, TurnWatch, Violation};
@@ -283,18 +283,29 @@ fn approach_distances(state: &game_core::game::state::GameState) -> Approach {
     }
 }
 
+/// What a runner keeps of the state after each step.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Hashing {
+    /// Nothing: a run that asks only whether it fails (a sweep's, a fuzz
+    /// input's) and hashes only if it is written down.
+    Off,
+    /// The state hash alone.
+    Hash,
+    /// The state hash and its parts' digests: what a recording keeps.
+    WithParts,
+}
+
 /// A game being driven, with the history a recording needs.
 pub struct Runner {
     game: Game,
     /// How the run started and its keys, where the watchdog can see them.
     trail: Arc<Trail>,
     steps: u64,
-    /// The full state hash and its parts' digests at step 0 and after each
-    /// key, when recording.
-    hashes: Vec<StateDigest>,
-    /// Whether to hash every step: a recording needs it; a fuzz run that only
-    /// asks whether a failure happens does not (and is faster without).
-    hashing: bool,
+    /// The full state hash at step 0 and after each key, when hashing.
+    hashes: Vec<u64>,
+    /// Its parts' digests beside it, when keeping them.
+    parts: Vec<PartDigests>,
+    hashing: Hashing,
     /// The hashing's buffers and the message log's encoding, kept between
     /// keys (the same digests, for less work).
     encoder: StateEncoder,
@@ -324,6 +335,7 @@ impl Clone for Runner {
             ),
             steps: self.steps,
             hashes: self.hashes.clone(),
+            parts: self.parts.clone(),
             hashing: self.hashing,
             encoder: StateEncoder::default(),
             failure: self.failure.clone(),
@@ -365,9 +377,11 @@ impl Runner {
                 .map_err(|e| e.to_string())?
         };
         let depth = game.state().depth;
+        let start = game.state_digest();
         let mut runner = Runner {
-            hashes: vec![game.state_digest()],
-            hashing: true,
+            hashes: Vec::new(),
+            parts: Vec::new(),
+            hashing: Hashing::WithParts,
             encoder: StateEncoder::default(),
             progress: Progress::at(game.state().floor.map.revealed.count(), depth),
             revealed: (game.state().floor.map.revealed.count(), depth),
@@ -393,7 +407,9 @@ impl Runner {
                     message: v.message,
                 },
             });
-            runner.hashes.clear();
+        } else {
+            runner.hashes.push(start.hash);
+            runner.parts.push(start.parts);
         }
         Ok(runner)
     }
@@ -401,8 +417,21 @@ impl Runner {
     /// Stops hashing every step: for runs that are never written down. Such
     /// a runner cannot make a recording.
     pub fn without_hashing(mut self) -> Runner {
-        self.hashing = false;
+        self.hashing = Hashing::Off;
         self.hashes.clear();
+        self.parts.clear();
+        self
+    }
+
+    /// Hashes every step without its parts' digests: for a replay, which
+    /// compares the hash with the recording's and stops where it differs,
+    /// so the game there can give the parts (`Game::state_digest`). Such a
+    /// runner makes a recording as one `without_hashing` does.
+    pub fn hashing_without_parts(mut self) -> Runner {
+        if self.hashing == Hashing::WithParts {
+            self.hashing = Hashing::Hash;
+            self.parts.clear();
+        }
         self
     }
 
@@ -457,12 +486,16 @@ impl Runner {
 
     /// The full state hash after the last good step.
     pub fn last_hash(&self) -> Option<u64> {
-        self.hashes.last().map(|d| d.hash)
+        self.hashes.last().copied()
     }
 
-    /// The state hash and part digests after the last step, when hashing.
+    /// The state hash and part digests after the last step, when hashing
+    /// with the parts.
     pub fn last_digest(&self) -> Option<StateDigest> {
-        self.hashes.last().copied()
+        Some(StateDigest {
+            hash: *self.hashes.last()?,
+            parts: *self.parts.last()?,
+        })
     }
 
     pub fn failure(&self) -> Option<&Failure> {
@@ -528,9 +561,17 @@ impl Runner {
                         message: v.message,
                     },
                     None => {
-                        if self.hashing {
-                            let digest = self.game.state_digest_in(&mut self.encoder);
-                            self.hashes.push(digest);
+                        match self.hashing {
+                            Hashing::Off => {}
+                            Hashing::Hash => {
+                                let hash = self.game.state_hash_with(&mut self.encoder);
+                                self.hashes.push(hash);
+                            }
+                            Hashing::WithParts => {
+                                let digest = self.game.state_digest_in(&mut self.encoder);
+                                self.hashes.push(digest.hash);
+                                self.parts.push(digest.parts);
+                            }
                         }
                         return Ok(outcome);
                     }
@@ -641,7 +682,7 @@ impl Runner {
     /// of them, so the run and its failure come out the same): sweeps hash
     /// only the runs they write down.
     pub fn recording(&self, note: String) -> Recording {
-        if !self.hashing {
+        if self.hashing != Hashing::WithParts {
             return self.replayed_with_hashing().recording(note);
         }
         let mut recording = self.recording_of(self.trail.keys(), self.failure.clone());
@@ -666,6 +707,11 @@ impl Runner {
     /// The run so far, then `key` failing with `failure`: how the watchdog
     /// writes a hang it has replayed up to the key that hung.
     pub fn recording_with_failure(&self, key: Key, failure: Failure) -> Recording {
+        if self.hashing != Hashing::WithParts {
+            return self
+                .replayed_with_hashing()
+                .recording_with_failure(key, failure);
+        }
         let mut keys = self.trail.keys();
         keys.push(key);
         let note = format!("deja found this: {}", failure.kind);
@@ -693,11 +739,9 @@ impl Runner {
             progress_limit: self.settings.progress_limit,
             canaries: self.game.state().canaries.list(),
             keys,
-            step_hashes: self.hashes.iter().map(|d| d.hash as u32).collect(),
-            part_digests: self.hashes.iter().map(|d| d.parts).collect(),
-            checkpoints: Recording::checkpoints_of(
-                &self.hashes.iter().map(|d| d.hash).collect::<Vec<_>>(),
-            ),
+            step_hashes: self.hashes.iter().map(|&hash| hash as u32).collect(),
+            part_digests: self.parts.clone(),
+            checkpoints: Recording::checkpoints_of(&self.hashes),
             outcome,
             failure,
             note: String::new(),
