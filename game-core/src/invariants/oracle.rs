@@ -12,8 +12,6 @@
 //! sample of turns (`harness::run::runner`) and on every input of the `sight`
 //! fuzz target.
 
-use std::collections::VecDeque;
-
 use crate::fov::SIGHT_RADIUS;
 use crate::game::{CHASE_RADIUS, Game};
 use crate::geom::{Dir, Pos};
@@ -74,7 +72,16 @@ pub fn can_step(map: &Map, from: Pos, dx: i32, dy: i32) -> bool {
 
 /// Steps from `from` to every cell (row-major), [`UNREACHABLE`] where none.
 pub fn distances(map: &Map, from: Pos) -> Vec<u32> {
-    distances_over(map, from, |x, y| open(map, x, y), None)
+    let mut ground = Ground::rock(map);
+    let width = map.width() as usize;
+    for y in 0..map.height() {
+        let (start, tiles) = (ground.padded(0, y), y as usize * width);
+        let row = &map.tiles()[tiles..tiles + width];
+        for (cell, &tile) in ground.open[start..start + width].iter_mut().zip(row) {
+            *cell = tile != Tile::Wall;
+        }
+    }
+    ground.search(from, None)
 }
 
 /// Breadth-first steps from `from` over the cells `open` admits, by the step
@@ -86,39 +93,100 @@ pub fn distances_over(
     open: impl Fn(i32, i32) -> bool,
     until: Option<Pos>,
 ) -> Vec<u32> {
-    let (w, h) = (map.width(), map.height());
-    let index = |p: Pos| (p.y as usize) * (w as usize) + p.x as usize;
-    let mut dist = vec![UNREACHABLE; (w as usize) * (h as usize)];
-    let inside = |x: i32, y: i32| x >= 0 && y >= 0 && x < w && y < h;
-    if !inside(from.x, from.y) || !open(from.x, from.y) {
-        return dist;
-    }
-    dist[index(from)] = 0;
-    let mut queue = VecDeque::from([from]);
-    while let Some(here) = queue.pop_front() {
-        if Some(here) == until {
-            break;
+    let mut ground = Ground::rock(map);
+    for y in 0..map.height() {
+        for x in 0..map.width() {
+            let at = ground.padded(x, y);
+            ground.open[at] = open(x, y);
         }
-        let next_dist = dist[index(here)] + 1;
-        for (dx, dy) in NEIGHBOURS {
-            let (x, y) = (here.x + dx, here.y + dy);
-            let next = Pos::new(x, y);
-            // A cell labelled already is passed over before asking whether
-            // the step is legal: the answer could not change its label.
-            let legal = || {
-                open(x, y)
-                    && (dx == 0
-                        || dy == 0
-                        || open(here.x + dx, here.y)
-                        || open(here.x, here.y + dy))
-            };
-            if inside(x, y) && dist[index(next)] == UNREACHABLE && legal() {
-                dist[index(next)] = next_dist;
-                queue.push_back(next);
+    }
+    ground.search(from, until)
+}
+
+/// The cells a search may stand on, asked once a cell, in a grid with a
+/// border of rock around the map: the search then reads a neighbour by
+/// adding an offset, with no test for the map's edge, instead of asking
+/// about the same cell again for every step that looks at it.
+struct Ground {
+    width: i32,
+    height: i32,
+    /// Padded row-major, `width + 2` a row.
+    open: Vec<bool>,
+}
+
+impl Ground {
+    /// All rock, the map's cells included.
+    fn rock(map: &Map) -> Ground {
+        let (width, height) = (map.width(), map.height());
+        let cells = (width as usize + 2) * (height as usize + 2);
+        Ground {
+            width,
+            height,
+            open: vec![false; cells],
+        }
+    }
+
+    /// The padded index of the map's (x, y), which may lie one cell outside
+    /// the map.
+    fn padded(&self, x: i32, y: i32) -> usize {
+        (y + 1) as usize * (self.width as usize + 2) + (x + 1) as usize
+    }
+
+    /// Breadth-first from `from` in [`NEIGHBOURS`] order, stopping once
+    /// `until` leaves the queue; the steps in the map's own row-major layout.
+    fn search(&self, from: Pos, until: Option<Pos>) -> Vec<u32> {
+        let (w, h) = (self.width, self.height);
+        let row = w as isize + 2;
+        let inside = |p: Pos| p.x >= 0 && p.y >= 0 && p.x < w && p.y < h;
+        let mut dist = vec![UNREACHABLE; self.open.len()];
+        let start = inside(from).then(|| self.padded(from.x, from.y));
+        if let Some(start) = start.filter(|&start| self.open[start]) {
+            let stop = until.filter(|&p| inside(p)).map(|p| self.padded(p.x, p.y));
+            // Each neighbour as its offset and, for a diagonal, the offsets
+            // of the two cells it passes between.
+            let steps = NEIGHBOURS.map(|(dx, dy)| {
+                let (across, down) = (dx as isize, dy as isize * row);
+                (
+                    across + down,
+                    (dx != 0 && dy != 0).then_some((across, down)),
+                )
+            });
+            dist[start] = 0;
+            let mut queue = Vec::with_capacity(self.open.len());
+            queue.push(start);
+            let mut head = 0;
+            while let Some(&here) = queue.get(head) {
+                head += 1;
+                if Some(here) == stop {
+                    break;
+                }
+                let next_dist = dist[here] + 1;
+                for &(offset, squeeze) in &steps {
+                    let next = here.wrapping_add_signed(offset);
+                    // A cell labelled already is passed over before asking
+                    // whether the step is legal: the answer could not
+                    // change its label.
+                    let legal = || {
+                        self.open[next]
+                            && squeeze.is_none_or(|(across, down)| {
+                                self.open[here.wrapping_add_signed(across)]
+                                    || self.open[here.wrapping_add_signed(down)]
+                            })
+                    };
+                    if dist[next] == UNREACHABLE && legal() {
+                        dist[next] = next_dist;
+                        queue.push(next);
+                    }
+                }
             }
         }
+        let mut out = Vec::with_capacity((w * h) as usize);
+        for y in 0..h {
+            let start = self.padded(0, y);
+            out.extend_from_slice(&dist[start..start + w as usize]);
+        }
+        out
     }
-    dist
 }
 
 /// An exact fraction `num / den`, `den > 0`.
@@ -744,6 +812,80 @@ mod tests {
             }
         }
         assert!(origins > 500, "only {origins} origins");
+    }
+
+    /// The search as first written, cell by cell with a check for the
+    /// map's edge at every step, for [`distances_over`] to agree with.
+    fn plain_distances_over(
+        map: &Map,
+        from: Pos,
+        open: impl Fn(i32, i32) -> bool,
+        until: Option<Pos>,
+    ) -> Vec<u32> {
+        let (w, h) = (map.width(), map.height());
+        let index = |p: Pos| (p.y as usize) * (w as usize) + p.x as usize;
+        let mut dist = vec![UNREACHABLE; (w as usize) * (h as usize)];
+        let inside = |x: i32, y: i32| x >= 0 && y >= 0 && x < w && y < h;
+        if !inside(from.x, from.y) || !open(from.x, from.y) {
+            return dist;
+        }
+        dist[index(from)] = 0;
+        let mut queue = std::collections::VecDeque::from([from]);
+        while let Some(here) = queue.pop_front() {
+            if Some(here) == until {
+                break;
+            }
+            let next_dist = dist[index(here)] + 1;
+            for (dx, dy) in NEIGHBOURS {
+                let (x, y) = (here.x + dx, here.y + dy);
+                let next = Pos::new(x, y);
+                let legal = || {
+                    open(x, y)
+                        && (dx == 0
+                            || dy == 0
+                            || open(here.x + dx, here.y)
+                            || open(here.x, here.y + dy))
+                };
+                if inside(x, y) && dist[index(next)] == UNREACHABLE && legal() {
+                    dist[index(next)] = next_dist;
+                    queue.push_back(next);
+                }
+            }
+        }
+        dist
+    }
+
+    /// Random maps of every shape (down to one cell, with open edges and
+    /// walled-in or off-map starts), with and without a cell to stop at.
+    #[test]
+    fn the_padded_search_labels_what_the_plain_search_labels() {
+        for seed in 0..400u64 {
+            let mut rng = crate::rng::RunSeed(seed).stream("oracle-bfs-test", 0);
+            let (w, h) = (1 + rng.below(12) as i32, 1 + rng.below(9) as i32);
+            let mut map = Map::new(w, h);
+            for p in map.bounds().cells() {
+                if rng.below(3) > 0 {
+                    map.set(p, Tile::Floor);
+                }
+            }
+            let mut somewhere = || {
+                let x = rng.below(w as u32 + 2) as i32 - 1;
+                Pos::new(x, rng.below(h as u32 + 2) as i32 - 1)
+            };
+            let (from, until) = (somewhere(), somewhere());
+            let open = |x, y| open(&map, x, y);
+            assert_eq!(
+                distances(&map, from),
+                plain_distances_over(&map, from, open, None),
+                "seed {seed}"
+            );
+            let hidden = |x: i32, y: i32| open(x, y) && (x * 7 + y * 3) % 5 != 0;
+            assert_eq!(
+                distances_over(&map, from, hidden, Some(until)),
+                plain_distances_over(&map, from, hidden, Some(until)),
+                "seed {seed}, until {until}"
+            );
+        }
     }
 
     #[test]
