@@ -420,7 +420,14 @@ fn check_paths_against(
 
 fn check_distances(map: &Map, from: Pos, reference: &[u32], found: &mut Vec<Violation>) {
     let fast = paths::bfs_distances(map, from);
-    if let Some(i) = (0..map.len()).find(|&i| fast[i] != reference[i]) {
+    // Compared whole first (a memory compare); cell by cell only to name
+    // the first cell that differs.
+    let first_difference = if fast[..] == reference[..] {
+        None
+    } else {
+        (0..map.len()).find(|&i| fast[i] != reference[i])
+    };
+    if let Some(i) = first_difference {
         found.push(violation(
             "paths.oracle",
             format!(
