@@ -63,9 +63,11 @@ fn open(map: &Map, x: i32, y: i32) -> bool {
 }
 
 /// The step rule as the design states it: the destination must be walkable,
-/// and a diagonal may not squeeze between two blocking tiles. Inlined: the
-/// key checks' floods ask it for every step they take.
-#[inline]
+/// and a diagonal may not squeeze between two blocking tiles. Always
+/// inlined: the key checks' flood (`keys::explore_has_target`, before most
+/// auto-explore keys) asks it for every step it takes, and the call cost
+/// more than the rule.
+#[inline(always)]
 pub fn can_step(map: &Map, from: Pos, dx: i32, dy: i32) -> bool {
     let (x, y) = (from.x + dx, from.y + dy);
     if !open(map, x, y) {
