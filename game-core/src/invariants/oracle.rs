@@ -256,47 +256,87 @@ pub fn field_of_view(map: &Map, origin: Pos, radius: i32) -> BitGrid {
 /// map's edge).
 fn shadowcast(map: &Map, origin: Pos, radius: i32, rows: i64) -> BitGrid {
     let (w, h) = (map.width(), map.height());
-    let mut seen = BitGrid::new(map.len());
-    if origin.x < 0 || origin.y < 0 || origin.x >= w || origin.y >= h {
-        return seen;
-    }
-    let mut mark = |x: i32, y: i32| {
-        let (dx, dy) = (x - origin.x, y - origin.y);
-        if x >= 0 && y >= 0 && x < w && y < h && dx * dx + dy * dy <= radius * radius {
-            seen.insert((y as usize) * (w as usize) + x as usize);
-        }
+    let mut sight = Sight {
+        origin,
+        radius,
+        width: w,
+        height: h,
+        seen: BitGrid::new(map.len()),
     };
-    mark(origin.x, origin.y);
-    for quadrant in 0..4 {
-        let place = |depth: i64, col: i64| -> (i32, i32) {
-            let (depth, col) = (depth as i32, col as i32);
-            match quadrant {
-                0 => (origin.x + col, origin.y - depth),
-                1 => (origin.x + depth, origin.y + col),
-                2 => (origin.x + col, origin.y + depth),
-                _ => (origin.x - depth, origin.y + col),
-            }
-        };
-        // Map edges are rock, so every scan ends within the map's extent.
-        let deepest = rows.min(i64::from(w.max(h)) + 1);
-        scan(
-            map,
-            &place,
-            &mut mark,
-            1,
-            Fraction::new(-1, 1),
-            Fraction::new(1, 1),
-            deepest,
-        );
+    if origin.x < 0 || origin.y < 0 || origin.x >= w || origin.y >= h {
+        return sight.seen;
     }
-    seen
+    sight.mark(origin.x, origin.y);
+    // North, east, south, west.
+    let quadrants = [
+        Quadrant::new((1, 0), (0, -1)),
+        Quadrant::new((0, 1), (1, 0)),
+        Quadrant::new((1, 0), (0, 1)),
+        Quadrant::new((0, 1), (-1, 0)),
+    ];
+    // Map edges are rock, so every scan ends within the map's extent.
+    let deepest = rows.min(i64::from(w.max(h)) + 1);
+    for quadrant in quadrants {
+        let (start, end) = (Fraction::new(-1, 1), Fraction::new(1, 1));
+        scan(map, &mut sight, quadrant, 1, start, end, deepest);
+    }
+    sight.seen
+}
+
+/// What a scan has marked seen so far, and from where.
+struct Sight {
+    origin: Pos,
+    radius: i32,
+    width: i32,
+    height: i32,
+    seen: BitGrid,
+}
+
+impl Sight {
+    /// Marks (x, y) seen when it lies on the map and within the radius.
+    /// Always inlined, as the closures it replaced were not: the record
+    /// checks ask for thousands of views a sweep.
+    #[inline(always)]
+    fn mark(&mut self, x: i32, y: i32) {
+        let (dx, dy) = (x - self.origin.x, y - self.origin.y);
+        let on_map = x >= 0 && y >= 0 && x < self.width && y < self.height;
+        if on_map && dx * dx + dy * dy <= self.radius * self.radius {
+            self.seen
+                .insert((y as usize) * (self.width as usize) + x as usize);
+        }
+    }
+}
+
+/// A quadrant as the steps, in the map's (x, y), one column across and one
+/// row out from the origin.
+#[derive(Clone, Copy)]
+struct Quadrant {
+    across: (i32, i32),
+    out: (i32, i32),
+}
+
+impl Quadrant {
+    fn new(across: (i32, i32), out: (i32, i32)) -> Quadrant {
+        Quadrant { across, out }
+    }
+
+    /// The map's (x, y) of the cell `col` across and `depth` out from
+    /// `origin`.
+    #[inline(always)]
+    fn place(self, origin: Pos, depth: i64, col: i64) -> (i32, i32) {
+        let (depth, col) = (depth as i32, col as i32);
+        (
+            origin.x + col * self.across.0 + depth * self.out.0,
+            origin.y + col * self.across.1 + depth * self.out.1,
+        )
+    }
 }
 
 /// One row of a quadrant and, recursively, the rows behind it.
 fn scan(
     map: &Map,
-    place: &dyn Fn(i64, i64) -> (i32, i32),
-    mark: &mut dyn FnMut(i32, i32),
+    sight: &mut Sight,
+    quadrant: Quadrant,
     depth: i64,
     mut start: Fraction,
     end: Fraction,
@@ -305,36 +345,25 @@ fn scan(
     if depth > deepest {
         return;
     }
-    let wall = |col: i64| {
-        let (x, y) = place(depth, col);
-        !open(map, x, y)
-    };
     let mut previous: Option<bool> = None;
     for col in start.times_round_ties_up(depth)..=end.times_round_ties_down(depth) {
-        let is_wall = wall(col);
+        let (x, y) = quadrant.place(sight.origin, depth, col);
+        let is_wall = !open(map, x, y);
         let symmetric = start.at_or_below(col, depth) && end.at_or_above(col, depth);
         if is_wall || symmetric {
-            let (x, y) = place(depth, col);
-            mark(x, y);
+            sight.mark(x, y);
         }
         if previous == Some(true) && !is_wall {
             start = Fraction::new(2 * col - 1, 2 * depth);
         }
         if previous == Some(false) && is_wall {
-            scan(
-                map,
-                place,
-                mark,
-                depth + 1,
-                start,
-                Fraction::new(2 * col - 1, 2 * depth),
-                deepest,
-            );
+            let end = Fraction::new(2 * col - 1, 2 * depth);
+            scan(map, sight, quadrant, depth + 1, start, end, deepest);
         }
         previous = Some(is_wall);
     }
     if previous == Some(false) {
-        scan(map, place, mark, depth + 1, start, end, deepest);
+        scan(map, sight, quadrant, depth + 1, start, end, deepest);
     }
 }
 
