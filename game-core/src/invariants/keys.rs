@@ -17,7 +17,7 @@ use crate::game::state::{MAX_STACK, PACK_SLOTS, RunStatus, letter_slot, slot_let
 use crate::game::{AUTO_EXPLORE_LIMIT, Game, RUN_LIMIT};
 use crate::geom::{Dir, Pos};
 use crate::keys::{Key, KeyCode, Mods};
-use crate::map::{BitGrid, Tile};
+use crate::map::{BitGrid, Map, Tile};
 use crate::rules::{StepResult, THROW_RANGE};
 
 use super::oracle;
@@ -193,41 +193,53 @@ pub fn map_command(key: Key) -> Option<Command> {
 /// known and a known route leads there.
 pub(super) fn explore_has_target(game: &Game) -> bool {
     let state = game.state();
-    let map = &state.floor.map;
-    let from = state.player.pos;
+    has_target(&state.floor.map, state.player.pos, state.floor.goal)
+}
+
+/// [`explore_has_target`] on `map`, from `from`, with the way down at `goal`.
+fn has_target(map: &Map, from: Pos, goal: Pos) -> bool {
     let revealed = |p: Pos| map.in_bounds(p) && map.revealed.get(map.xy_idx(p));
     let mut visited = BitGrid::new(map.len());
     visited.insert(map.xy_idx(from));
-    let mut queue = std::collections::VecDeque::from([from]);
-    while let Some(here) = queue.pop_front() {
+    // A plain list read from a moving head rather than a ring buffer: the
+    // flood is small and stops early, and is asked for before most
+    // auto-explore keys.
+    let mut queue = Vec::with_capacity(64);
+    queue.push(from);
+    let mut head = 0;
+    while let Some(&here) = queue.get(head) {
+        head += 1;
         for (dx, dy) in oracle::NEIGHBOURS {
             let next = Pos::new(here.x + dx, here.y + dy);
             if !map.in_bounds(next) {
                 continue;
             }
-            if !revealed(next) {
+            let index = map.xy_idx(next);
+            if !map.revealed.get(index) {
                 if here != from {
                     return true;
                 }
                 continue;
             }
-            if !visited.get(map.xy_idx(next)) && oracle::can_step(map, here, dx, dy) {
-                visited.insert(map.xy_idx(next));
-                queue.push_back(next);
+            if !visited.get(index) && oracle::can_step(map, here, dx, dy) {
+                visited.insert(index);
+                queue.push(next);
             }
         }
     }
-    let goal = state.floor.goal;
     if from == goal || !revealed(goal) {
         return false;
     }
-    // Over known ground only: what is not revealed counts as rock.
-    let known = |x: i32, y: i32| {
-        let p = Pos::new(x, y);
-        revealed(p) && map.tile(p) != Tile::Wall
-    };
-    oracle::distances_over(map, from, known, Some(goal))[map.xy_idx(goal)]
-        != crate::paths::UNREACHABLE
+    // A known route to the way down, over known ground only (what is not
+    // revealed counts as rock), is a route of the flood just made, which
+    // therefore need not be made again. Every cell it reached but the start
+    // has all its neighbours revealed (or it would have stopped there), and
+    // the two cells a diagonal step passes between neighbour both ends of
+    // it, so they are revealed and open exactly when known and open: the
+    // flood's steps are the known steps. Only the start may be unknown
+    // ground, from which no known route leads.
+    let known_start = revealed(from) && map.tile(from) != Tile::Wall;
+    known_start && visited.get(map.xy_idx(goal))
 }
 
 /// What the key did, seen from the record and the state after it.
@@ -1262,4 +1274,78 @@ fn aim(seen: &Seen, reticle: Reticle) -> Option<(Command, bool, Option<String>)>
         None
     };
     Some((aiming, fired, problem))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`has_target`] as first written: the flood, then, with nothing
+    /// unknown in reach, a second search over known ground for the way down.
+    fn has_target_by_two_floods(map: &Map, from: Pos, goal: Pos) -> bool {
+        let revealed = |p: Pos| map.in_bounds(p) && map.revealed.get(map.xy_idx(p));
+        let mut visited = BitGrid::new(map.len());
+        visited.insert(map.xy_idx(from));
+        let mut queue = std::collections::VecDeque::from([from]);
+        while let Some(here) = queue.pop_front() {
+            for (dx, dy) in oracle::NEIGHBOURS {
+                let next = Pos::new(here.x + dx, here.y + dy);
+                if !map.in_bounds(next) {
+                    continue;
+                }
+                if !revealed(next) {
+                    if here != from {
+                        return true;
+                    }
+                    continue;
+                }
+                if !visited.get(map.xy_idx(next)) && oracle::can_step(map, here, dx, dy) {
+                    visited.insert(map.xy_idx(next));
+                    queue.push_back(next);
+                }
+            }
+        }
+        if from == goal || !revealed(goal) {
+            return false;
+        }
+        let known = |x: i32, y: i32| {
+            let p = Pos::new(x, y);
+            revealed(p) && map.tile(p) != Tile::Wall
+        };
+        oracle::distances_over(map, from, known, Some(goal))[map.xy_idx(goal)]
+            != crate::paths::UNREACHABLE
+    }
+
+    /// Random maps, mostly revealed, with the start and the way down
+    /// anywhere on them (on rock, on unknown ground, on the same cell).
+    #[test]
+    fn one_flood_finds_what_two_floods_find() {
+        let (mut answers, mut explored) = ([0; 2], [0; 2]);
+        for seed in 0..3000u64 {
+            let mut rng = crate::rng::RunSeed(seed).stream("explore-target-test", 0);
+            let (w, h) = (1 + rng.below(10) as i32, 1 + rng.below(8) as i32);
+            let mut map = Map::new(w, h);
+            let hidden = rng.below(12);
+            for p in map.bounds().cells() {
+                if rng.below(3) > 0 {
+                    map.set(p, Tile::Floor);
+                }
+                if rng.below(100) >= hidden {
+                    let index = map.xy_idx(p);
+                    map.revealed.insert(index);
+                }
+            }
+            let mut somewhere = || Pos::new(rng.below(w as u32) as i32, rng.below(h as u32) as i32);
+            let (from, goal) = (somewhere(), somewhere());
+            let want = has_target_by_two_floods(&map, from, goal);
+            assert_eq!(has_target(&map, from, goal), want, "seed {seed}");
+            answers[usize::from(want)] += 1;
+            // With nothing hidden the answer is the search for the way down.
+            if hidden == 0 && from != goal {
+                explored[usize::from(want)] += 1;
+            }
+        }
+        assert!(answers.iter().all(|&n| n > 300), "{answers:?}");
+        assert!(explored.iter().all(|&n| n > 30), "{explored:?}");
+    }
 }

@@ -12,8 +12,6 @@
 //! sample of turns (`harness::run::runner`) and on every input of the `sight`
 //! fuzz target.
 
-use std::collections::VecDeque;
-
 use crate::fov::SIGHT_RADIUS;
 use crate::game::{CHASE_RADIUS, Game};
 use crate::geom::{Dir, Pos};
@@ -51,6 +49,7 @@ pub fn offset_of(dir: Dir) -> (i32, i32) {
 }
 
 /// The tile at (x, y) read straight from the grid; rock off the map.
+#[inline]
 fn tile_at(map: &Map, x: i32, y: i32) -> Tile {
     if x < 0 || y < 0 || x >= map.width() || y >= map.height() {
         return Tile::Wall;
@@ -58,12 +57,17 @@ fn tile_at(map: &Map, x: i32, y: i32) -> Tile {
     map.tiles()[(y as usize) * (map.width() as usize) + x as usize]
 }
 
+#[inline]
 fn open(map: &Map, x: i32, y: i32) -> bool {
     tile_at(map, x, y) != Tile::Wall
 }
 
 /// The step rule as the design states it: the destination must be walkable,
-/// and a diagonal may not squeeze between two blocking tiles.
+/// and a diagonal may not squeeze between two blocking tiles. Always
+/// inlined: the key checks' flood (`keys::explore_has_target`, before most
+/// auto-explore keys) asks it for every step it takes, and the call cost
+/// more than the rule.
+#[inline(always)]
 pub fn can_step(map: &Map, from: Pos, dx: i32, dy: i32) -> bool {
     let (x, y) = (from.x + dx, from.y + dy);
     if !open(map, x, y) {
@@ -74,51 +78,124 @@ pub fn can_step(map: &Map, from: Pos, dx: i32, dy: i32) -> bool {
 
 /// Steps from `from` to every cell (row-major), [`UNREACHABLE`] where none.
 pub fn distances(map: &Map, from: Pos) -> Vec<u32> {
-    distances_over(map, from, |x, y| open(map, x, y), None)
+    let mut ground = Ground::rock(map);
+    let width = map.width() as usize;
+    for y in 0..map.height() {
+        let (start, tiles) = (ground.padded(0, y), y as usize * width);
+        let row = &map.tiles()[tiles..tiles + width];
+        for (cell, &tile) in ground.open[start..start + width].iter_mut().zip(row) {
+            *cell = tile != Tile::Wall;
+        }
+    }
+    ground.search(from, None)
 }
 
 /// Breadth-first steps from `from` over the cells `open` admits, by the step
 /// rule applied to them: a diagonal may not squeeze between two cells `open`
-/// refuses. Stops early once `until` is labelled.
+/// refuses. Stops early once `until` is labelled. Only the tests search
+/// over other ground than the map's now (`keys` once did, and its test
+/// still does to hold its one flood to the two it replaced).
+#[cfg(test)]
 pub fn distances_over(
     map: &Map,
     from: Pos,
     open: impl Fn(i32, i32) -> bool,
     until: Option<Pos>,
 ) -> Vec<u32> {
-    let (w, h) = (map.width(), map.height());
-    let index = |p: Pos| (p.y as usize) * (w as usize) + p.x as usize;
-    let mut dist = vec![UNREACHABLE; (w as usize) * (h as usize)];
-    let inside = |x: i32, y: i32| x >= 0 && y >= 0 && x < w && y < h;
-    if !inside(from.x, from.y) || !open(from.x, from.y) {
-        return dist;
-    }
-    dist[index(from)] = 0;
-    let mut queue = VecDeque::from([from]);
-    while let Some(here) = queue.pop_front() {
-        if Some(here) == until {
-            break;
+    let mut ground = Ground::rock(map);
+    for y in 0..map.height() {
+        for x in 0..map.width() {
+            let at = ground.padded(x, y);
+            ground.open[at] = open(x, y);
         }
-        let next_dist = dist[index(here)] + 1;
-        for (dx, dy) in NEIGHBOURS {
-            let (x, y) = (here.x + dx, here.y + dy);
-            let next = Pos::new(x, y);
-            // A cell labelled already is passed over before asking whether
-            // the step is legal: the answer could not change its label.
-            let legal = || {
-                open(x, y)
-                    && (dx == 0
-                        || dy == 0
-                        || open(here.x + dx, here.y)
-                        || open(here.x, here.y + dy))
-            };
-            if inside(x, y) && dist[index(next)] == UNREACHABLE && legal() {
-                dist[index(next)] = next_dist;
-                queue.push_back(next);
+    }
+    ground.search(from, until)
+}
+
+/// The cells a search may stand on, asked once a cell, in a grid with a
+/// border of rock around the map: the search then reads a neighbour by
+/// adding an offset, with no test for the map's edge, instead of asking
+/// about the same cell again for every step that looks at it.
+struct Ground {
+    width: i32,
+    height: i32,
+    /// Padded row-major, `width + 2` a row.
+    open: Vec<bool>,
+}
+
+impl Ground {
+    /// All rock, the map's cells included.
+    fn rock(map: &Map) -> Ground {
+        let (width, height) = (map.width(), map.height());
+        let cells = (width as usize + 2) * (height as usize + 2);
+        Ground {
+            width,
+            height,
+            open: vec![false; cells],
+        }
+    }
+
+    /// The padded index of the map's (x, y), which may lie one cell outside
+    /// the map.
+    fn padded(&self, x: i32, y: i32) -> usize {
+        (y + 1) as usize * (self.width as usize + 2) + (x + 1) as usize
+    }
+
+    /// Breadth-first from `from` in [`NEIGHBOURS`] order, stopping once
+    /// `until` leaves the queue; the steps in the map's own row-major layout.
+    fn search(&self, from: Pos, until: Option<Pos>) -> Vec<u32> {
+        let (w, h) = (self.width, self.height);
+        let row = w as isize + 2;
+        let inside = |p: Pos| p.x >= 0 && p.y >= 0 && p.x < w && p.y < h;
+        let mut dist = vec![UNREACHABLE; self.open.len()];
+        let start = inside(from).then(|| self.padded(from.x, from.y));
+        if let Some(start) = start.filter(|&start| self.open[start]) {
+            let stop = until.filter(|&p| inside(p)).map(|p| self.padded(p.x, p.y));
+            // Each neighbour as its offset and, for a diagonal, the offsets
+            // of the two cells it passes between.
+            let steps = NEIGHBOURS.map(|(dx, dy)| {
+                let (across, down) = (dx as isize, dy as isize * row);
+                (
+                    across + down,
+                    (dx != 0 && dy != 0).then_some((across, down)),
+                )
+            });
+            dist[start] = 0;
+            let mut queue = Vec::with_capacity(self.open.len());
+            queue.push(start);
+            let mut head = 0;
+            while let Some(&here) = queue.get(head) {
+                head += 1;
+                if Some(here) == stop {
+                    break;
+                }
+                let next_dist = dist[here] + 1;
+                for &(offset, squeeze) in &steps {
+                    let next = here.wrapping_add_signed(offset);
+                    // A cell labelled already is passed over before asking
+                    // whether the step is legal: the answer could not
+                    // change its label.
+                    let legal = || {
+                        self.open[next]
+                            && squeeze.is_none_or(|(across, down)| {
+                                self.open[here.wrapping_add_signed(across)]
+                                    || self.open[here.wrapping_add_signed(down)]
+                            })
+                    };
+                    if dist[next] == UNREACHABLE && legal() {
+                        dist[next] = next_dist;
+                        queue.push(next);
+                    }
+                }
             }
         }
+        let mut out = Vec::with_capacity((w * h) as usize);
+        for y in 0..h {
+            let start = self.padded(0, y);
+            out.extend_from_slice(&dist[start..start + w as usize]);
+        }
+        out
     }
-    dist
 }
 
 /// An exact fraction `num / den`, `den > 0`.
@@ -179,47 +256,87 @@ pub fn field_of_view(map: &Map, origin: Pos, radius: i32) -> BitGrid {
 /// map's edge).
 fn shadowcast(map: &Map, origin: Pos, radius: i32, rows: i64) -> BitGrid {
     let (w, h) = (map.width(), map.height());
-    let mut seen = BitGrid::new(map.len());
-    if origin.x < 0 || origin.y < 0 || origin.x >= w || origin.y >= h {
-        return seen;
-    }
-    let mut mark = |x: i32, y: i32| {
-        let (dx, dy) = (x - origin.x, y - origin.y);
-        if x >= 0 && y >= 0 && x < w && y < h && dx * dx + dy * dy <= radius * radius {
-            seen.insert((y as usize) * (w as usize) + x as usize);
-        }
+    let mut sight = Sight {
+        origin,
+        radius,
+        width: w,
+        height: h,
+        seen: BitGrid::new(map.len()),
     };
-    mark(origin.x, origin.y);
-    for quadrant in 0..4 {
-        let place = |depth: i64, col: i64| -> (i32, i32) {
-            let (depth, col) = (depth as i32, col as i32);
-            match quadrant {
-                0 => (origin.x + col, origin.y - depth),
-                1 => (origin.x + depth, origin.y + col),
-                2 => (origin.x + col, origin.y + depth),
-                _ => (origin.x - depth, origin.y + col),
-            }
-        };
-        // Map edges are rock, so every scan ends within the map's extent.
-        let deepest = rows.min(i64::from(w.max(h)) + 1);
-        scan(
-            map,
-            &place,
-            &mut mark,
-            1,
-            Fraction::new(-1, 1),
-            Fraction::new(1, 1),
-            deepest,
-        );
+    if origin.x < 0 || origin.y < 0 || origin.x >= w || origin.y >= h {
+        return sight.seen;
     }
-    seen
+    sight.mark(origin.x, origin.y);
+    // North, east, south, west.
+    let quadrants = [
+        Quadrant::new((1, 0), (0, -1)),
+        Quadrant::new((0, 1), (1, 0)),
+        Quadrant::new((1, 0), (0, 1)),
+        Quadrant::new((0, 1), (-1, 0)),
+    ];
+    // Map edges are rock, so every scan ends within the map's extent.
+    let deepest = rows.min(i64::from(w.max(h)) + 1);
+    for quadrant in quadrants {
+        let (start, end) = (Fraction::new(-1, 1), Fraction::new(1, 1));
+        scan(map, &mut sight, quadrant, 1, start, end, deepest);
+    }
+    sight.seen
+}
+
+/// What a scan has marked seen so far, and from where.
+struct Sight {
+    origin: Pos,
+    radius: i32,
+    width: i32,
+    height: i32,
+    seen: BitGrid,
+}
+
+impl Sight {
+    /// Marks (x, y) seen when it lies on the map and within the radius.
+    /// Always inlined, as the closures it replaced were not: the record
+    /// checks ask for thousands of views a sweep.
+    #[inline(always)]
+    fn mark(&mut self, x: i32, y: i32) {
+        let (dx, dy) = (x - self.origin.x, y - self.origin.y);
+        let on_map = x >= 0 && y >= 0 && x < self.width && y < self.height;
+        if on_map && dx * dx + dy * dy <= self.radius * self.radius {
+            self.seen
+                .insert((y as usize) * (self.width as usize) + x as usize);
+        }
+    }
+}
+
+/// A quadrant as the steps, in the map's (x, y), one column across and one
+/// row out from the origin.
+#[derive(Clone, Copy)]
+struct Quadrant {
+    across: (i32, i32),
+    out: (i32, i32),
+}
+
+impl Quadrant {
+    fn new(across: (i32, i32), out: (i32, i32)) -> Quadrant {
+        Quadrant { across, out }
+    }
+
+    /// The map's (x, y) of the cell `col` across and `depth` out from
+    /// `origin`.
+    #[inline(always)]
+    fn place(self, origin: Pos, depth: i64, col: i64) -> (i32, i32) {
+        let (depth, col) = (depth as i32, col as i32);
+        (
+            origin.x + col * self.across.0 + depth * self.out.0,
+            origin.y + col * self.across.1 + depth * self.out.1,
+        )
+    }
 }
 
 /// One row of a quadrant and, recursively, the rows behind it.
 fn scan(
     map: &Map,
-    place: &dyn Fn(i64, i64) -> (i32, i32),
-    mark: &mut dyn FnMut(i32, i32),
+    sight: &mut Sight,
+    quadrant: Quadrant,
     depth: i64,
     mut start: Fraction,
     end: Fraction,
@@ -228,36 +345,25 @@ fn scan(
     if depth > deepest {
         return;
     }
-    let wall = |col: i64| {
-        let (x, y) = place(depth, col);
-        !open(map, x, y)
-    };
     let mut previous: Option<bool> = None;
     for col in start.times_round_ties_up(depth)..=end.times_round_ties_down(depth) {
-        let is_wall = wall(col);
+        let (x, y) = quadrant.place(sight.origin, depth, col);
+        let is_wall = !open(map, x, y);
         let symmetric = start.at_or_below(col, depth) && end.at_or_above(col, depth);
         if is_wall || symmetric {
-            let (x, y) = place(depth, col);
-            mark(x, y);
+            sight.mark(x, y);
         }
         if previous == Some(true) && !is_wall {
             start = Fraction::new(2 * col - 1, 2 * depth);
         }
         if previous == Some(false) && is_wall {
-            scan(
-                map,
-                place,
-                mark,
-                depth + 1,
-                start,
-                Fraction::new(2 * col - 1, 2 * depth),
-                deepest,
-            );
+            let end = Fraction::new(2 * col - 1, 2 * depth);
+            scan(map, sight, quadrant, depth + 1, start, end, deepest);
         }
         previous = Some(is_wall);
     }
     if previous == Some(false) {
-        scan(map, place, mark, depth + 1, start, end, deepest);
+        scan(map, sight, quadrant, depth + 1, start, end, deepest);
     }
 }
 
@@ -345,7 +451,14 @@ fn check_paths_against(
 
 fn check_distances(map: &Map, from: Pos, reference: &[u32], found: &mut Vec<Violation>) {
     let fast = paths::bfs_distances(map, from);
-    if let Some(i) = (0..map.len()).find(|&i| fast[i] != reference[i]) {
+    // Compared whole first (a memory compare); cell by cell only to name
+    // the first cell that differs.
+    let first_difference = if fast[..] == reference[..] {
+        None
+    } else {
+        (0..map.len()).find(|&i| fast[i] != reference[i])
+    };
+    if let Some(i) = first_difference {
         found.push(violation(
             "paths.oracle",
             format!(
@@ -744,6 +857,80 @@ mod tests {
             }
         }
         assert!(origins > 500, "only {origins} origins");
+    }
+
+    /// The search as first written, cell by cell with a check for the
+    /// map's edge at every step, for [`distances_over`] to agree with.
+    fn plain_distances_over(
+        map: &Map,
+        from: Pos,
+        open: impl Fn(i32, i32) -> bool,
+        until: Option<Pos>,
+    ) -> Vec<u32> {
+        let (w, h) = (map.width(), map.height());
+        let index = |p: Pos| (p.y as usize) * (w as usize) + p.x as usize;
+        let mut dist = vec![UNREACHABLE; (w as usize) * (h as usize)];
+        let inside = |x: i32, y: i32| x >= 0 && y >= 0 && x < w && y < h;
+        if !inside(from.x, from.y) || !open(from.x, from.y) {
+            return dist;
+        }
+        dist[index(from)] = 0;
+        let mut queue = std::collections::VecDeque::from([from]);
+        while let Some(here) = queue.pop_front() {
+            if Some(here) == until {
+                break;
+            }
+            let next_dist = dist[index(here)] + 1;
+            for (dx, dy) in NEIGHBOURS {
+                let (x, y) = (here.x + dx, here.y + dy);
+                let next = Pos::new(x, y);
+                let legal = || {
+                    open(x, y)
+                        && (dx == 0
+                            || dy == 0
+                            || open(here.x + dx, here.y)
+                            || open(here.x, here.y + dy))
+                };
+                if inside(x, y) && dist[index(next)] == UNREACHABLE && legal() {
+                    dist[index(next)] = next_dist;
+                    queue.push_back(next);
+                }
+            }
+        }
+        dist
+    }
+
+    /// Random maps of every shape (down to one cell, with open edges and
+    /// walled-in or off-map starts), with and without a cell to stop at.
+    #[test]
+    fn the_padded_search_labels_what_the_plain_search_labels() {
+        for seed in 0..400u64 {
+            let mut rng = crate::rng::RunSeed(seed).stream("oracle-bfs-test", 0);
+            let (w, h) = (1 + rng.below(12) as i32, 1 + rng.below(9) as i32);
+            let mut map = Map::new(w, h);
+            for p in map.bounds().cells() {
+                if rng.below(3) > 0 {
+                    map.set(p, Tile::Floor);
+                }
+            }
+            let mut somewhere = || {
+                let x = rng.below(w as u32 + 2) as i32 - 1;
+                Pos::new(x, rng.below(h as u32 + 2) as i32 - 1)
+            };
+            let (from, until) = (somewhere(), somewhere());
+            let open = |x, y| open(&map, x, y);
+            assert_eq!(
+                distances(&map, from),
+                plain_distances_over(&map, from, open, None),
+                "seed {seed}"
+            );
+            let hidden = |x: i32, y: i32| open(x, y) && (x * 7 + y * 3) % 5 != 0;
+            assert_eq!(
+                distances_over(&map, from, hidden, Some(until)),
+                plain_distances_over(&map, from, hidden, Some(until)),
+                "seed {seed}, until {until}"
+            );
+        }
     }
 
     #[test]
