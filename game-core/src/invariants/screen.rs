@@ -1333,14 +1333,28 @@ struct LaidBox {
     height: i32,
     /// The cells, row by row.
     cells: Vec<Cell>,
-    /// The text of each of its inner rows, for reports.
-    lines: Vec<String>,
+    /// Its inner rows, and the key column's width, to write a row out for
+    /// a report (only then: the box is laid out on every sampled frame).
+    window: Vec<Line>,
+    key_width: usize,
     /// What the box is of: "the rows from row 3 on".
     scrolled_to: usize,
     total_lines: usize,
 }
 
 impl LaidBox {
+    /// Inner row `line` as it reads: a key, " - " and its text, or text.
+    fn line_text(&self, line: usize) -> String {
+        let key_width = self.key_width;
+        self.window.get(line).map_or_else(String::new, |(k, t)| {
+            if k.is_empty() {
+                t.clone()
+            } else {
+                format!("{k:key_width$} - {t}")
+            }
+        })
+    }
+
     fn area(&self) -> Area {
         Area {
             left: self.left,
@@ -1383,7 +1397,13 @@ impl BoxSpec {
                 } else {
                     (String::new(), " ".repeat(indent))
                 };
-                lines.push((origin, (key, format!("{under}{lead}{part}"))));
+                // A part with nothing before it is the line as it is.
+                let line = if under.is_empty() && lead.is_empty() {
+                    part
+                } else {
+                    format!("{under}{lead}{part}")
+                };
+                lines.push((origin, (key, line)));
             }
         }
         lines
@@ -1523,16 +1543,8 @@ impl BoxSpec {
             width: box_width,
             height,
             cells,
-            lines: window
-                .iter()
-                .map(|(k, t)| {
-                    if k.is_empty() {
-                        t.clone()
-                    } else {
-                        format!("{k:key_width$} - {t}")
-                    }
-                })
-                .collect(),
+            window,
+            key_width,
             scrolled_to,
             total_lines: total,
         }
@@ -1849,10 +1861,10 @@ fn check_box(
                 format!(
                     "its line {} of {} shown ({} in all, scrolled to line {}) reads {:?}",
                     line + 1,
-                    laid.lines.len(),
+                    laid.window.len(),
                     laid.total_lines,
                     laid.scrolled_to,
-                    laid.lines.get(line).map_or("", String::as_str)
+                    laid.line_text(line)
                 )
             };
             return Some(violation(
@@ -1871,6 +1883,24 @@ fn check_box(
     None
 }
 
+/// How the run ended, where and when, for reports on its box.
+fn how_it_ended(state: &GameState) -> String {
+    match &state.status {
+        RunStatus::Playing => "the run goes on".to_string(),
+        RunStatus::Died(death) => format!(
+            "the player {} on depth {} at turn {} with {} kills",
+            death.cause, death.depth, death.turn, state.kills
+        ),
+        RunStatus::Won { turn } => format!(
+            "the player escaped at turn {turn} with {} kills",
+            state.kills
+        ),
+        RunStatus::Quit { turn } => {
+            format!("the player left on depth {} at turn {turn}", state.depth)
+        }
+    }
+}
+
 /// The end of a run: its box, centred on an otherwise blank frame, says how
 /// the run ended, where and when, and the kills, with "the run is over" in
 /// its bottom border; spacing lines go first when the frame is too short.
@@ -1878,14 +1908,10 @@ fn check_ending(game: &Game, frame: &Frame) -> Option<Violation> {
     let state = game.state();
     let (w, h) = (i32::from(frame.width()), i32::from(frame.height()));
     let kills = format!("Kills: {}", state.kills);
-    let (title, said, lines): (&str, String, Vec<String>) = match &state.status {
+    let (title, lines): (&str, Vec<String>) = match &state.status {
         RunStatus::Playing => return None,
         RunStatus::Died(death) => (
             "Tombstone",
-            format!(
-                "the player {} on depth {} at turn {} with {} kills",
-                death.cause, death.depth, death.turn, state.kills
-            ),
             vec![
                 "REST IN PEACE".into(),
                 String::new(),
@@ -1897,10 +1923,6 @@ fn check_ending(game: &Game, frame: &Frame) -> Option<Violation> {
         ),
         RunStatus::Won { turn } => (
             "Victory",
-            format!(
-                "the player escaped at turn {turn} with {} kills",
-                state.kills
-            ),
             vec![
                 "YOU ESCAPED".into(),
                 String::new(),
@@ -1912,7 +1934,6 @@ fn check_ending(game: &Game, frame: &Frame) -> Option<Violation> {
         ),
         RunStatus::Quit { turn } => (
             "Farewell",
-            format!("the player left on depth {} at turn {turn}", state.depth),
             vec![
                 "You left the Undercroft".into(),
                 format!("on depth {} at turn {turn}.", state.depth),
@@ -1937,8 +1958,9 @@ fn check_ending(game: &Game, frame: &Frame) -> Option<Violation> {
         footer: Some("the run is over"),
     };
     let laid = spec.lay_out(frame, w, h);
-    let what = format!("the {} ({said})", title.to_lowercase());
-    if let Some(v) = check_box(frame, &laid, "screen.ending", &|| what.clone()) {
+    // What the box is of, in words: only for a report.
+    let what = || format!("the {} ({})", title.to_lowercase(), how_it_ended(state));
+    if let Some(v) = check_box(frame, &laid, "screen.ending", &what) {
         return Some(v);
     }
     // Outside the box, row by row: a row's stretches either side of the
@@ -1960,8 +1982,8 @@ fn check_ending(game: &Game, frame: &Frame) -> Option<Violation> {
         Some(violation(
             "screen.ending",
             format!(
-                "the frame shows {got} at column {x}, row {y}, outside the box of {what} ({}x{} at column {}, row {}); the end of a run is drawn on a blank frame",
-                laid.width, laid.height, laid.left, laid.top
+                "the frame shows {got} at column {x}, row {y}, outside the box of {} ({}x{} at column {}, row {}); the end of a run is drawn on a blank frame",
+                what(), laid.width, laid.height, laid.left, laid.top
             ),
         ))
     })
