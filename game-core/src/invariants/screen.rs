@@ -156,14 +156,17 @@ fn first_difference(
         }
         shown += 1;
     }
-    // All blank, in a pass the compiler can vectorise; where not, found.
     let rest = &row[shown..];
-    if rest.iter().fold(0, |bits, &c| bits | blank_bits(c)) == 0 {
+    first_drawn(rest).map(|i| (from + (shown + i) as i32, rest[i], Cell::BLANK))
+}
+
+/// Where the first cell of `cells` that is not blank is.
+fn first_drawn(cells: &[Cell]) -> Option<usize> {
+    // All blank, in a pass the compiler can vectorise; where not, found.
+    if cells.iter().fold(0, |bits, &c| bits | blank_bits(c)) == 0 {
         return None;
     }
-    rest.iter()
-        .position(|&c| !is_blank(c))
-        .map(|i| (from + (shown + i) as i32, rest[i], Cell::BLANK))
+    cells.iter().position(|&c| !is_blank(c))
 }
 
 /// A cell's bits that are not a blank's: none for a blank (a space,
@@ -330,11 +333,18 @@ fn check_text(frame: &Frame) -> Option<Violation> {
     let text = frame.to_text();
     let mut lines = text.split('\n');
     for (y, row) in frame.cells().chunks(width.max(1)).enumerate() {
-        let glyphs: String = row.iter().map(|cell| cell.glyph).collect();
-        let expected = glyphs.trim_end_matches(' ');
+        // The row's glyphs up to its last that is not a space, compared
+        // with the line as they are read: this runs for every frame of the
+        // sample, and the row is written out only for a report.
+        let kept = row
+            .iter()
+            .rposition(|c| c.glyph != ' ')
+            .map_or(0, |i| i + 1);
+        let glyphs = row[..kept].iter().map(|cell| cell.glyph);
         match lines.next() {
-            Some(line) if line == expected => {}
+            Some(line) if ascii_reads(line, &row[..kept]) || line.chars().eq(glyphs.clone()) => {}
             line => {
+                let expected: String = glyphs.collect();
                 return Some(violation(
                     "screen.size",
                     format!(
@@ -352,6 +362,17 @@ fn check_text(frame: &Frame) -> Option<Violation> {
             format!("the frame's text goes on past its {rows} rows with {extra:?}"),
         )
     })
+}
+
+/// Whether `line` is ASCII and reads as `cells`' glyphs, a byte to a
+/// cell, in one pass the compiler can vectorise; where not, the line is
+/// read as characters.
+fn ascii_reads(line: &str, cells: &[Cell]) -> bool {
+    line.len() == cells.len()
+        && line.bytes().zip(cells).fold(0, |bits, (b, c)| {
+            // Zero when the glyph is the byte and the byte is ASCII.
+            bits | (u32::from(c.glyph) ^ u32::from(b)) | u32::from(b & 0x80)
+        }) == 0
 }
 
 fn check_notice(frame: &Frame) -> Option<Violation> {
@@ -1083,21 +1104,37 @@ impl<'a> MapView<'a> {
         let (skip_from, skip_to) = self.skipped(sy);
         let (map_cols, row_start) = self.row_bounds(sy);
         let row = &self.frame.cells()[(sy * w) as usize..((sy + 1) * w) as usize];
-        for sx in (0..skip_from).chain(skip_to..w) {
-            let inside = sx < map_cols;
-            let index = row_start + sx as usize;
-            let revealed = inside && self.map.revealed.get(index);
-            if row[sx as usize] != self.ground(index, revealed)
-                && let Some(problem) = self.judge(sx, sy, index, inside)
-            {
-                return Some(violation(
-                    "screen.map",
-                    format!(
-                        "the frame shows {} at column {sx}, row {sy} (the map's {}); {problem}",
-                        at(self.frame, sx, sy),
-                        Pos::new(self.left + sx, self.top + sy)
-                    ),
-                ));
+        let report = |sx: i32, inside: bool| {
+            let problem = self.judge(sx, sy, row_start + sx as usize, inside)?;
+            Some(violation(
+                "screen.map",
+                format!(
+                    "the frame shows {} at column {sx}, row {sy} (the map's {}); {problem}",
+                    at(self.frame, sx, sy),
+                    Pos::new(self.left + sx, self.top + sy)
+                ),
+            ))
+        };
+        // Each stretch beside the box, left to right: its cells over the
+        // map against their ground, then those past the map's edge, whose
+        // ground is blank, in plain loops (this runs for every cell of
+        // every frame of the sample).
+        for (from, to) in [(0, skip_from), (skip_to, w)] {
+            let edge = map_cols.clamp(from, to.max(from));
+            for sx in from..edge {
+                let index = row_start + sx as usize;
+                if row[sx as usize] != self.ground(index, self.map.revealed.get(index))
+                    && let Some(v) = report(sx, true)
+                {
+                    return Some(v);
+                }
+            }
+            for sx in edge..to {
+                if !is_blank(row[sx as usize])
+                    && let Some(v) = report(sx, false)
+                {
+                    return Some(v);
+                }
             }
         }
         None
@@ -1323,14 +1360,28 @@ struct LaidBox {
     height: i32,
     /// The cells, row by row.
     cells: Vec<Cell>,
-    /// The text of each of its inner rows, for reports.
-    lines: Vec<String>,
+    /// Its inner rows, and the key column's width, to write a row out for
+    /// a report (only then: the box is laid out on every sampled frame).
+    window: Vec<Line>,
+    key_width: usize,
     /// What the box is of: "the rows from row 3 on".
     scrolled_to: usize,
     total_lines: usize,
 }
 
 impl LaidBox {
+    /// Inner row `line` as it reads: a key, " - " and its text, or text.
+    fn line_text(&self, line: usize) -> String {
+        let key_width = self.key_width;
+        self.window.get(line).map_or_else(String::new, |(k, t)| {
+            if k.is_empty() {
+                t.clone()
+            } else {
+                format!("{k:key_width$} - {t}")
+            }
+        })
+    }
+
     fn area(&self) -> Area {
         Area {
             left: self.left,
@@ -1373,7 +1424,13 @@ impl BoxSpec {
                 } else {
                     (String::new(), " ".repeat(indent))
                 };
-                lines.push((origin, (key, format!("{under}{lead}{part}"))));
+                // A part with nothing before it is the line as it is.
+                let line = if under.is_empty() && lead.is_empty() {
+                    part
+                } else {
+                    format!("{under}{lead}{part}")
+                };
+                lines.push((origin, (key, line)));
             }
         }
         lines
@@ -1391,28 +1448,31 @@ impl BoxSpec {
     ) -> Vec<Cell> {
         let right = box_width - 1;
         let mut cells = vec![Cell::new(' ', Style::Text); (box_width * height).max(0) as usize];
-        let mut put = |x: i32, y: i32, cell: Cell| {
-            if (0..box_width).contains(&x) && (0..height).contains(&y) {
-                cells[(y * box_width + x) as usize] = cell;
+        // The border a row at a time: the top and bottom rows `-` between
+        // `+` corners, the others `|` at each side (a box is laid out on
+        // every frame of the sample, at many sizes).
+        if box_width > 0 {
+            let last = (height - 1) as usize;
+            for (y, row) in cells.chunks_exact_mut(box_width as usize).enumerate() {
+                let (end, side) = if y == 0 || y == last {
+                    row.fill(Cell::new('-', Style::Border));
+                    ('+', '+')
+                } else {
+                    ('|', '|')
+                };
+                row[0] = Cell::new(end, Style::Border);
+                row[right as usize] = Cell::new(side, Style::Border);
             }
-        };
-        for x in 0..box_width {
-            put(x, 0, Cell::new('-', Style::Border));
-            put(x, height - 1, Cell::new('-', Style::Border));
-        }
-        for y in 0..height {
-            put(0, y, Cell::new('|', Style::Border));
-            put(right, y, Cell::new('|', Style::Border));
-        }
-        for (x, y) in [(0, 0), (right, 0), (0, height - 1), (right, height - 1)] {
-            put(x, y, Cell::new('+', Style::Border));
         }
         // Text from column 2 stops short of the right border.
         let mut write = |x: i32, y: i32, text: &str, style: Style| {
-            for (i, c) in text.chars().enumerate() {
-                let col = x + i as i32;
-                if col < right {
-                    put(col, y, Cell::new(c, style));
+            if box_width <= 0 || !(0..height).contains(&y) {
+                return;
+            }
+            let row = &mut cells[(y * box_width) as usize..((y + 1) * box_width) as usize];
+            for (col, c) in (x..right).zip(text.chars()) {
+                if col >= 0 {
+                    row[col as usize] = Cell::new(c, style);
                 }
             }
         };
@@ -1513,16 +1573,8 @@ impl BoxSpec {
             width: box_width,
             height,
             cells,
-            lines: window
-                .iter()
-                .map(|(k, t)| {
-                    if k.is_empty() {
-                        t.clone()
-                    } else {
-                        format!("{k:key_width$} - {t}")
-                    }
-                })
-                .collect(),
+            window,
+            key_width,
             scrolled_to,
             total_lines: total,
         }
@@ -1820,14 +1872,16 @@ fn check_box(
             ),
         ));
     }
+    // A row of the box at a time, against the frame's row beside it.
+    let width = laid.width.max(0) as usize;
     for dy in 0..laid.height {
-        for dx in 0..laid.width {
-            let want = laid.cells[(dy * laid.width + dx) as usize];
-            let (x, y) = (laid.left + dx, laid.top + dy);
-            let got = at(frame, x, y);
-            if got == want {
-                continue;
-            }
+        let y = laid.top + dy;
+        let wanted = &laid.cells[dy as usize * width..(dy as usize + 1) * width];
+        let start = (y * w + laid.left) as usize;
+        let shown = &frame.cells()[start..start + width];
+        if let Some(dx) = shown.iter().zip(wanted).position(|(got, want)| got != want) {
+            let (got, want, dx) = (shown[dx], wanted[dx], dx as i32);
+            let x = laid.left + dx;
             let part = if dy == 0 {
                 "its top border, with the title".to_string()
             } else if dy == laid.height - 1 {
@@ -1839,10 +1893,10 @@ fn check_box(
                 format!(
                     "its line {} of {} shown ({} in all, scrolled to line {}) reads {:?}",
                     line + 1,
-                    laid.lines.len(),
+                    laid.window.len(),
                     laid.total_lines,
                     laid.scrolled_to,
-                    laid.lines.get(line).map_or("", String::as_str)
+                    laid.line_text(line)
                 )
             };
             return Some(violation(
@@ -1861,6 +1915,24 @@ fn check_box(
     None
 }
 
+/// How the run ended, where and when, for reports on its box.
+fn how_it_ended(state: &GameState) -> String {
+    match &state.status {
+        RunStatus::Playing => "the run goes on".to_string(),
+        RunStatus::Died(death) => format!(
+            "the player {} on depth {} at turn {} with {} kills",
+            death.cause, death.depth, death.turn, state.kills
+        ),
+        RunStatus::Won { turn } => format!(
+            "the player escaped at turn {turn} with {} kills",
+            state.kills
+        ),
+        RunStatus::Quit { turn } => {
+            format!("the player left on depth {} at turn {turn}", state.depth)
+        }
+    }
+}
+
 /// The end of a run: its box, centred on an otherwise blank frame, says how
 /// the run ended, where and when, and the kills, with "the run is over" in
 /// its bottom border; spacing lines go first when the frame is too short.
@@ -1868,14 +1940,10 @@ fn check_ending(game: &Game, frame: &Frame) -> Option<Violation> {
     let state = game.state();
     let (w, h) = (i32::from(frame.width()), i32::from(frame.height()));
     let kills = format!("Kills: {}", state.kills);
-    let (title, said, lines): (&str, String, Vec<String>) = match &state.status {
+    let (title, lines): (&str, Vec<String>) = match &state.status {
         RunStatus::Playing => return None,
         RunStatus::Died(death) => (
             "Tombstone",
-            format!(
-                "the player {} on depth {} at turn {} with {} kills",
-                death.cause, death.depth, death.turn, state.kills
-            ),
             vec![
                 "REST IN PEACE".into(),
                 String::new(),
@@ -1887,10 +1955,6 @@ fn check_ending(game: &Game, frame: &Frame) -> Option<Violation> {
         ),
         RunStatus::Won { turn } => (
             "Victory",
-            format!(
-                "the player escaped at turn {turn} with {} kills",
-                state.kills
-            ),
             vec![
                 "YOU ESCAPED".into(),
                 String::new(),
@@ -1902,7 +1966,6 @@ fn check_ending(game: &Game, frame: &Frame) -> Option<Violation> {
         ),
         RunStatus::Quit { turn } => (
             "Farewell",
-            format!("the player left on depth {} at turn {turn}", state.depth),
             vec![
                 "You left the Undercroft".into(),
                 format!("on depth {} at turn {turn}.", state.depth),
@@ -1927,23 +1990,34 @@ fn check_ending(game: &Game, frame: &Frame) -> Option<Violation> {
         footer: Some("the run is over"),
     };
     let laid = spec.lay_out(frame, w, h);
-    let what = format!("the {} ({said})", title.to_lowercase());
-    if let Some(v) = check_box(frame, &laid, "screen.ending", &|| what.clone()) {
+    // What the box is of, in words: only for a report.
+    let what = || format!("the {} ({})", title.to_lowercase(), how_it_ended(state));
+    if let Some(v) = check_box(frame, &laid, "screen.ending", &what) {
         return Some(v);
     }
+    // Outside the box, row by row: a row's stretches either side of the
+    // box (the whole row above and below it) each tested blank in one
+    // pass, as this runs for every size an ending is drawn at. The box
+    // fits the frame (check_box said so).
+    let area = laid.area();
+    let (left, right) = (area.left.clamp(0, w), (area.left + area.width).clamp(0, w));
     (0..h).find_map(|y| {
-        (0..w).find_map(|x| {
-            let got = at(frame, x, y);
-            (!laid.area().covers(x, y) && got != Cell::BLANK).then(|| {
-                violation(
-                    "screen.ending",
-                    format!(
-                        "the frame shows {got} at column {x}, row {y}, outside the box of {what} ({}x{} at column {}, row {}); the end of a run is drawn on a blank frame",
-                        laid.width, laid.height, laid.left, laid.top
-                    ),
-                )
-            })
-        })
+        let row = &frame.cells()[(y * w) as usize..((y + 1) * w) as usize];
+        let beside = (area.top..area.top + area.height).contains(&y);
+        let x = if beside {
+            first_drawn(&row[..left as usize])
+                .or_else(|| first_drawn(&row[right as usize..]).map(|i| i + right as usize))
+        } else {
+            first_drawn(row)
+        }? as i32;
+        let got = row[x as usize];
+        Some(violation(
+            "screen.ending",
+            format!(
+                "the frame shows {got} at column {x}, row {y}, outside the box of {} ({}x{} at column {}, row {}); the end of a run is drawn on a blank frame",
+                what(), laid.width, laid.height, laid.left, laid.top
+            ),
+        ))
     })
 }
 
