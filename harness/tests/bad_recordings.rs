@@ -148,6 +148,11 @@ const EXPECTED: &[(&str, &str, &str)] = &[
         "frame_every 0 is outside 1..=1024",
     ),
     (
+        "oracle-every-zero.ron",
+        "9:5",
+        "oracle_every 0 is outside 1..=1024",
+    ),
+    (
         "key-bad-name.ron",
         "11:14",
         "bad key \"<Esx>\": unknown key name",
@@ -388,6 +393,7 @@ const REPAIRS: &[(&str, &str, &str)] = &[
     ("outcome-unknown-field.ron", ", hp: 30", ""),
     ("map-size-out-of-range.ron", "width: 300", "width: 80"),
     ("frame-every-zero.ron", "    frame_every: 0,\n", ""),
+    ("oracle-every-zero.ron", "    oracle_every: 0,\n", ""),
     ("key-unclosed-lt.ron", "<Enter\"", "<Enter>\""),
     ("key-control-char.ron", "\\t", "l"),
     ("key-bad-after-raw-string.ron", "<Esx>", "<Esc>"),
@@ -503,7 +509,7 @@ fn more_than_a_million_keys_are_refused() {
     let message = read_refused(&path).expect("refused without a panic");
     assert_eq!(
         message,
-        format!("{}:13:5: more than 1000000 keys", path.display())
+        format!("{}:14:5: more than 1000000 keys", path.display())
     );
 
     // A million keys exactly pass the key limit; this file is then refused
@@ -531,7 +537,7 @@ fn more_than_a_million_and_one_per_step_hashes_are_refused() {
     let message = read_refused(&path).expect("refused without a panic");
     assert_eq!(
         message,
-        format!("{}:18:13: more per-step hashes than keys", path.display())
+        format!("{}:19:13: more per-step hashes than keys", path.display())
     );
 }
 

@@ -188,7 +188,7 @@ fn new_run(args: &PlayArgs, scripted: bool, content: Arc<Content>) -> Result<Run
     let settings = crate::run::runner::Settings {
         frame: args.size.unwrap_or(crate::recording::DEFAULT_FRAME),
         frame_every: 1,
-        progress_limit: None,
+        ..crate::run::runner::Settings::default()
     };
     Runner::with_settings(config, 1, settings)
 }

@@ -75,6 +75,10 @@ pub struct Recording {
     /// (`Settings::frame_every`); 1, every key, in files written before it
     /// was kept, as those runs did.
     pub frame_every: u64,
+    /// The runner ran the oracles and read the frames closely after every
+    /// this many keys (`Settings::oracle_every`, steps 1, 1 + n, ...); 128
+    /// in files written before it was kept, as those runs did.
+    pub oracle_every: u64,
     /// For bot runs: the most keys in a row without progress
     /// (`play.progress`); `None` for runs without the check.
     pub progress_limit: Option<u64>,
@@ -263,6 +267,9 @@ struct File {
     /// every key's frame: 1.
     #[serde(default = "every_key")]
     frame_every: u64,
+    /// Absent in files written before it existed: 128.
+    #[serde(default = "oracles_before_kept")]
+    oracle_every: u64,
     /// Absent in files written before it existed, and in runs without it.
     #[serde(default)]
     progress_limit: Option<u64>,
@@ -316,6 +323,18 @@ fn every_key() -> u64 {
 /// (`frame_every`): a larger gap reads almost no frame at all.
 pub const MAX_FRAME_EVERY: u64 = 1024;
 
+/// How often every run's oracles ran before `oracle_every` was kept: a
+/// recording without it replays its oracles where its run ran them.
+pub const ORACLES_BEFORE_KEPT: u64 = 128;
+
+fn oracles_before_kept() -> u64 {
+    ORACLES_BEFORE_KEPT
+}
+
+/// The most keys between two oracle samples a recording may ask for
+/// (`oracle_every`), as for the frames.
+pub const MAX_ORACLE_EVERY: u64 = 1024;
+
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Hashes {
@@ -365,6 +384,7 @@ mod tests {
             map_height: 40,
             frame: (80, 24),
             frame_every: 1,
+            oracle_every: ORACLES_BEFORE_KEPT,
             progress_limit: None,
             canaries: Vec::new(),
             keys,
@@ -484,6 +504,21 @@ mod tests {
         let text = to_text(&sampled);
         assert!(text.contains("\n    frame_every: 4,\n"), "{text}");
         assert_eq!(from_text(&text), Ok(sampled));
+    }
+
+    #[test]
+    fn how_often_the_oracles_ran_is_kept_and_absent_means_every_128_keys() {
+        let before = sample();
+        let text = to_text(&before);
+        assert!(!text.contains("oracle_every"), "{text}");
+        assert_eq!(from_text(&text).map(|r| r.oracle_every), Ok(128));
+        let sparser = Recording {
+            oracle_every: 256,
+            ..before
+        };
+        let text = to_text(&sparser);
+        assert!(text.contains("\n    oracle_every: 256,\n"), "{text}");
+        assert_eq!(from_text(&text), Ok(sparser));
     }
 
     #[test]

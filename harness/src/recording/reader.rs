@@ -143,6 +143,7 @@ fn check(text: &str, file: File) -> Result<Recording, String> {
         map_height: file.map.height,
         frame,
         frame_every: file.frame_every,
+        oracle_every: file.oracle_every,
         progress_limit: file.progress_limit,
         start_depth: file.start_depth,
         canaries,
@@ -305,6 +306,14 @@ fn check_sizes(at: &Places, file: &File) -> Result<(u16, u16), String> {
             at.field("frame_every"),
             file.frame_every,
             crate::recording::MAX_FRAME_EVERY
+        ));
+    }
+    if !(1..=crate::recording::MAX_ORACLE_EVERY).contains(&file.oracle_every) {
+        return Err(format!(
+            "{}: oracle_every {} is outside 1..={}: the runner runs the oracles after every this many keys; leave it out for every 128",
+            at.field("oracle_every"),
+            file.oracle_every,
+            crate::recording::MAX_ORACLE_EVERY
         ));
     }
     if file.progress_limit == Some(0) {

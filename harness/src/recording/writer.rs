@@ -41,6 +41,9 @@ pub fn to_text(recording: &Recording) -> String {
     if recording.frame_every != 1 {
         let _ = writeln!(out, "    frame_every: {},", recording.frame_every);
     }
+    if recording.oracle_every != crate::recording::ORACLES_BEFORE_KEPT {
+        let _ = writeln!(out, "    oracle_every: {},", recording.oracle_every);
+    }
     if let Some(limit) = recording.progress_limit {
         let _ = writeln!(out, "    progress_limit: Some({limit}),");
     }

@@ -192,6 +192,7 @@ pub fn settings_of(recording: &Recording) -> crate::run::runner::Settings {
     crate::run::runner::Settings {
         frame: recording.frame,
         frame_every: recording.frame_every,
+        oracle_every: recording.oracle_every,
         progress_limit: recording.progress_limit,
     }
 }

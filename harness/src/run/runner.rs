@@ -35,6 +35,11 @@ pub struct Settings {
     /// the fuzz targets; 1 for a player, who sees every frame anyway. A
     /// recording keeps it, so a replay reads the frames its run read.
     pub frame_every: u64,
+    /// The oracles run, and the frames are read closely and at the narrow
+    /// sizes, after every this many keys (steps 1, 1 + n, ...):
+    /// [`invariants::ORACLE_EVERY`]; a recording keeps it, so a replay runs
+    /// them where its run did.
+    pub oracle_every: u64,
     /// For bot runs: the most keys in a row that reveal nothing, change no
     /// floor, fight no one, move no item and come no nearer the unknown or
     /// the way down (`play.progress`).
@@ -46,6 +51,7 @@ impl Default for Settings {
         Settings {
             frame: crate::recording::DEFAULT_FRAME,
             frame_every: invariants::FRAME_EVERY,
+            oracle_every: invariants::ORACLE_EVERY,
             progress_limit: None,
         }
     }
@@ -60,9 +66,12 @@ impl Default for Settings {
 pub const NARROW_FRAMES: [(u16, u16); 4] = [(6, 3), (19, 8), (20, 8), (30, 12)];
 
 /// A run's ending is also drawn at these widths and every height from the
-/// smallest frame to a terminal's 24 rows: its blank spacing lines give way
-/// as the frame shortens, and the height where they stop fitting is a case
-/// of its own for each ending's length, which no fixed size meets.
+/// smallest frame to a few rows past where its box fits whole, and at a
+/// terminal's 24 rows: its blank spacing lines give way as the frame
+/// shortens, and the height where they stop fitting is a case of its own
+/// for each ending's length, which no fixed size meets. Past it a taller
+/// frame only moves the box down, a row for every two, which the few rows
+/// past it and the tallest show (`ending_heights`).
 pub const ENDING_WIDTHS: [u16; 2] = [20, 30];
 /// And while a status holds, the frame is drawn on the sample at the
 /// smallest height and every width from the smallest to past the widest
@@ -524,7 +533,11 @@ impl Runner {
         let step = self.steps;
         let before = TurnWatch::before(&self.game, key);
         let (w, h) = self.settings.frame;
-        let frame_every = self.settings.frame_every.max(1);
+        // At least 1: a `Settings` built in code could say 0.
+        let every = (
+            self.settings.frame_every.max(1),
+            self.settings.oracle_every.max(1),
+        );
         let floor_before = self.depth;
         let game = &mut self.game;
         let checked = {
@@ -540,7 +553,7 @@ impl Runner {
                 }
                 // What the player would see must show the state it was
                 // drawn from: on a sample of keys (check_frames says which).
-                check_frames(game, (w, h), (step, frame_every), &mut found);
+                check_frames(game, (w, h), step, every, &mut found);
                 Ok((outcome, found))
             })
         };
@@ -740,6 +753,7 @@ impl Runner {
             map_height: map.height(),
             frame: self.settings.frame,
             frame_every: self.settings.frame_every,
+            oracle_every: self.settings.oracle_every,
             progress_limit: self.settings.progress_limit,
             canaries: self.game.state().canaries.list(),
             keys,
@@ -768,6 +782,7 @@ impl Runner {
             map_height: config.height,
             frame: trail.settings.frame,
             frame_every: trail.settings.frame_every,
+            oracle_every: trail.settings.oracle_every,
             progress_limit: trail.settings.progress_limit,
             canaries: config.canaries.list(),
             keys: Vec::new(),
@@ -831,19 +846,21 @@ thread_local! {
 static HOOK: Once = Once::new();
 
 /// The frames drawn after key `step`, held to the state they were drawn
-/// from: cheaply at the run's size after every `every`th key (steps 1,
-/// 1 + every, ...), closely on the oracles' sample (with room round the
-/// map, and at the narrow sizes and the status line's widths), and at
-/// every ending size when the run is over; what they break goes into
-/// `found`, after what the key's other checks found.
+/// from: cheaply at the run's size after every `frame_every`th key (steps
+/// 1, 1 + frame_every, ...); with the oracles after every `oracle_every`th
+/// (the sample), closely (with room round the map, and at the narrow sizes
+/// and the status line's widths); and at every ending size when the run is
+/// over. What they break goes into `found`, after what the key's other
+/// checks found.
 fn check_frames(
     game: &Game,
     (w, h): (u16, u16),
-    (step, every): (u64, u64),
+    step: u64,
+    (frame_every, oracle_every): (u64, u64),
     found: &mut Vec<Violation>,
 ) {
-    let sampled = step % invariants::ORACLE_EVERY == 1;
-    if !(sampled || game.is_over() || (step - 1) % every == 0) {
+    let sampled = (step - 1) % oracle_every == 0;
+    if !(sampled || game.is_over() || (step - 1) % frame_every == 0) {
         return;
     }
     let frame = game.frame(w, h);
@@ -887,12 +904,41 @@ fn check_frames(
     }
     if game.is_over() {
         for w in ENDING_WIDTHS {
-            for h in ENDING_HEIGHTS {
+            let tallest = game.frame(w, *ENDING_HEIGHTS.end());
+            for h in ending_heights(&tallest) {
                 let ending = game.frame(w, h);
                 found.extend(invariants::check_screen_closely(game, &ending));
             }
+            found.extend(invariants::check_screen_closely(game, &tallest));
         }
     }
+}
+
+/// The heights below the tallest of [`ENDING_HEIGHTS`] an ending is read
+/// at, from `tallest`, the ending drawn at that height with room to spare:
+/// each from the smallest through three rows past the rows its drawing
+/// takes there, where the box fits whole with its blank lines. Those three
+/// centre it at offsets 0, 1 and 1 (a box's row is half the spare rows), so
+/// a slip in that arithmetic shows on them as it would on taller frames.
+fn ending_heights(tallest: &game_core::frame::Frame) -> std::ops::Range<u16> {
+    let width = usize::from(tallest.width()).max(1);
+    let drawn: Vec<bool> = tallest
+        .cells()
+        .chunks(width)
+        .map(|row| {
+            row.iter()
+                .any(|&cell| cell != game_core::frame::Cell::BLANK)
+        })
+        .collect();
+    let rows = match (
+        drawn.iter().position(|&d| d),
+        drawn.iter().rposition(|&d| d),
+    ) {
+        (Some(first), Some(last)) => u16::try_from(last - first + 1).unwrap_or(u16::MAX),
+        _ => 0,
+    };
+    let last = rows.saturating_add(3).min(ENDING_HEIGHTS.end() - 1);
+    *ENDING_HEIGHTS.start()..last.saturating_add(1).max(*ENDING_HEIGHTS.start())
 }
 
 /// Runs `f`, turning a panic into a failure with its message and location.
