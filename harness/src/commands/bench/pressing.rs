@@ -54,7 +54,7 @@ pub(super) fn press_row(
         ratios,
         Some(Target::at_most(2.0, "")),
         format!(
-            "the explorer bot's {} on {} from {} (as its sweep presses them) through a runner with every per-key check (the turn and record checks, the key contracts, the progress watch, the frame drawn and read on every fourth key, the oracles on their sample; no state hash, as a sweep) against Game::press alone, each run started untimed: the time's ratio; medians {} keys/s checked, {} keys/s bare. The replayed runs' mix (look mode, the pack, the help): {:.1}x",
+            "the explorer bot's {} on {} from {} (as its sweep presses them) through a runner with every per-key check (the turn and record checks, the key contracts, the progress watch, the frame drawn and read on every eighth key, the oracles on their sample; no state hash, as a sweep) against Game::press alone, each run started untimed: the time's ratio; medians {} keys/s checked, {} keys/s bare. The replayed runs' mix (look mode, the pack, the help): {:.1}x",
             counted(keys as u64, "key"),
             counted(args.press_seeds, "seed"),
             args.seed,
