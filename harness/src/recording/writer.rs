@@ -10,6 +10,26 @@ use game_core::Key;
 
 use super::*;
 
+/// How the run was checked: the frame's size, how often the frame was read
+/// and the oracles ran (each left out at the value files without it mean),
+/// and a bot run's progress limit.
+fn write_checks(out: &mut String, recording: &Recording) {
+    let _ = writeln!(
+        out,
+        "    frame: (width: {}, height: {}),",
+        recording.frame.0, recording.frame.1
+    );
+    if recording.frame_every != 1 {
+        let _ = writeln!(out, "    frame_every: {},", recording.frame_every);
+    }
+    if recording.oracle_every != crate::recording::ORACLES_BEFORE_KEPT {
+        let _ = writeln!(out, "    oracle_every: {},", recording.oracle_every);
+    }
+    if let Some(limit) = recording.progress_limit {
+        let _ = writeln!(out, "    progress_limit: Some({limit}),");
+    }
+}
+
 /// The recording as RON text, laid out for people: keys wrapped into lines,
 /// hashes packed into lines of base64.
 pub fn to_text(recording: &Recording) -> String {
@@ -33,20 +53,7 @@ pub fn to_text(recording: &Recording) -> String {
         "    map: (width: {}, height: {}),",
         recording.map_width, recording.map_height
     );
-    let _ = writeln!(
-        out,
-        "    frame: (width: {}, height: {}),",
-        recording.frame.0, recording.frame.1
-    );
-    if recording.frame_every != 1 {
-        let _ = writeln!(out, "    frame_every: {},", recording.frame_every);
-    }
-    if recording.oracle_every != crate::recording::ORACLES_BEFORE_KEPT {
-        let _ = writeln!(out, "    oracle_every: {},", recording.oracle_every);
-    }
-    if let Some(limit) = recording.progress_limit {
-        let _ = writeln!(out, "    progress_limit: Some({limit}),");
-    }
+    write_checks(&mut out, recording);
     let canaries: Vec<String> = recording
         .canaries
         .iter()
