@@ -8,6 +8,8 @@
 //! reported) and returns the failure it met. The wrappers turn a failure into
 //! a crash, which is how libFuzzer keeps an input.
 
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use arbitrary::{Arbitrary, Unstructured};
@@ -96,13 +98,18 @@ pub struct IntentsInput {
 /// Plays the intents by pressing the keys each one stands for, until a
 /// failure, the end of the run or [`MAX_INTENTS`].
 pub fn play_intents(input: &IntentsInput, canaries: Canaries) -> Runner {
-    play_intents_on(start(u64::from(input.seed), canaries), input)
+    let seed = u64::from(input.seed);
+    play_intents_on(start(seed, canaries), input, FirstKey::Kept(seed, canaries))
 }
 
 /// [`play_intents`] with every step hashed, so the run can be written down:
 /// `deja from-fuzz`.
 pub fn play_intents_recorded(input: &IntentsInput, canaries: Canaries) -> Runner {
-    play_intents_on(fresh(u64::from(input.seed), canaries), input)
+    play_intents_on(
+        fresh(u64::from(input.seed), canaries),
+        input,
+        FirstKey::Pressed,
+    )
 }
 
 /// Plays each intent by pressing its keys through the runner (every check
@@ -117,7 +124,7 @@ pub fn play_intents_recorded(input: &IntentsInput, canaries: Canaries) -> Runner
 /// A broken promise is the runner's failure at the step it showed at
 /// (`intent.keys`, `intent.aim`): a failure of the fuzz driver, not of a key,
 /// so a recording of the keys cannot show it; `deja from-fuzz` says so.
-fn play_intents_on(mut runner: Runner, input: &IntentsInput) -> Runner {
+fn play_intents_on(mut runner: Runner, input: &IntentsInput, first_key: FirstKey) -> Runner {
     let mut applied = runner.game().clone();
     for intent in input.intents.iter().take(MAX_INTENTS) {
         if runner.game().is_over() {
@@ -136,7 +143,7 @@ fn play_intents_on(mut runner: Runner, input: &IntentsInput) -> Runner {
                     return runner;
                 }
             }
-            match runner.press(key) {
+            match first_key.press(&mut runner, key) {
                 Ok(outcome) => add_outcome(&mut pressed, outcome),
                 Err(_) => return runner,
             }
@@ -275,36 +282,109 @@ pub fn intents(input: &IntentsInput) -> Result<(), Failure> {
 /// result. Kept without hashing: fuzz runs ask only whether they fail, and
 /// `deja from-fuzz` replays an artifact with hashing to write it down.
 fn start(seed: u64, canaries: Canaries) -> Runner {
-    use std::cell::RefCell;
-    use std::collections::BTreeMap;
-    /// Started runners kept per thread; past this many the oldest go.
-    const KEPT: usize = 512;
     thread_local! {
-        static STARTED: RefCell<BTreeMap<(u64, Canaries), (u64, Runner)>> = const { RefCell::new(BTreeMap::new()) };
-        static CLOCK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+        static STARTED: RefCell<Kept<(u64, Canaries), Runner>> = const { RefCell::new(Kept::new()) };
     }
-    let tick = CLOCK.with(|c| {
-        c.set(c.get() + 1);
-        c.get()
-    });
     STARTED.with(|started| {
         let mut started = started.borrow_mut();
-        if let Some((used, runner)) = started.get_mut(&(seed, canaries)) {
-            *used = tick;
+        if let Some(runner) = started.get(&(seed, canaries)) {
             return runner.clone();
         }
         let runner = fresh(seed, canaries).without_hashing();
-        if started.len() >= KEPT
-            && let Some(oldest) = started
+        started.insert((seed, canaries), runner.clone());
+        runner
+    })
+}
+
+/// How an input's first key is pressed.
+#[derive(Clone, Copy)]
+enum FirstKey {
+    /// Through the runner, as every other key: a run that is written down.
+    Pressed,
+    /// From the runners kept after a first key on a started run of this
+    /// seed ([`pressed_first`]): a fuzz run.
+    Kept(u64, Canaries),
+}
+
+impl FirstKey {
+    /// Presses `key` on `runner`: the kept result of pressing it on the
+    /// started run when `runner` is that started run and this is a fuzz run.
+    fn press(self, runner: &mut Runner, key: Key) -> Result<Outcome, Failure> {
+        match self {
+            FirstKey::Kept(seed, canaries) if runner.step() == 0 => {
+                let (after, result) = pressed_first(seed, canaries, key);
+                *runner = after;
+                result
+            }
+            _ => runner.press(key),
+        }
+    }
+}
+
+/// A started run of `seed` after `key`, and what pressing it returned. The
+/// first key is checked most closely of all (the oracles, the close reading
+/// of the screen and the narrow frames read step 1 of every run, as of
+/// every [`invariants::ORACLE_EVERY`]th), and that reading cost a 64-intent
+/// input as much as the rest of its keys' checks. A fuzzer plays the same
+/// seeds' first keys again and again, and the runner after a key is a
+/// function of the runner before it and the key, so the runners after a
+/// first key are kept and copied as the started ones are: the same
+/// failures, found at the same steps, for less work.
+fn pressed_first(seed: u64, canaries: Canaries, key: Key) -> (Runner, Result<Outcome, Failure>) {
+    type Pressed = (Runner, Result<Outcome, Failure>);
+    thread_local! {
+        static PRESSED: RefCell<Kept<(u64, Canaries, Key), Pressed>> = const { RefCell::new(Kept::new()) };
+    }
+    PRESSED.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        if let Some((runner, result)) = kept.get(&(seed, canaries, key)) {
+            return (runner.clone(), result.clone());
+        }
+        let mut runner = start(seed, canaries);
+        let result = runner.press(key);
+        kept.insert((seed, canaries, key), (runner.clone(), result.clone()));
+        (runner, result)
+    })
+}
+
+/// Values kept by key, at most [`Kept::MOST`]; past that the one used
+/// longest ago goes. Per thread, so a fuzzer's memory stays bounded: a
+/// kept runner is a game of a few tens of kilobytes.
+struct Kept<K, V> {
+    entries: BTreeMap<K, (u64, V)>,
+    clock: u64,
+}
+
+impl<K: Ord + Copy, V> Kept<K, V> {
+    const MOST: usize = 512;
+
+    const fn new() -> Self {
+        Kept {
+            entries: BTreeMap::new(),
+            clock: 0,
+        }
+    }
+
+    fn get(&mut self, key: &K) -> Option<&V> {
+        self.clock += 1;
+        let (used, value) = self.entries.get_mut(key)?;
+        *used = self.clock;
+        Some(value)
+    }
+
+    fn insert(&mut self, key: K, value: V) {
+        self.clock += 1;
+        if self.entries.len() >= Self::MOST
+            && let Some(oldest) = self
+                .entries
                 .iter()
                 .min_by_key(|(_, (used, _))| *used)
                 .map(|(k, _)| *k)
         {
-            started.remove(&oldest);
+            self.entries.remove(&oldest);
         }
-        started.insert((seed, canaries), (tick, runner.clone()));
-        runner
-    })
+        self.entries.insert(key, (self.clock, value));
+    }
 }
 
 // ----- keys -----
@@ -366,17 +446,22 @@ pub fn lenient_keys(text: &str) -> Vec<Key> {
 }
 
 pub fn play_keys(input: &KeysInput, canaries: Canaries) -> Runner {
-    play_keys_on(start(u64::from(input.seed), canaries), input)
+    let seed = u64::from(input.seed);
+    play_keys_on(start(seed, canaries), input, FirstKey::Kept(seed, canaries))
 }
 
 /// [`play_keys`] with every step hashed: `deja from-fuzz`.
 pub fn play_keys_recorded(input: &KeysInput, canaries: Canaries) -> Runner {
-    play_keys_on(fresh(u64::from(input.seed), canaries), input)
+    play_keys_on(
+        fresh(u64::from(input.seed), canaries),
+        input,
+        FirstKey::Pressed,
+    )
 }
 
-fn play_keys_on(mut runner: Runner, input: &KeysInput) -> Runner {
+fn play_keys_on(mut runner: Runner, input: &KeysInput, first_key: FirstKey) -> Runner {
     for key in lenient_keys(&input.keys) {
-        if runner.game().is_over() || runner.press(key).is_err() {
+        if runner.game().is_over() || first_key.press(&mut runner, key).is_err() {
             break;
         }
     }
@@ -708,6 +793,50 @@ pub mod bench {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A kept first key plays as the key pressed: the same failure at the
+    /// same step and the same state as a run that presses every key, the
+    /// first time an input's first key is met and when it is kept, for
+    /// intents and keys inputs, and for a failure at the first key itself (a
+    /// planted help screen that Esc cannot close).
+    #[test]
+    fn a_kept_first_key_plays_as_a_pressed_one() {
+        let same = |kept: &Runner, pressed: &Runner, what: &str| {
+            assert_eq!(kept.failure(), pressed.failure(), "{what}");
+            assert_eq!(kept.step(), pressed.step(), "{what}");
+            assert!(kept.game().state() == pressed.game().state(), "{what}");
+        };
+        // 300 inputs on 200 seeds: some seeds twice, with other intents.
+        for (i, input) in bench::intents_inputs(300, 6).iter().enumerate() {
+            let pressed = play_intents_recorded(input, Canaries::NONE);
+            for round in 0..2 {
+                let kept = play_intents(input, Canaries::NONE);
+                same(
+                    &kept,
+                    &pressed,
+                    &format!("intents input {i}, round {round}"),
+                );
+            }
+        }
+        let sticky = Canaries::NONE.with(Canary::StickyHelp);
+        for (keys, failing_step) in [
+            ("?", Some(1)),
+            ("?j", Some(1)),
+            ("j?", Some(2)),
+            ("jk", None),
+        ] {
+            let input = KeysInput {
+                seed: 3,
+                keys: keys.into(),
+            };
+            let pressed = play_keys_recorded(&input, sticky);
+            for round in 0..2 {
+                let kept = play_keys(&input, sticky);
+                assert_eq!(kept.failure().map(|f| f.step), failing_step, "{keys}");
+                same(&kept, &pressed, &format!("keys {keys:?}, round {round}"));
+            }
+        }
+    }
 
     #[test]
     fn lenient_keys_skip_what_is_not_a_key() {

@@ -372,8 +372,6 @@ pub struct TurnWatch {
     monster_in_view: bool,
     /// Floor items the player has seen (a newly seen one stops a walk).
     items_seen: usize,
-    /// Tiles revealed on this floor.
-    revealed: usize,
     /// Whether the reticle's cursor, if one is open, is on a tile in view.
     cursor_visible: bool,
     player: Seen,
@@ -462,7 +460,6 @@ impl TurnWatch {
             standing_on: map.tile(state.player.pos),
             monster_in_view: state.monsters.iter().any(|m| map.is_visible(m.pos)),
             items_seen: state.items.iter().filter(|i| i.seen).count(),
-            revealed: map.revealed.count(),
             cursor_visible,
             player,
             pack: state.player.pack.clone(),

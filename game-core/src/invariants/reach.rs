@@ -295,13 +295,23 @@ impl Reach {
     }
 
     /// Counts what the key `before` was taken for reached: `game` is the
-    /// state after it and `events` its record. Call it after the key passed
-    /// its checks, so what is counted is what the rules allow.
-    pub fn count(&mut self, before: &TurnWatch, game: &Game, events: &[Event]) {
+    /// state after it, `events` its record and `revealed_before` the tiles
+    /// revealed before it and the floor they were on (counted by the caller,
+    /// which counts them after every key anyway, so that a watch taken for
+    /// a run nobody tallies need not). Call it after the key passed its
+    /// checks, so what is counted is what the rules allow.
+    pub fn count(
+        &mut self,
+        before: &TurnWatch,
+        game: &Game,
+        events: &[Event],
+        revealed_before: (usize, u32),
+    ) {
         let key = Key {
             before,
             game,
             events,
+            revealed_before,
         };
         self.blows(&key);
         self.sight(&key);
@@ -550,8 +560,8 @@ impl Reach {
                     change: StatusChange::Confused { .. },
                 } if scroll_of_confusion => self.add(At::ConfusionTook),
                 Event::MapRevealed
-                    if state.depth == key.before.depth
-                        && state.floor.map.revealed.count() > key.before.revealed =>
+                    if state.depth == key.revealed_before.1
+                        && state.floor.map.revealed.count() > key.revealed_before.0 =>
                 {
                     self.add(At::MappingRevealed);
                 }
@@ -728,6 +738,8 @@ struct Key<'a> {
     before: &'a TurnWatch,
     game: &'a Game,
     events: &'a [Event],
+    /// Tiles revealed before the key, and the floor they were on.
+    revealed_before: (usize, u32),
 }
 
 impl Key<'_> {

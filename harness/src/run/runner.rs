@@ -149,7 +149,7 @@ impl RunTally {
             self.add(command, worked);
         }
         if let Some(reach) = &mut self.reach {
-            reach.count(before, game, events);
+            reach.count(before, game, events, revealed_before);
         }
         let used = events
             .iter()
@@ -446,6 +446,12 @@ impl Runner {
 
     /// Counts what each key did (`take_tally`), for a sweep's figures.
     pub fn tallying(mut self) -> Runner {
+        // What was revealed is counted after each key only while tallying
+        // or watching progress: count it now.
+        self.revealed = (
+            self.game.state().floor.map.revealed.count(),
+            self.game.state().depth,
+        );
         let mut tally = RunTally {
             revealed: self.revealed.0 as u64,
             reach: Some(Reach::new(self.game.content())),
