@@ -932,7 +932,15 @@ fn in_view_from(
     if monsters.is_empty() && items.is_empty() {
         return None;
     }
-    let view = oracle::field_of_view(map, at, SIGHT_RADIUS);
+    // Only as deep as the farthest of them: the scan costs the square of
+    // its depth.
+    let rows = monsters
+        .iter()
+        .chain(&items)
+        .map(|p| p.chebyshev(at))
+        .max()
+        .unwrap_or(0);
+    let view = oracle::field_of_view_within(map, at, SIGHT_RADIUS, rows);
     let seen = |p: &Pos| view.get(map.xy_idx(*p));
     if monsters.iter().any(seen) {
         Some("a monster stood in view")

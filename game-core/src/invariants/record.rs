@@ -189,8 +189,8 @@ struct Model<'a> {
     /// notice straight after), so the next event that is not a notice ends it.
     noticing: bool,
     /// The reference field of view, from where the player stood when it was
-    /// last needed.
-    sight: Option<(Pos, crate::map::BitGrid)>,
+    /// last needed, out to how many rows it was scanned.
+    sight: Option<(Pos, i32, crate::map::BitGrid)>,
     found: Vec<Violation>,
 }
 
@@ -561,7 +561,8 @@ impl Model<'_> {
     /// Whether the player standing at `viewer` sees `at`, by the reference
     /// field of view (kept while the player stays put).
     fn sees(&mut self, viewer: Pos, at: Pos) -> bool {
-        let map = &self.game.state().floor.map;
+        let game = self.game;
+        let map = &game.state().floor.map;
         if !map.in_bounds(at) {
             return false;
         }
@@ -569,12 +570,25 @@ impl Model<'_> {
         if dx * dx + dy * dy > SIGHT_RADIUS * SIGHT_RADIUS {
             return false;
         }
-        if self.sight.as_ref().is_none_or(|(from, _)| *from != viewer) {
-            let view = oracle::field_of_view(map, viewer, SIGHT_RADIUS);
-            self.sight = Some((viewer, view));
-        }
-        let (_, view) = self.sight.as_ref().expect("just computed");
+        let view = self.look_out(viewer, viewer.chebyshev(at));
         view.get(map.xy_idx(at))
+    }
+
+    /// The reference field of view from `viewer` at least `rows` rows out:
+    /// the kept one when it is from there and as deep, else scanned again
+    /// only as deep as asked (the scan costs the square of its depth).
+    fn look_out(&mut self, viewer: Pos, rows: i32) -> &crate::map::BitGrid {
+        let game = self.game;
+        let map = &game.state().floor.map;
+        if self
+            .sight
+            .as_ref()
+            .is_none_or(|(from, deep, _)| *from != viewer || *deep < rows)
+        {
+            let view = oracle::field_of_view_within(map, viewer, SIGHT_RADIUS, rows);
+            self.sight = Some((viewer, rows, view));
+        }
+        &self.sight.as_ref().expect("just scanned").2
     }
 
     /// Monster `i` noticed the player: it was asleep, and the player could
@@ -621,6 +635,16 @@ impl Model<'_> {
             .filter(|c| c.alive && !c.awake)
             .map(|c| (c.who, c.pos))
             .collect();
+        // One scan as deep as the farthest of them answers for every one.
+        let within_sight = |at: Pos| at.distance_squared(viewer) <= SIGHT_RADIUS * SIGHT_RADIUS;
+        let farthest = asleep
+            .iter()
+            .filter(|&&(_, at)| within_sight(at))
+            .map(|&(_, at)| viewer.chebyshev(at))
+            .max();
+        if let Some(rows) = farthest {
+            self.look_out(viewer, rows);
+        }
         for (who, at) in asleep {
             if self.sees(viewer, at) {
                 self.fail(
