@@ -71,15 +71,16 @@ fn scan_in(
     quadrant: usize,
     map: &Map,
     origin: Pos,
-    radius: i32,
-    max_depth: i32,
-    seen: impl FnMut(Pos),
+    (radius, max_depth): (i32, i32),
+    rows: &mut Vec<Row>,
+    seen: impl FnMut(usize),
 ) {
+    let limits = (radius, max_depth);
     match quadrant {
-        0 => scan_quadrant(map, origin, radius, max_depth, |d, c| (c, -d), seen),
-        1 => scan_quadrant(map, origin, radius, max_depth, |d, c| (d, c), seen),
-        2 => scan_quadrant(map, origin, radius, max_depth, |d, c| (c, d), seen),
-        _ => scan_quadrant(map, origin, radius, max_depth, |d, c| (-d, c), seen),
+        0 => scan_quadrant(map, origin, limits, rows, |d, c| (c, -d), seen),
+        1 => scan_quadrant(map, origin, limits, rows, |d, c| (d, c), seen),
+        2 => scan_quadrant(map, origin, limits, rows, |d, c| (c, d), seen),
+        _ => scan_quadrant(map, origin, limits, rows, |d, c| (-d, c), seen),
     }
 }
 
@@ -92,33 +93,41 @@ pub fn compute(map: &Map, origin: Pos, radius: i32, visible: &mut BitGrid) {
         return;
     }
     visible.insert(map.xy_idx(origin));
+    // One list of rows to scan for the four quadrants: each leaves it empty.
+    let mut rows = Vec::with_capacity(32);
     for quadrant in 0..QUADRANTS {
-        scan_in(quadrant, map, origin, radius, radius, |here| {
-            visible.insert(map.xy_idx(here));
+        scan_in(quadrant, map, origin, (radius, radius), &mut rows, |idx| {
+            visible.insert(idx);
         });
     }
 }
 
 /// Scans one quadrant from `origin` out to `max_depth` rows (no farther than
-/// `radius`), calling `seen` for every tile in view within the radius.
+/// `radius`), calling `seen` with the map index of every tile in view within
+/// the radius. `transform` maps (depth, column) to an (x, y) offset, and is
+/// linear: one of the four rotations of (column, depth).
 fn scan_quadrant(
     map: &Map,
     origin: Pos,
-    radius: i32,
-    max_depth: i32,
+    (radius, max_depth): (i32, i32),
+    rows: &mut Vec<Row>,
     transform: impl Fn(i32, i32) -> (i32, i32),
-    mut seen: impl FnMut(Pos),
+    mut seen: impl FnMut(usize),
 ) {
     let radius_squared = radius * radius;
     let at = |depth: i32, col: i32| {
         let (dx, dy) = transform(depth, col);
         origin.offset(dx, dy)
     };
+    // One column across is a fixed step in the map's row-major index.
+    let (across_x, across_y) = transform(0, 1);
+    let across = (across_x + across_y * map.width()) as isize;
+    let tiles = map.tiles();
     // Rows still to scan. A row spawns at most one deeper row per run of
     // open tiles, and runs at depth d are at most d + 1, so the rows of a
     // quadrant out to the radius number at most (r + 1)(r + 2) / 2 + 1.
     let mut bound = crate::bound::Bound::field_of_view(radius);
-    let mut rows: Vec<Row> = Vec::with_capacity(32);
+    rows.clear();
     rows.push(Row {
         depth: 1,
         start: Slope { num: -1, den: 1 },
@@ -130,15 +139,36 @@ fn scan_quadrant(
             continue;
         }
         let deeper = row.depth + 1;
+        let (first, last) = (row.min_col(), row.max_col());
         let mut previous_opaque: Option<bool> = None;
-        for col in row.min_col()..=row.max_col() {
-            let here = at(row.depth, col);
-            let is_opaque = map.is_opaque(here);
-            if (is_opaque || row.is_symmetric(col))
-                && map.in_bounds(here)
-                && origin.distance_squared(here) <= radius_squared
+        // A tile's squared distance is its column's square and its depth's
+        // (the transform only turns and flips them).
+        let depth_squared = row.depth * row.depth;
+        // The row lies on the map when both its ends do (it is straight), and
+        // then each tile is read by index; a row off the map's edge asks
+        // tile by tile, off-map tiles counting as walls that are not seen.
+        let on_map = first > last
+            || (map.in_bounds(at(row.depth, first)) && map.in_bounds(at(row.depth, last)));
+        let mut idx = if on_map && first <= last {
+            map.xy_idx(at(row.depth, first)) as isize
+        } else {
+            0
+        };
+        for col in first..=last {
+            let (is_opaque, index) = if on_map {
+                let index = idx as usize;
+                idx += across;
+                (tiles[index].is_opaque(), Some(index))
+            } else {
+                let here = at(row.depth, col);
+                let index = map.in_bounds(here).then(|| map.xy_idx(here));
+                (map.is_opaque(here), index)
+            };
+            if let Some(index) = index
+                && (is_opaque || row.is_symmetric(col))
+                && col * col + depth_squared <= radius_squared
             {
-                seen(here);
+                seen(index);
             }
             if previous_opaque == Some(true) && !is_opaque {
                 row.start = tile_slope(row.depth, col);
@@ -195,8 +225,10 @@ pub fn can_see(map: &Map, from: Pos, to: Pos, radius: i32) -> bool {
         .any(|(quadrant, (holds, depth))| {
             let mut found = false;
             if holds {
-                scan_in(quadrant, map, from, radius, depth, |here| {
-                    found |= here == to
+                let target = map.xy_idx(to);
+                let mut rows = Vec::new();
+                scan_in(quadrant, map, from, (radius, depth), &mut rows, |idx| {
+                    found |= idx == target
                 });
             }
             found
