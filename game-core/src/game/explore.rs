@@ -7,8 +7,6 @@
 //! an unknown one) over tiles the player has seen; when none is left it walks
 //! to the stairs (or the exit) and stops on them.
 
-use std::collections::VecDeque;
-
 use crate::geom::{Dir, Pos};
 use crate::map::{BitGrid, Map, Tile};
 use crate::paths;
@@ -308,32 +306,66 @@ fn route_to_frontier(map: &Map, from: Pos) -> Option<Vec<Dir>> {
     // How each visited tile was first reached; NOT_SEEN where it was not.
     const NOT_SEEN: u8 = u8::MAX;
     const START: u8 = u8::MAX - 1;
+    let (width, height) = (map.width(), map.height());
+    let tiles = map.tiles();
+    let revealed = &map.revealed;
+    // The step from a tile to its neighbour in each direction, in the
+    // map's row-major index.
+    let offsets = Dir::ALL.map(|dir| {
+        let (dx, dy) = dir.delta();
+        (dx + dy * width) as isize
+    });
     let mut came_by = vec![NOT_SEEN; map.len()];
     came_by[map.xy_idx(from)] = START;
-    let mut queue: VecDeque<Pos> = VecDeque::new();
-    queue.push_back(from);
+    // Each tile is queued once at most: a list read from a moving head.
+    let mut queue: Vec<Pos> = Vec::with_capacity(64);
+    queue.push(from);
+    let mut head = 0;
     let mut bound = crate::bound::Bound::visits_each_once("frontier search", map.len());
-    while let Some(here) = queue.pop_front() {
+    while let Some(&here) = queue.get(head) {
+        head += 1;
         bound.tick();
+        let at = map.xy_idx(here);
+        // Away from the map's edge every neighbour is on the map, and is
+        // read by index; on the edge, by position, with its bounds checked.
+        let inside = here.x > 0 && here.y > 0 && here.x < width - 1 && here.y < height - 1;
         // One look at each neighbour both tells whether `here` borders the
         // unknown (a frontier: the search ends) and queues the ones to go on to.
-        for dir in Dir::ALL {
-            let next = here.step(dir);
-            if !map.in_bounds(next) {
-                continue;
-            }
-            if !map.is_revealed(next) {
+        for (dir, offset) in Dir::ALL.into_iter().zip(offsets) {
+            let idx = if inside {
+                at.wrapping_add_signed(offset)
+            } else {
+                let next = here.step(dir);
+                if !map.in_bounds(next) {
+                    continue;
+                }
+                map.xy_idx(next)
+            };
+            if !revealed.get(idx) {
                 if here == from {
                     continue; // the start does not count
                 }
                 return Some(route_back(map, &came_by, here));
             }
-            let idx = map.xy_idx(next);
-            if came_by[idx] != NOT_SEEN || !map.can_step(here, dir) {
+            if came_by[idx] != NOT_SEEN {
+                continue;
+            }
+            // As Map::can_step: onto a walkable tile, and on a diagonal not
+            // between two tiles that both block.
+            let can_step = if inside {
+                let (dx, dy) = dir.delta();
+                tiles[idx].is_walkable()
+                    && (!dir.is_diagonal()
+                        || tiles[at.wrapping_add_signed(dx as isize)].is_walkable()
+                        || tiles[at.wrapping_add_signed((dy * width) as isize)].is_walkable())
+            } else {
+                map.can_step(here, dir)
+            };
+            if !can_step {
                 continue;
             }
             came_by[idx] = dir.index() as u8;
-            queue.push_back(next);
+            queue.push(here.step(dir));
         }
     }
     None
