@@ -295,12 +295,72 @@ impl OpenEntry {
         OpenEntry(total << (2 * Self::BITS) | (Self::MASK - steps) << Self::BITS | tile)
     }
 
+    fn total(self) -> u32 {
+        (self.0 >> (2 * Self::BITS)) as u32
+    }
+
     fn steps(self) -> u32 {
         (Self::MASK - (self.0 >> Self::BITS & Self::MASK)) as u32
     }
 
     fn tile(self) -> usize {
         (self.0 & Self::MASK) as usize
+    }
+}
+
+/// A*'s open set, a queue that gives the least entry first, in three
+/// parts by estimated total: a heap of the entries at the least total (the
+/// level), and a list each for the two totals past it. A step costs one and
+/// moves the Chebyshev estimate by at most one, so a tile popped at the
+/// level pushes its neighbours at the level or one or two past it: nothing
+/// is ever pushed farther out. The lists cost nothing to push to, the heap
+/// holds one total's entries, and when it runs dry the next list becomes
+/// the heap in one pass (its storage kept for reuse). Every entry is
+/// distinct (a tile is pushed again only with fewer steps), so a queue
+/// that gives the least first pops them in the one order a single heap
+/// would: the same search, the same route.
+struct OpenSet {
+    level: u32,
+    heap: BinaryHeap<Reverse<OpenEntry>>,
+    next: [Vec<Reverse<OpenEntry>>; 2],
+}
+
+impl OpenSet {
+    fn new(first: OpenEntry) -> OpenSet {
+        let mut heap = BinaryHeap::with_capacity(32);
+        heap.push(Reverse(first));
+        OpenSet {
+            level: first.total(),
+            heap,
+            next: [Vec::with_capacity(32), Vec::with_capacity(32)],
+        }
+    }
+
+    fn push(&mut self, entry: OpenEntry) {
+        match entry.total().checked_sub(self.level) {
+            Some(0) => self.heap.push(Reverse(entry)),
+            Some(ahead @ (1 | 2)) => self.next[ahead as usize - 1].push(Reverse(entry)),
+            _ => panic!(
+                "A* pushed a total of {} at level {}: a step costs one and moves the estimate by one at most",
+                entry.total(),
+                self.level
+            ),
+        }
+    }
+
+    fn pop(&mut self) -> Option<OpenEntry> {
+        while self.heap.is_empty() {
+            if self.next.iter().all(Vec::is_empty) {
+                return None;
+            }
+            self.level += 1;
+            let emptied = std::mem::take(&mut self.heap).into_vec();
+            let later = std::mem::take(&mut self.next[1]);
+            let soon = std::mem::replace(&mut self.next[0], later);
+            self.next[1] = emptied;
+            self.heap = BinaryHeap::from(soon);
+        }
+        self.heap.pop().map(|Reverse(entry)| entry)
     }
 }
 
@@ -397,16 +457,15 @@ fn astar_by(
     // A min-heap on (estimated total, steps so far reversed so deeper nodes
     // win ties, tile index), packed into one integer whose order is that
     // order: a total order, so the pop sequence is deterministic.
-    let mut open = BinaryHeap::new();
     let start = map.xy_idx(from);
     let goal = map.xy_idx(to);
     cost[start] = 0;
-    open.push(Reverse(OpenEntry::new(from.chebyshev(to) as u32, 0, start)));
+    let mut open = OpenSet::new(OpenEntry::new(from.chebyshev(to) as u32, 0, start));
     let mut expanded = 0;
     // A tile is pushed again only when a cheaper way to it is found, once per
     // neighbour at most.
     let mut bound = crate::bound::Bound::astar(map.len());
-    while let Some(Reverse(entry)) = open.pop() {
+    while let Some(entry) = open.pop() {
         bound.tick();
         let (g, idx) = (entry.steps(), entry.tile());
         if idx == goal {
@@ -441,7 +500,7 @@ fn astar_by(
                 cost[n] = g_next;
                 came_from[n] = idx as u32;
                 let f = g_next + next.chebyshev(to) as u32;
-                open.push(Reverse(OpenEntry::new(f, g_next, n)));
+                open.push(OpenEntry::new(f, g_next, n));
             }
         }
     }
