@@ -144,25 +144,22 @@ fn scan_quadrant(
         // A tile's squared distance is its column's square and its depth's
         // (the transform only turns and flips them).
         let depth_squared = row.depth * row.depth;
-        // The row lies on the map when both its ends do (it is straight), and
-        // then each tile is read by index; a row off the map's edge asks
-        // tile by tile, off-map tiles counting as walls that are not seen.
-        let on_map = first > last
-            || (map.in_bounds(at(row.depth, first)) && map.in_bounds(at(row.depth, last)));
-        let mut idx = if on_map && first <= last {
-            map.xy_idx(at(row.depth, first)) as isize
-        } else {
-            0
-        };
+        // A row on the map is read by index, a step across at a time; a row
+        // off the map's edge tile by tile, off-map tiles counting as walls
+        // that are not seen.
+        let mut on_map = row_on_map(map, at(row.depth, first), at(row.depth, last));
         for col in first..=last {
-            let (is_opaque, index) = if on_map {
-                let index = idx as usize;
-                idx += across;
-                (tiles[index].is_opaque(), Some(index))
-            } else {
-                let here = at(row.depth, col);
-                let index = map.in_bounds(here).then(|| map.xy_idx(here));
-                (map.is_opaque(here), index)
+            let (is_opaque, index) = match &mut on_map {
+                Some(next) => {
+                    let index = *next as usize;
+                    *next += across;
+                    (tiles[index].is_opaque(), Some(index))
+                }
+                None => {
+                    let here = at(row.depth, col);
+                    let index = map.in_bounds(here).then(|| map.xy_idx(here));
+                    (map.is_opaque(here), index)
+                }
             };
             if let Some(index) = index
                 && (is_opaque || row.is_symmetric(col))
@@ -189,6 +186,15 @@ fn scan_quadrant(
             });
         }
     }
+}
+
+/// The index of a row's first tile when the row lies on the map, which it
+/// does when both its ends do (it is straight). Every floor the generators
+/// make has rock all round its edge, which ends every row before it, so in
+/// play a row is always on the map: the other path is there for a map
+/// without such a border.
+fn row_on_map(map: &Map, first: Pos, last: Pos) -> Option<isize> {
+    (map.in_bounds(first) && map.in_bounds(last)).then(|| map.xy_idx(first) as isize)
 }
 
 /// Recomputes the map's `visible` layer from `origin` and adds it to

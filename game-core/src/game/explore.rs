@@ -306,7 +306,7 @@ fn route_to_frontier(map: &Map, from: Pos) -> Option<Vec<Dir>> {
     // How each visited tile was first reached; NOT_SEEN where it was not.
     const NOT_SEEN: u8 = u8::MAX;
     const START: u8 = u8::MAX - 1;
-    let (width, height) = (map.width(), map.height());
+    let width = map.width();
     let tiles = map.tiles();
     let revealed = &map.revealed;
     // The step from a tile to its neighbour in each direction, in the
@@ -328,18 +328,17 @@ fn route_to_frontier(map: &Map, from: Pos) -> Option<Vec<Dir>> {
         let at = map.xy_idx(here);
         // Away from the map's edge every neighbour is on the map, and is
         // read by index; on the edge, by position, with its bounds checked.
-        let inside = here.x > 0 && here.y > 0 && here.x < width - 1 && here.y < height - 1;
+        let inside = away_from_edge(map, here);
         // One look at each neighbour both tells whether `here` borders the
         // unknown (a frontier: the search ends) and queues the ones to go on to.
         for (dir, offset) in Dir::ALL.into_iter().zip(offsets) {
             let idx = if inside {
                 at.wrapping_add_signed(offset)
             } else {
-                let next = here.step(dir);
-                if !map.in_bounds(next) {
-                    continue;
+                match neighbour_on_edge(map, here, dir) {
+                    Some(idx) => idx,
+                    None => continue,
                 }
-                map.xy_idx(next)
             };
             if !revealed.get(idx) {
                 if here == from {
@@ -369,6 +368,21 @@ fn route_to_frontier(map: &Map, from: Pos) -> Option<Vec<Dir>> {
         }
     }
     None
+}
+
+/// Whether `p` is off the map's edge, so that each of its neighbours is on
+/// the map. Every floor the generators make has rock all round its edge, so
+/// a tile a search stands on (walkable) always is: the edge's path is there
+/// for a map that has no such border.
+fn away_from_edge(map: &Map, p: Pos) -> bool {
+    p.x > 0 && p.y > 0 && p.x < map.width() - 1 && p.y < map.height() - 1
+}
+
+/// The index of the neighbour of `here` on the map's edge in `dir`, or
+/// `None` when it is off the map.
+fn neighbour_on_edge(map: &Map, here: Pos, dir: Dir) -> Option<usize> {
+    let next = here.step(dir);
+    map.in_bounds(next).then(|| map.xy_idx(next))
 }
 
 /// The steps that reached `to` in a search that recorded how it first
