@@ -307,7 +307,6 @@ fn route_to_frontier(map: &Map, from: Pos) -> Option<Vec<Dir>> {
     const NOT_SEEN: u8 = u8::MAX;
     const START: u8 = u8::MAX - 1;
     let width = map.width();
-    let tiles = map.tiles();
     let revealed = &map.revealed;
     // The step from a tile to its neighbour in each direction, in the
     // map's row-major index.
@@ -349,18 +348,7 @@ fn route_to_frontier(map: &Map, from: Pos) -> Option<Vec<Dir>> {
             if came_by[idx] != NOT_SEEN {
                 continue;
             }
-            // As Map::can_step: onto a walkable tile, and on a diagonal not
-            // between two tiles that both block.
-            let can_step = if inside {
-                let (dx, dy) = dir.delta();
-                tiles[idx].is_walkable()
-                    && (!dir.is_diagonal()
-                        || tiles[at.wrapping_add_signed(dx as isize)].is_walkable()
-                        || tiles[at.wrapping_add_signed((dy * width) as isize)].is_walkable())
-            } else {
-                map.can_step(here, dir)
-            };
-            if !can_step {
+            if !map.can_step(here, dir) {
                 continue;
             }
             came_by[idx] = dir.index() as u8;
