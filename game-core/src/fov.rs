@@ -71,11 +71,10 @@ fn scan_in(
     quadrant: usize,
     map: &Map,
     origin: Pos,
-    (radius, max_depth): (i32, i32),
+    limits: (i32, i32),
     rows: &mut Vec<Row>,
     seen: impl FnMut(usize),
 ) {
-    let limits = (radius, max_depth);
     match quadrant {
         0 => scan_quadrant(map, origin, limits, rows, |d, c| (c, -d), seen),
         1 => scan_quadrant(map, origin, limits, rows, |d, c| (d, c), seen),
@@ -226,12 +225,12 @@ pub fn can_see(map: &Map, from: Pos, to: Pos, radius: i32) -> bool {
         (dy > 0 && dx.abs() <= dy, dy),
         (dx < 0 && dy.abs() <= -dx, -dx),
     ];
+    let target = map.xy_idx(to);
     (0..QUADRANTS)
         .zip(wedges)
         .any(|(quadrant, (holds, depth))| {
             let mut found = false;
             if holds {
-                let target = map.xy_idx(to);
                 let mut rows = Vec::new();
                 scan_in(quadrant, map, from, (radius, depth), &mut rows, |idx| {
                     found |= idx == target

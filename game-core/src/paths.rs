@@ -454,9 +454,10 @@ fn astar_by(
     }
     let mut cost = vec![u32::MAX; map.len()];
     let mut came_from = vec![u32::MAX; map.len()];
-    // A min-heap on (estimated total, steps so far reversed so deeper nodes
-    // win ties, tile index), packed into one integer whose order is that
-    // order: a total order, so the pop sequence is deterministic.
+    // The open set gives the least of (estimated total, steps so far
+    // reversed so deeper nodes win ties, tile index), packed into one
+    // integer whose order is that order: a total order, so the pop
+    // sequence is deterministic.
     let start = map.xy_idx(from);
     let goal = map.xy_idx(to);
     cost[start] = 0;

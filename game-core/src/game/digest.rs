@@ -122,18 +122,13 @@ impl<T: Serialize + Clone + PartialEq> Kept<T> {
     /// Appends `value`'s encoding to `into`: the kept one when `value` is
     /// the kept copy, else a new one, kept with a copy of `value`.
     fn encode_into(&mut self, value: &T, into: &mut Vec<u8>) {
-        match &mut self.value {
-            Some(kept) if kept == value => {}
-            Some(kept) => {
-                kept.clone_from(value);
-                self.bytes.clear();
-                encode(value, &mut self.bytes);
+        if self.value.as_ref() != Some(value) {
+            match &mut self.value {
+                Some(kept) => kept.clone_from(value),
+                empty => *empty = Some(value.clone()),
             }
-            empty => {
-                *empty = Some(value.clone());
-                self.bytes.clear();
-                encode(value, &mut self.bytes);
-            }
+            self.bytes.clear();
+            encode(value, &mut self.bytes);
         }
         into.extend_from_slice(&self.bytes);
     }

@@ -345,10 +345,7 @@ fn route_to_frontier(map: &Map, from: Pos) -> Option<Vec<Dir>> {
                 }
                 return Some(route_back(map, &came_by, here));
             }
-            if came_by[idx] != NOT_SEEN {
-                continue;
-            }
-            if !map.can_step(here, dir) {
+            if came_by[idx] != NOT_SEEN || !map.can_step(here, dir) {
                 continue;
             }
             came_by[idx] = dir.index() as u8;

@@ -845,13 +845,22 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_reference_view_stops_at_its_radius_and_sees_what_a_scan_to_the_edge_sees() {
+    /// The first floor of a game on each seed, with the embedded content.
+    fn first_floors(
+        seeds: std::ops::RangeInclusive<u64>,
+    ) -> impl Iterator<Item = (u64, crate::game::Game)> {
         let content = crate::content::Content::shared_embedded();
-        let mut origins = 0;
-        for seed in 1..=12 {
+        seeds.map(move |seed| {
             let config = crate::GameConfig::new(seed).with_content(content.clone());
             let game = crate::game::Game::new(config).expect("the embedded content starts a game");
+            (seed, game)
+        })
+    }
+
+    #[test]
+    fn the_reference_view_stops_at_its_radius_and_sees_what_a_scan_to_the_edge_sees() {
+        let mut origins = 0;
+        for (seed, game) in first_floors(1..=12) {
             let map = &game.state().floor.map;
             let edge = i64::from(map.width().max(map.height())) + 1;
             for origin in map.walkable_cells().step_by(7) {
@@ -870,11 +879,8 @@ mod tests {
 
     #[test]
     fn a_view_within_some_rows_sees_there_what_the_whole_view_sees_and_nothing_past() {
-        let content = crate::content::Content::shared_embedded();
         let mut compared = 0;
-        for seed in 1..=6 {
-            let config = crate::GameConfig::new(seed).with_content(content.clone());
-            let game = crate::game::Game::new(config).expect("the embedded content starts a game");
+        for (seed, game) in first_floors(1..=6) {
             let map = &game.state().floor.map;
             for origin in map.walkable_cells().step_by(11) {
                 let whole = field_of_view(map, origin, SIGHT_RADIUS);

@@ -566,8 +566,7 @@ impl Model<'_> {
         if !map.in_bounds(at) {
             return false;
         }
-        let (dx, dy) = (at.x - viewer.x, at.y - viewer.y);
-        if dx * dx + dy * dy > SIGHT_RADIUS * SIGHT_RADIUS {
+        if !within_sight(viewer, at) {
             return false;
         }
         let view = self.look_out(viewer, viewer.chebyshev(at));
@@ -636,10 +635,9 @@ impl Model<'_> {
             .map(|c| (c.who, c.pos))
             .collect();
         // One scan as deep as the farthest of them answers for every one.
-        let within_sight = |at: Pos| at.distance_squared(viewer) <= SIGHT_RADIUS * SIGHT_RADIUS;
         let farthest = asleep
             .iter()
-            .filter(|&&(_, at)| within_sight(at))
+            .filter(|&&(_, at)| within_sight(viewer, at))
             .map(|&(_, at)| viewer.chebyshev(at))
             .max();
         if let Some(rows) = farthest {
@@ -1892,4 +1890,10 @@ fn dice_max(dice: Dice) -> i32 {
 /// Damage dealt by a roll of `dice`: the roll, never below zero.
 fn damage_bounds(dice: Dice) -> (i32, i32) {
     (dice_min(dice).max(0), dice_max(dice).max(0))
+}
+
+/// Whether `at` lies within the sight radius of `viewer` (a squared
+/// distance, as the field of view measures it).
+fn within_sight(viewer: Pos, at: Pos) -> bool {
+    viewer.distance_squared(at) <= SIGHT_RADIUS * SIGHT_RADIUS
 }
