@@ -230,6 +230,15 @@ impl DijkstraMap {
         Some(self.dist[idx]).filter(|&d| d != Self::FAR)
     }
 
+    /// Every tile's steps from the origin, [`DijkstraMap::FAR`] beyond the
+    /// cutoff or out of reach, in the map's tile order: the search run to
+    /// its end first. One pass over them is how the oracle holds a chase
+    /// map to the reference, where asking tile by tile cost a call each.
+    pub fn searched(&mut self, map: &Map) -> &[u16] {
+        self.search_until(map, |_| false);
+        &self.dist
+    }
+
     /// The legal steps from `from` that go strictly downhill, best first (ties
     /// in [`Dir::ALL`] order). A monster takes the first one it is free to.
     /// Breadth-first order labels a whole ring before the next, so once
