@@ -12,6 +12,7 @@
 
 use std::collections::VecDeque;
 use std::ops::Range;
+use std::sync::Arc;
 
 use serde::Serialize;
 use xxhash_rust::xxh3::Xxh3;
@@ -140,7 +141,9 @@ impl<T: Serialize + Clone + PartialEq> Kept<T> {
 struct KeptLog {
     /// Made when the lines were last compared; `None` before that.
     mark: Option<LogMark>,
-    lines: VecDeque<Message>,
+    /// Copies of the log's lines, sharing them: `==` on a line and its
+    /// copy compares two addresses.
+    lines: VecDeque<Arc<Message>>,
     lengths: VecDeque<usize>,
     bytes: Vec<u8>,
 }
@@ -214,7 +217,7 @@ impl KeptLog {
     /// kept lines are held to `lines` as they are, and less their oldest
     /// (a full log said a new line), and the first lines that agree are
     /// kept, the more of them the better.
-    fn update(&mut self, lines: &VecDeque<Message>) {
+    fn update(&mut self, lines: &VecDeque<Arc<Message>>) {
         let agreeing = |dropped: usize| {
             self.lines
                 .iter()

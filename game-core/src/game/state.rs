@@ -253,7 +253,11 @@ impl Message {
 /// list, so saves and the state hash do not see the sharing.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MessageLog {
-    messages: Arc<VecDeque<Message>>,
+    /// Each line in an allocation of its own too, so a copy of the lines
+    /// (a game's copy saying something, the state hash keeping the lines
+    /// it encoded) shares the lines' text, and comparing a line with its
+    /// copy is a comparison of addresses (`Arc`'s `==` asks that first).
+    messages: Arc<VecDeque<Arc<Message>>>,
     total: u64,
     /// `total` when the latest key was pressed: what was said since is that
     /// key's.
@@ -263,7 +267,7 @@ pub struct MessageLog {
 
 /// See [`MessageLog::mark`].
 #[derive(Clone, Debug, Default)]
-pub struct LogMark(std::sync::Weak<VecDeque<Message>>);
+pub struct LogMark(std::sync::Weak<VecDeque<Arc<Message>>>);
 
 impl MessageLog {
     /// Says `text`: merged into the newest message when it is the same
@@ -272,6 +276,7 @@ impl MessageLog {
         let messages = Arc::make_mut(&mut self.messages);
         match messages.back_mut() {
             Some(newest) if newest.text == text => {
+                let newest = Arc::make_mut(newest);
                 newest.count = newest.count.saturating_add(1);
                 newest.turn = turn;
             }
@@ -279,11 +284,11 @@ impl MessageLog {
                 if messages.len() == LOG_CAPACITY {
                     messages.pop_front();
                 }
-                messages.push_back(Message {
+                messages.push_back(Arc::new(Message {
                     turn,
                     text,
                     count: 1,
-                });
+                }));
             }
         }
         self.total += 1;
@@ -324,7 +329,7 @@ impl MessageLog {
     }
 
     /// The kept lines, oldest first, each with its repeat count.
-    pub fn messages(&self) -> &VecDeque<Message> {
+    pub fn messages(&self) -> &VecDeque<Arc<Message>> {
         &self.messages
     }
 
@@ -360,7 +365,7 @@ impl MessageLog {
             }
             let times = message.count.max(1).min(left);
             left -= times;
-            said.extend(std::iter::repeat_n(message, times as usize));
+            said.extend(std::iter::repeat_n(&**message, times as usize));
         }
         said.reverse();
         said.into_iter()
