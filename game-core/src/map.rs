@@ -389,6 +389,32 @@ impl Map {
         true
     }
 
+    /// Whether `p` is off the map's edge, so that each of its neighbours is
+    /// on the map, [`Map::neighbour_offsets`] away in the row-major index.
+    /// Every floor the generators make has rock all round its edge, so a
+    /// tile a search stands on (walkable) always is: the searches that read
+    /// neighbours by offset keep a path by position for a tile on the edge
+    /// of a map that has no such border.
+    pub fn away_from_edge(&self, p: Pos) -> bool {
+        p.x > 0 && p.y > 0 && p.x < self.width - 1 && p.y < self.height - 1
+    }
+
+    /// The step in the row-major index from a tile to its neighbour in each
+    /// direction, in [`Dir::ALL`] order: for a tile [`Map::away_from_edge`].
+    pub fn neighbour_offsets(&self) -> [isize; 8] {
+        Dir::ALL.map(|dir| {
+            let (dx, dy) = dir.delta();
+            (dx + dy * self.width) as isize
+        })
+    }
+
+    /// The index of the neighbour of `here` in `dir`, or `None` when it is
+    /// off the map: how a search reads a neighbour of a tile on the edge.
+    pub fn neighbour_on_edge(&self, here: Pos, dir: Dir) -> Option<usize> {
+        let next = here.step(dir);
+        self.in_bounds(next).then(|| self.xy_idx(next))
+    }
+
     /// The legal steps out of `from`, in [`Dir::ALL`] order.
     pub fn exits(&self, from: Pos) -> impl Iterator<Item = (Dir, Pos)> + '_ {
         Dir::ALL

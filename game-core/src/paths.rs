@@ -261,24 +261,32 @@ impl DijkstraMap {
     /// Runs the breadth-first search onward until `done` holds or nothing is
     /// left within the cutoff.
     fn search_until(&mut self, map: &Map, done: impl Fn(&[u16]) -> bool) {
+        let offsets = map.neighbour_offsets();
         while !done(&self.dist) {
             let Some(here) = self.frontier.pop_front() else {
                 return;
             };
             self.bound.tick();
-            let d = self.dist[map.xy_idx(here)];
+            let at = map.xy_idx(here);
+            let d = self.dist[at];
             if d >= self.max_steps {
                 continue;
             }
-            for dir in Dir::ALL {
-                let next = here.step(dir);
-                if !map.in_bounds(next) {
-                    continue;
-                }
-                let idx = map.xy_idx(next);
+            // Away from the map's edge every neighbour is on the map and is
+            // read by index; on the edge, by position, its bounds checked.
+            let inside = map.away_from_edge(here);
+            for (dir, offset) in Dir::ALL.into_iter().zip(offsets) {
+                let idx = if inside {
+                    at.wrapping_add_signed(offset)
+                } else {
+                    match map.neighbour_on_edge(here, dir) {
+                        Some(idx) => idx,
+                        None => continue,
+                    }
+                };
                 if self.dist[idx] == Self::FAR && map.can_step(here, dir) {
                     self.dist[idx] = d + 1;
-                    self.frontier.push_back(next);
+                    self.frontier.push_back(here.step(dir));
                 }
             }
         }

@@ -306,14 +306,8 @@ fn route_to_frontier(map: &Map, from: Pos) -> Option<Vec<Dir>> {
     // How each visited tile was first reached; NOT_SEEN where it was not.
     const NOT_SEEN: u8 = u8::MAX;
     const START: u8 = u8::MAX - 1;
-    let width = map.width();
     let revealed = &map.revealed;
-    // The step from a tile to its neighbour in each direction, in the
-    // map's row-major index.
-    let offsets = Dir::ALL.map(|dir| {
-        let (dx, dy) = dir.delta();
-        (dx + dy * width) as isize
-    });
+    let offsets = map.neighbour_offsets();
     let mut came_by = vec![NOT_SEEN; map.len()];
     came_by[map.xy_idx(from)] = START;
     // Each tile is queued once at most: a list read from a moving head.
@@ -327,14 +321,14 @@ fn route_to_frontier(map: &Map, from: Pos) -> Option<Vec<Dir>> {
         let at = map.xy_idx(here);
         // Away from the map's edge every neighbour is on the map, and is
         // read by index; on the edge, by position, with its bounds checked.
-        let inside = away_from_edge(map, here);
+        let inside = map.away_from_edge(here);
         // One look at each neighbour both tells whether `here` borders the
         // unknown (a frontier: the search ends) and queues the ones to go on to.
         for (dir, offset) in Dir::ALL.into_iter().zip(offsets) {
             let idx = if inside {
                 at.wrapping_add_signed(offset)
             } else {
-                match neighbour_on_edge(map, here, dir) {
+                match map.neighbour_on_edge(here, dir) {
                     Some(idx) => idx,
                     None => continue,
                 }
@@ -353,21 +347,6 @@ fn route_to_frontier(map: &Map, from: Pos) -> Option<Vec<Dir>> {
         }
     }
     None
-}
-
-/// Whether `p` is off the map's edge, so that each of its neighbours is on
-/// the map. Every floor the generators make has rock all round its edge, so
-/// a tile a search stands on (walkable) always is: the edge's path is there
-/// for a map that has no such border.
-fn away_from_edge(map: &Map, p: Pos) -> bool {
-    p.x > 0 && p.y > 0 && p.x < map.width() - 1 && p.y < map.height() - 1
-}
-
-/// The index of the neighbour of `here` on the map's edge in `dir`, or
-/// `None` when it is off the map.
-fn neighbour_on_edge(map: &Map, here: Pos, dir: Dir) -> Option<usize> {
-    let next = here.step(dir);
-    map.in_bounds(next).then(|| map.xy_idx(next))
 }
 
 /// The steps that reached `to` in a search that recorded how it first
