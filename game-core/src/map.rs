@@ -6,6 +6,8 @@
 //! auto-explore, monsters and the player all ask it, so "reachable when built"
 //! and "walkable when played" cannot drift apart.
 
+use std::sync::Arc;
+
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -439,6 +441,70 @@ impl Map {
     /// Reveal the whole floor, as magic mapping does.
     pub fn reveal_all(&mut self) {
         self.revealed.fill();
+    }
+}
+
+/// A floor's map shared between copies of a game until one of them changes
+/// it (copy on write). The harness copies the game after every key on a
+/// screen (to check that Esc closes it), the fuzz targets copy started
+/// games, and the state hash keeps the floor it last encoded; the map is
+/// most of a state's bytes, and most keys leave it as it was. Reads see the
+/// map (`Deref`); a write (`DerefMut`) first copies it if it is shared, so
+/// no copy ever sees another's change. Written, read and compared as the
+/// map itself.
+#[derive(Clone, Debug)]
+pub struct SharedMap(Arc<Map>);
+
+impl SharedMap {
+    pub fn new(map: Map) -> SharedMap {
+        SharedMap(Arc::new(map))
+    }
+
+    /// `self == other`: at once when the two share one map (a shared map is
+    /// never written, so it is the same), else by [`Map::same_as`].
+    pub fn same_as(&self, other: &SharedMap) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0.same_as(&other.0)
+    }
+}
+
+impl From<Map> for SharedMap {
+    fn from(map: Map) -> SharedMap {
+        SharedMap::new(map)
+    }
+}
+
+impl std::ops::Deref for SharedMap {
+    type Target = Map;
+
+    fn deref(&self) -> &Map {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for SharedMap {
+    fn deref_mut(&mut self) -> &mut Map {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+/// [`SharedMap::same_as`].
+impl PartialEq for SharedMap {
+    fn eq(&self, other: &SharedMap) -> bool {
+        self.same_as(other)
+    }
+}
+
+impl Eq for SharedMap {}
+
+impl Serialize for SharedMap {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for SharedMap {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Map::deserialize(deserializer).map(SharedMap::new)
     }
 }
 

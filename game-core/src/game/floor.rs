@@ -88,7 +88,7 @@ pub(super) fn start_run(config: GameConfig, depth: u32, built: &BuiltFloor) -> G
 
 fn floor_from(built: &BuiltFloor) -> Floor {
     Floor {
-        map: built.map.clone(),
+        map: built.map.clone().into(),
         generator: built.generator,
         start: built.start,
         goal: built.goal,

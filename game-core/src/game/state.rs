@@ -14,7 +14,7 @@ use crate::canary::Canaries;
 use crate::content::{ItemId, MonsterId};
 use crate::dice::Dice;
 use crate::geom::Pos;
-use crate::map::Map;
+use crate::map::SharedMap;
 use crate::mapgen::{GeneratorKind, Vault};
 use crate::rng::{RunSeed, Stream};
 
@@ -58,7 +58,8 @@ pub struct GameState {
 /// The current floor.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Floor {
-    pub map: Map,
+    /// Shared between copies of the game until one changes it.
+    pub map: SharedMap,
     pub generator: GeneratorKind,
     pub start: Pos,
     /// Stairs down, or the exit on the last floor.
