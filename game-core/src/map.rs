@@ -715,6 +715,24 @@ mod tests {
     }
 
     #[test]
+    fn a_shared_map_is_copied_when_written_and_compares_as_the_map() {
+        let mut map = Map::new(30, 9);
+        map.set(Pos::new(3, 4), Tile::Floor);
+        let shared = SharedMap::new(map.clone());
+        let mut copy = shared.clone();
+        assert_eq!(copy, shared, "a copy shares the map");
+        assert_eq!(SharedMap::new(map.clone()), shared, "two equal maps apart");
+        copy.visible.insert(7);
+        assert!(!shared.visible.get(7), "the write went to the copy alone");
+        assert!(copy.visible.get(7));
+        assert_ne!(copy, shared);
+        assert_ne!(shared, copy);
+        assert_eq!(*shared, map, "the original is as it was");
+        copy.visible.remove(7);
+        assert_eq!(copy, shared, "equal again, though no longer shared");
+    }
+
+    #[test]
     fn ones_in_a_range_are_the_ones_of_the_whole_within_it() {
         let mut grid = BitGrid::new(200);
         for i in [0, 1, 63, 64, 65, 127, 128, 150, 199] {
