@@ -77,8 +77,10 @@ pub fn compare_parts(a: &PartDigests, b: &PartDigests) -> (Vec<&'static str>, Ve
 ///   even the comparison is needed.
 /// - The floor: most keys (a look round, the pack, a screen, a blow) leave
 ///   it as it was, and its tiles and layers are most of the state's bytes,
-///   so while it equals the floor last encoded (a pass over the tiles and
-///   the layers' words) that encoding is reused.
+///   so while it equals the floor last encoded that encoding is reused.
+///   The kept copy shares the floor's map (`SharedMap`) until the game
+///   writes it, so an unchanged map is told by one address compare; a map
+///   written since is compared in a pass over its tiles and layers' words.
 /// - The hashes of the bytes up to the floor's last (what the run started
 ///   with, the depth, the floor): while those bytes are the same, the whole
 ///   hash goes on from its state after them, and the map's digest, which
@@ -251,7 +253,8 @@ impl KeptLog {
     }
 }
 
-/// `a == b`, with the map compared by [`crate::map::Map::same_as`].
+/// `a == b`, with the map compared by [`crate::map::SharedMap::same_as`]
+/// (an address compare while the two share it).
 fn same_floor(a: &Floor, b: &Floor) -> bool {
     // Every field named, so a new one fails to compile here until it is
     // compared.
