@@ -394,15 +394,15 @@ impl Map {
     /// Whether `p` is off the map's edge, so that each of its neighbours is
     /// on the map, [`Map::neighbour_offsets`] away in the row-major index.
     /// Every floor the generators make has rock all round its edge, so a
-    /// tile a search stands on (walkable) always is: the searches that read
-    /// neighbours by offset keep a path by position for a tile on the edge
-    /// of a map that has no such border.
+    /// tile a search stands on (walkable) always is: the path by position
+    /// in [`Map::neighbour_index`] is there for a map that has no such
+    /// border.
     pub fn away_from_edge(&self, p: Pos) -> bool {
         p.x > 0 && p.y > 0 && p.x < self.width - 1 && p.y < self.height - 1
     }
 
     /// The step in the row-major index from a tile to its neighbour in each
-    /// direction, in [`Dir::ALL`] order: for a tile [`Map::away_from_edge`].
+    /// direction, in [`Dir::ALL`] order: worked out once a search.
     pub fn neighbour_offsets(&self) -> [isize; 8] {
         Dir::ALL.map(|dir| {
             let (dx, dy) = dir.delta();
@@ -410,9 +410,31 @@ impl Map {
         })
     }
 
+    /// The index of the neighbour of `here` (at index `at`) in `dir`, or
+    /// `None` off the map: `offset` ([`Map::neighbour_offsets`]) away when
+    /// `here` is [`Map::away_from_edge`] (`inside`), else by position with
+    /// its bounds checked. How the searches over the whole map (the chase
+    /// map, auto-explore's frontier) read a neighbour; each asks
+    /// `away_from_edge` once a tile and loops itself, which measured 1 to 4%
+    /// of a replay less than an iterator or a visitor over the neighbours.
+    #[inline(always)]
+    pub fn neighbour_index(
+        &self,
+        (here, at): (Pos, usize),
+        inside: bool,
+        dir: Dir,
+        offset: isize,
+    ) -> Option<usize> {
+        if inside {
+            Some(at.wrapping_add_signed(offset))
+        } else {
+            self.neighbour_on_edge(here, dir)
+        }
+    }
+
     /// The index of the neighbour of `here` in `dir`, or `None` when it is
-    /// off the map: how a search reads a neighbour of a tile on the edge.
-    pub fn neighbour_on_edge(&self, here: Pos, dir: Dir) -> Option<usize> {
+    /// off the map.
+    fn neighbour_on_edge(&self, here: Pos, dir: Dir) -> Option<usize> {
         let next = here.step(dir);
         self.in_bounds(next).then(|| self.xy_idx(next))
     }

@@ -272,17 +272,10 @@ impl DijkstraMap {
             if d >= self.max_steps {
                 continue;
             }
-            // Away from the map's edge every neighbour is on the map and is
-            // read by index; on the edge, by position, its bounds checked.
             let inside = map.away_from_edge(here);
             for (dir, offset) in Dir::ALL.into_iter().zip(offsets) {
-                let idx = if inside {
-                    at.wrapping_add_signed(offset)
-                } else {
-                    match map.neighbour_on_edge(here, dir) {
-                        Some(idx) => idx,
-                        None => continue,
-                    }
+                let Some(idx) = map.neighbour_index((here, at), inside, dir, offset) else {
+                    continue;
                 };
                 if self.dist[idx] == Self::FAR && map.can_step(here, dir) {
                     self.dist[idx] = d + 1;

@@ -318,20 +318,12 @@ fn route_to_frontier(map: &Map, from: Pos) -> Option<Vec<Dir>> {
     while let Some(&here) = queue.get(head) {
         head += 1;
         bound.tick();
-        let at = map.xy_idx(here);
-        // Away from the map's edge every neighbour is on the map, and is
-        // read by index; on the edge, by position, with its bounds checked.
-        let inside = map.away_from_edge(here);
+        let (at, inside) = (map.xy_idx(here), map.away_from_edge(here));
         // One look at each neighbour both tells whether `here` borders the
         // unknown (a frontier: the search ends) and queues the ones to go on to.
         for (dir, offset) in Dir::ALL.into_iter().zip(offsets) {
-            let idx = if inside {
-                at.wrapping_add_signed(offset)
-            } else {
-                match map.neighbour_on_edge(here, dir) {
-                    Some(idx) => idx,
-                    None => continue,
-                }
+            let Some(idx) = map.neighbour_index((here, at), inside, dir, offset) else {
+                continue;
             };
             if !revealed.get(idx) {
                 if here == from {

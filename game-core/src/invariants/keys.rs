@@ -922,11 +922,7 @@ fn in_view_from(
     monsters: impl Iterator<Item = Pos>,
     unseen_items: impl Iterator<Item = Pos>,
 ) -> Option<&'static str> {
-    use crate::fov::SIGHT_RADIUS;
-    let near = |p: &Pos| {
-        let (dx, dy) = (p.x - at.x, p.y - at.y);
-        map.in_bounds(*p) && dx * dx + dy * dy <= SIGHT_RADIUS * SIGHT_RADIUS
-    };
+    let near = |p: &Pos| map.in_bounds(*p) && oracle::within_sight(at, *p);
     let monsters: Vec<Pos> = monsters.filter(near).collect();
     let items: Vec<Pos> = unseen_items.filter(near).collect();
     if monsters.is_empty() && items.is_empty() {
@@ -940,7 +936,7 @@ fn in_view_from(
         .map(|p| p.chebyshev(at))
         .max()
         .unwrap_or(0);
-    let view = oracle::field_of_view_within(map, at, SIGHT_RADIUS, rows);
+    let view = oracle::field_of_view_within(map, at, crate::fov::SIGHT_RADIUS, rows);
     let seen = |p: &Pos| view.get(map.xy_idx(*p));
     if monsters.iter().any(seen) {
         Some("a monster stood in view")

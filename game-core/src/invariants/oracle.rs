@@ -252,6 +252,13 @@ pub fn field_of_view(map: &Map, origin: Pos, radius: i32) -> BitGrid {
     shadowcast(map, origin, radius, i64::from(radius))
 }
 
+/// Whether `at` lies within the sight radius of `viewer`, by a squared
+/// distance as the field of view measures it: the checks that scan the
+/// reference view only when something lies within sight ask this first.
+pub fn within_sight(viewer: Pos, at: Pos) -> bool {
+    viewer.distance_squared(at) <= SIGHT_RADIUS * SIGHT_RADIUS
+}
+
 /// [`field_of_view`] for the cells at most `rows` rows from `origin` (their
 /// Chebyshev distance): the same marks there, as a row's marks never depend
 /// on the rows behind it, and none farther out. What a check asks when it

@@ -566,7 +566,7 @@ impl Model<'_> {
         if !map.in_bounds(at) {
             return false;
         }
-        if !within_sight(viewer, at) {
+        if !oracle::within_sight(viewer, at) {
             return false;
         }
         let view = self.look_out(viewer, viewer.chebyshev(at));
@@ -637,7 +637,7 @@ impl Model<'_> {
         // One scan as deep as the farthest of them answers for every one.
         let farthest = asleep
             .iter()
-            .filter(|&&(_, at)| within_sight(viewer, at))
+            .filter(|&&(_, at)| oracle::within_sight(viewer, at))
             .map(|&(_, at)| viewer.chebyshev(at))
             .max();
         if let Some(rows) = farthest {
@@ -1908,10 +1908,4 @@ fn dice_max(dice: Dice) -> i32 {
 /// Damage dealt by a roll of `dice`: the roll, never below zero.
 fn damage_bounds(dice: Dice) -> (i32, i32) {
     (dice_min(dice).max(0), dice_max(dice).max(0))
-}
-
-/// Whether `at` lies within the sight radius of `viewer` (a squared
-/// distance, as the field of view measures it).
-fn within_sight(viewer: Pos, at: Pos) -> bool {
-    viewer.distance_squared(at) <= SIGHT_RADIUS * SIGHT_RADIUS
 }
