@@ -948,3 +948,44 @@ fn a_repeated_refusal_shows_once_with_its_count_and_the_history_keeps_what_scrol
     let closed = tmux.wait_for("step 6 ·");
     assert!(!closed.iter().any(|r| r.contains("Messages, newest first")));
 }
+
+/// CPU time `pid` has used so far, in clock ticks (user and system, from
+/// /proc/PID/stat).
+fn cpu_ticks(pid: &str) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("deja's stat");
+    // Fields after the command name, which is in parentheses: utime and
+    // stime are the 12th and 13th.
+    let after = &stat[stat.rfind(')').expect("a command name") + 2..];
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+#[test]
+fn a_paste_of_many_keys_is_taken_whole_and_deja_then_waits_without_spinning() {
+    // More keys than one read of the terminal takes (1,024 bytes): the
+    // rest arrive with no new key behind them.
+    const PASTED: usize = 1500;
+    let dir = scratch("paste");
+    let file = dir.join("pasted.ron");
+    let tmux = Tmux::start(
+        "paste",
+        &format!(
+            "{SILENT_SHELL}{DEJA} play --seed 7 -o {}; sleep 600",
+            quoted(&file)
+        ),
+    );
+    tmux.wait_for("seed 7 · step 0 ");
+    // `z` is no command: each is a key recorded that spends no turn.
+    tmux.type_text(&"z".repeat(PASTED));
+    tmux.wait_for(&format!("seed 7 · step {PASTED} "));
+    let played = recording::read(&file).unwrap();
+    assert_eq!(played.keys.len(), PASTED, "every key is written");
+    assert!(played.keys.iter().all(|k| k.to_string() == "z"));
+    // Waiting for the next key costs nothing: a second of it uses well
+    // under a tenth of a second of CPU (a spin uses most of the second).
+    let pid = tmux.deja_pid();
+    let before = cpu_ticks(&pid);
+    std::thread::sleep(Duration::from_secs(1));
+    let used = cpu_ticks(&pid) - before;
+    assert!(used <= 10, "{used} ticks of CPU in a second of waiting");
+}

@@ -4,16 +4,18 @@
 //! broken invariant or a stuck turn during real play is caught, the terminal
 //! is given back, and the run is written as a bug report.
 //!
-//! **Never lost.** After every key the whole run is written over the
-//! recording file with [`crate::plumbing::files::write_atomic`] (temporary file
-//! beside it, fsync, rename), and only then is the key's frame drawn. So
-//! at every moment the file on disk is a complete, valid recording, of every
-//! key whose frame the player has seen: a kill between a key and its write
-//! loses that key only, whose frame never reached the screen. A kill during
-//! the write leaves the previous complete file (rename is atomic). The cost
-//! is a serialisation and an fsync per key, a few milliseconds for a long
-//! run, against the 100 or more milliseconds between a person's keys;
-//! `deja bench` measures it.
+//! **Never lost.** After every key, or every batch of keys that arrived
+//! together (a paste), the whole run is written over the recording file
+//! with [`crate::plumbing::files::write_atomic`] (temporary file beside it,
+//! fsync, rename), and only then is the frame drawn. So at every moment
+//! the file on disk is a complete, valid recording, of every key whose
+//! frame the player has seen: a kill between a key and its write loses the
+//! keys since the last frame only, which never reached the screen. A kill
+//! during the write leaves the previous complete file (rename is atomic).
+//! The cost is a serialisation and an fsync per frame, a few milliseconds
+//! for a long run, against the 100 or more milliseconds between a person's
+//! keys; keys that come faster (a paste) share one (`deja bench` measures
+//! the write).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -170,9 +172,10 @@ pub fn abbreviate_middle(text: &str, room: usize) -> String {
 }
 
 /// Plays `runner`'s game at the terminal until the run ends, the player
-/// quits or a failure happens, writing the run to `autosave` after every
-/// key. Gives the terminal back, then says where the run is. Returns the
-/// exit code: 0, 4 for a failure, 130 when Ctrl-C or a signal ended it.
+/// quits or a failure happens, writing the run to `autosave` before every
+/// frame is drawn. Gives the terminal back, then says where the run is.
+/// Returns the exit code: 0, 4 for a failure, 130 when Ctrl-C or a signal
+/// ended it.
 pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Result<u8, String> {
     let path = autosave.path.clone();
     crate::run::watchdog::on_hang(Box::new(move |hang| {
@@ -181,58 +184,101 @@ pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Resu
     }));
     let signals = stop_on_signals(false);
     autosave.save(&runner)?;
-    let mut failure = None;
-    let mut signalled = false;
-    let mut full = false;
-    loop {
+    let ended = loop {
         let (w, h) = screen.size();
-        let over = runner.game().is_over();
         let status = session_status(&runner, &autosave.path, w);
         let game_frame = runner.game().frame(w, h.saturating_sub(1).max(1));
         screen.draw(&with_status(&game_frame, &status, w, h))?;
-        let input = match screen.next_input(SIGNAL_POLL)? {
-            None => {
-                if signals.load(Ordering::SeqCst) {
-                    signalled = true;
-                    break;
-                }
-                continue;
+        let Some(input) = screen.next_input(SIGNAL_POLL)? else {
+            if signals.load(Ordering::SeqCst) {
+                break Ended::Signalled;
             }
-            Some(Input::Resize) => continue,
-            Some(Input::Key(key)) => key,
+            continue;
         };
-        if over {
-            break;
-        }
-        // Ctrl-C leaves, as it does everywhere in a terminal; raw mode
-        // delivers it as a key instead of SIGINT. It is not pressed into
-        // the game, and the file already holds every key before it.
-        if input == Key::with_mods(KeyCode::Char('c'), Mods::CTRL) {
-            signalled = true;
-            break;
-        }
-        // A recording holds at most MAX_KEYS keys: the run ends there,
-        // written whole, rather than grow past what can be read back.
-        if runner.keys().len() >= crate::recording::MAX_KEYS {
-            full = true;
-            break;
-        }
-        let pressed = runner.press(input);
-        if let Err(found) = pressed {
-            failure = Some(found);
-            break;
-        }
+        let ended = press_waiting(&mut screen, &mut runner, input)?;
         autosave.save(&runner)?;
-        // A player who answered the quit prompt has said they are leaving.
-        if matches!(
-            runner.game().state().status,
-            game_core::game::state::RunStatus::Quit { .. }
-        ) {
+        if let Some(ended) = ended {
+            break ended;
+        }
+    };
+    drop(screen);
+    say_how_it_ended(&runner, autosave, ended)
+}
+
+/// How a session ended.
+enum Ended {
+    /// The player left: a key after the run was over, or the quit prompt
+    /// answered.
+    Left,
+    /// Ctrl-C, SIGINT or SIGTERM.
+    Signalled,
+    /// The recording holds `MAX_KEYS` keys.
+    Full,
+    Failed(Failure),
+}
+
+/// Most keys pressed between two frames.
+const MAX_BATCH: usize = 256;
+
+/// Presses `first`, then every key already waiting behind it, up to
+/// [`MAX_BATCH`]: keys that arrive faster than frames are drawn (a paste)
+/// are pressed as one batch, then written once and drawn once. The file is
+/// still written before any frame shows a key, so it always holds every
+/// key whose frame the player has seen, without a write and a sync for
+/// each key. A batch stops where the run is over, so its last frame is
+/// seen.
+fn press_waiting(
+    screen: &mut Screen,
+    runner: &mut Runner,
+    first: Input,
+) -> Result<Option<Ended>, String> {
+    let mut input = first;
+    for taken in 1..=MAX_BATCH {
+        if let Input::Key(key) = input {
+            let was_over = runner.game().is_over();
+            if let Some(ended) = press_one(runner, key) {
+                return Ok(Some(ended));
+            }
+            if !was_over && runner.game().is_over() {
+                break;
+            }
+        }
+        if taken == MAX_BATCH {
             break;
+        }
+        match screen.next_input(Duration::ZERO)? {
+            Some(next) => input = next,
+            None => break,
         }
     }
-    drop(screen);
-    say_how_it_ended(&runner, autosave, failure, full, signalled)
+    Ok(None)
+}
+
+/// One key of the session: pressed into the game, or what ends the session.
+fn press_one(runner: &mut Runner, key: Key) -> Option<Ended> {
+    if runner.game().is_over() {
+        return Some(Ended::Left);
+    }
+    // Ctrl-C leaves, as it does everywhere in a terminal; raw mode
+    // delivers it as a key instead of SIGINT. It is not pressed into
+    // the game.
+    if key == Key::with_mods(KeyCode::Char('c'), Mods::CTRL) {
+        return Some(Ended::Signalled);
+    }
+    // A recording holds at most MAX_KEYS keys: the run ends there,
+    // written whole, rather than grow past what can be read back.
+    if runner.keys().len() >= crate::recording::MAX_KEYS {
+        return Some(Ended::Full);
+    }
+    if let Err(found) = runner.press(key) {
+        return Some(Ended::Failed(found));
+    }
+    // A player who answered the quit prompt has said they are leaving.
+    matches!(
+        runner.game().state().status,
+        game_core::game::state::RunStatus::Quit { .. }
+    )
+    .then_some(Ended::Left)
 }
 
 /// The line under the game: the seed, the step and where the run is being
@@ -256,16 +302,10 @@ fn session_status(runner: &Runner, path: &Path, w: u16) -> String {
 
 /// After the session: a failure said with its bug report, or how the run
 /// ended and where it was recorded; the exit code.
-fn say_how_it_ended(
-    runner: &Runner,
-    autosave: &Autosave,
-    failure: Option<Failure>,
-    full: bool,
-    signalled: bool,
-) -> Result<u8, String> {
+fn say_how_it_ended(runner: &Runner, autosave: &Autosave, ended: Ended) -> Result<u8, String> {
     let path = autosave.path.display();
     let err = crate::plumbing::output::err;
-    if let Some(failure) = failure {
+    if let Ended::Failed(failure) = ended {
         let key = runner
             .keys()
             .last()
@@ -274,7 +314,6 @@ fn say_how_it_ended(
             "failure at step {} ({key}): {}",
             failure.step, failure.kind
         ));
-        autosave.save(runner)?;
         err(format!("wrote a bug report that reproduces it: {path}"));
         err(format!("reproduce with: deja replay {path}"));
         return Ok(exit::FAILURE);
@@ -284,14 +323,14 @@ fn say_how_it_ended(
         outcome_of(runner.game()),
         crate::replay::shrink::count_keys(runner.keys().len())
     ));
-    if full {
+    if matches!(ended, Ended::Full) {
         err(format!(
             "the run ends here: a recording holds at most {} keys",
             crate::recording::MAX_KEYS
         ));
     }
     err(format!("replay with: deja replay {path}"));
-    Ok(if signalled {
+    Ok(if matches!(ended, Ended::Signalled) {
         exit::INTERRUPTED
     } else {
         exit::OK

@@ -158,24 +158,33 @@ impl Screen {
 
     /// The next key or resize, waiting at most `timeout`.
     /// Key releases and repeats, mouse, focus and paste events are dropped.
-    /// A signal ends the wait early (`Ok(None)`), so the caller can look at
-    /// its flags. A terminal that has gone away is an error.
+    /// The wait is in slices of at most [`GONE_CHECK_EVERY`], so a caller
+    /// that waits [`crate::play::session::SIGNAL_POLL`] looks at its signal
+    /// flags that often. A terminal that has gone away is an error.
     ///
-    /// crossterm reads a terminal that has gone away forever, at full speed,
-    /// whatever the timeout (crossterm-rs/crossterm#793): so the terminal is
-    /// asked first, with poll(2), whether it is still there, and crossterm is
-    /// only called when it is. (SIGHUP, which a vanished terminal sends, is
-    /// left to end the process as it does by default.)
+    /// Every key typed is taken, in order, however many arrive at once (a
+    /// paste): crossterm reads the terminal with its poll(2) source
+    /// (`use-dev-tty`), which sees what one read of 1,024 bytes left behind
+    /// as still readable; its default source waits for the terminal to
+    /// become readable again, which a paste that arrived whole never does.
+    /// That source reads nothing in a wait of zero, so every wait is at
+    /// least [`MIN_WAIT`].
+    ///
+    /// A terminal that has gone away reads as always ready
+    /// (crossterm-rs/crossterm#793): so the terminal is asked with poll(2)
+    /// before each slice whether it is still there. (SIGHUP, which a
+    /// vanished terminal sends, is left to end the process as it does by
+    /// default.)
     pub fn next_input(&mut self, timeout: Duration) -> Result<Option<Input>, String> {
         let fail = |e: std::io::Error| format!("reading the terminal: {e}");
         let deadline = std::time::Instant::now() + timeout;
         loop {
-            if !terminal_is_there(Duration::ZERO)?.alive {
+            if !terminal_is_there()? {
                 return Err(GONE.into());
             }
-            // Events crossterm has already read come first; the terminal is
-            // there, so this does not block.
-            if event::poll(Duration::ZERO).map_err(fail)? {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let wait = left.clamp(MIN_WAIT, GONE_CHECK_EVERY);
+            if event::poll(wait).map_err(fail)? {
                 match event::read().map_err(fail)? {
                     Event::Key(key) => {
                         if let Some(key) = key_from_event(key) {
@@ -187,68 +196,50 @@ impl Screen {
                 }
                 continue;
             }
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
-            if left.is_zero() {
-                return Ok(None);
-            }
-            let woke = terminal_is_there(left)?;
-            if !woke.alive {
-                return Err(GONE.into());
-            }
-            if !woke.readable {
-                // The time ran out, or a signal came.
+            if left <= wait {
                 return Ok(None);
             }
         }
     }
 }
 
+/// The shortest wait for a key: long enough for crossterm to hand out a
+/// key it has already read.
+pub const MIN_WAIT: Duration = Duration::from_millis(1);
+
+/// The longest wait for a key before the terminal is asked whether it is
+/// still there.
+const GONE_CHECK_EVERY: Duration = Duration::from_millis(50);
+
 const GONE: &str = "the terminal has gone away";
 
-/// What poll(2) says of standard input.
-struct Presence {
-    alive: bool,
-    readable: bool,
-}
-
-/// Waits up to `wait` for standard input to be readable; says whether the
-/// terminal is still there (no hang-up, no error) and whether there is
-/// input. A signal ends the wait with nothing readable.
+/// Whether the terminal is still there: poll(2) on standard input, at
+/// once, sees no hang-up and no error.
 #[cfg(unix)]
-fn terminal_is_there(wait: Duration) -> Result<Presence, String> {
+fn terminal_is_there() -> Result<bool, String> {
     let mut fds = libc::pollfd {
         fd: libc::STDIN_FILENO,
         events: libc::POLLIN,
         revents: 0,
     };
-    let ms = libc::c_int::try_from(wait.as_millis()).unwrap_or(libc::c_int::MAX);
     // SAFETY: one valid pollfd, and its count.
-    let ready = unsafe { libc::poll(&mut fds, 1, ms) };
+    let ready = unsafe { libc::poll(&mut fds, 1, 0) };
     if ready < 0 {
         let e = std::io::Error::last_os_error();
+        // A signal during the call says nothing about the terminal.
         if e.kind() == std::io::ErrorKind::Interrupted {
-            return Ok(Presence {
-                alive: true,
-                readable: false,
-            });
+            return Ok(true);
         }
         return Err(format!("reading the terminal: {e}"));
     }
-    let gone = fds.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0;
-    Ok(Presence {
-        alive: !gone,
-        readable: fds.revents & libc::POLLIN != 0,
-    })
+    Ok(fds.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) == 0)
 }
 
-/// Elsewhere crossterm's own wait is used (the bug is in its Unix source).
+/// Elsewhere crossterm's own wait sees a terminal that has gone (the bug
+/// is in its Unix source).
 #[cfg(not(unix))]
-fn terminal_is_there(wait: Duration) -> Result<Presence, String> {
-    let readable = event::poll(wait).map_err(|e| format!("reading the terminal: {e}"))?;
-    Ok(Presence {
-        alive: true,
-        readable,
-    })
+fn terminal_is_there() -> Result<bool, String> {
+    Ok(true)
 }
 
 impl Drop for Screen {
