@@ -273,11 +273,14 @@ impl fmt::Display for Key {
         let name: String = match self.code {
             KeyCode::Char('<') => "lt".into(),
             KeyCode::Char(' ') => "Space".into(),
+            // A character that draws as itself in its own columns is
+            // written as itself; any other (a control, a mark, a space
+            // that is not the space, one that draws as nothing) by its
+            // code point, so a key list can be read and a key told apart.
+            KeyCode::Char(c) if !drawn_as_itself(c) => format!("U+{:04X}", u32::from(c)),
             KeyCode::Char(c) if self.mods.is_empty() => return write!(f, "{c}"),
-            // Inside brackets, `>` would end the name and other white space
-            // would read as a gap.
+            // Inside brackets, `>` would end the name.
             KeyCode::Char('>') => "gt".into(),
-            KeyCode::Char(c) if c.is_whitespace() => format!("U+{:04X}", u32::from(c)),
             KeyCode::Char(c) => c.to_string(),
             KeyCode::F(n) => format!("F{n}"),
             code => NAMED
@@ -298,6 +301,14 @@ impl fmt::Display for Key {
         }
         write!(f, "{name}>")
     }
+}
+
+/// Whether a character key is written as itself: it draws in its own
+/// column or two ([`crate::text::Class::Plain`] or
+/// [`crate::text::Class::Wide`]).
+fn drawn_as_itself(c: char) -> bool {
+    use crate::text::Class;
+    matches!(crate::text::class(c), Class::Plain | Class::Wide)
 }
 
 /// A key string that could not be read, with the 1-based column (in
@@ -419,6 +430,26 @@ mod tests {
             Key::format_all(&Key::parse_all("<U+10FFFF>").expect("the last code point")),
             "\u{10FFFF}"
         );
+    }
+
+    #[test]
+    fn a_key_that_would_not_show_as_itself_is_written_by_its_code_point() {
+        // Drawn as nothing, a mark on the key before, a space that looks
+        // like the space: each by its code point, and read back the same.
+        for (c, written) in [
+            ('\u{200b}', "<U+200B>"),
+            ('\u{feff}', "<U+FEFF>"),
+            ('\u{e0041}', "<U+E0041>"),
+            ('\u{301}', "<U+0301>"),
+            ('\u{a0}', "<U+00A0>"),
+            ('\u{2028}', "<U+2028>"),
+        ] {
+            let key = Key::char(c);
+            assert_eq!(key.to_string(), written);
+            assert_eq!(Key::parse_all(written).unwrap(), [key]);
+        }
+        // Letters of any script and wide characters stand for themselves.
+        assert_eq!(Key::format_all(&Key::parse_all("é鼠☺").unwrap()), "é鼠☺");
     }
 
     #[test]

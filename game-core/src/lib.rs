@@ -36,6 +36,7 @@ pub mod paths;
 pub mod rng;
 pub mod rules;
 pub mod spawn;
+pub mod text;
 
 /// The game's name, as recordings name it.
 pub const GAME_NAME: &str = "undercroft";

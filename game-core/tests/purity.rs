@@ -11,7 +11,7 @@ use std::path::Path;
 
 /// What game-core may depend on: serialization, the ChaCha generator, the
 /// hash, and (optionally) the fuzzers' input type.
-const ALLOWED_DEPENDENCIES: [&str; 8] = [
+const ALLOWED_DEPENDENCIES: [&str; 9] = [
     "serde",
     "ron",
     "serde_bytes",
@@ -20,6 +20,7 @@ const ALLOWED_DEPENDENCIES: [&str; 8] = [
     "postcard",
     "xxhash-rust",
     "arbitrary",
+    "unicode-width",
 ];
 
 /// Source text that must not appear outside comments.

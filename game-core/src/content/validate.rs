@@ -126,13 +126,20 @@ impl<T: Named> Check<'_, '_, '_, T> {
                  {MAX_DESCRIPTION_CHARS}"
             );
             self.fail(&["description"], message);
-        } else if let Some(bad) = text
+        } else if let Some((at, bad)) = text
             .chars()
-            .find(|&c| crate::frame::changes_how_text_reads(c))
+            .enumerate()
+            .find(|&(_, c)| crate::text::class(c) != crate::text::Class::Plain)
         {
+            // The look screen draws a description one character a cell:
+            // anything that is not one column drawn as itself would break
+            // the frame's grid or hide in it.
             let message = format!(
-                "description contains the control character {bad:?}; write it as one \
-                 paragraph of plain text"
+                "description's character {} is U+{:04X}, {}; write it as one paragraph of \
+                 plain text, one column a character",
+                at + 1,
+                u32::from(bad),
+                crate::text::class(bad).name()
             );
             self.fail(&["description"], message);
         }

@@ -282,11 +282,15 @@ fn table_lines(rows: &[&Row]) -> Vec<String> {
 
 /// What a re-recording changed, in words.
 fn changes(old: &Recording, new: &Recording) -> Vec<String> {
+    use crate::plumbing::printable::escape;
     let mut found = Vec::new();
     if old.game_version != new.game_version || old.game_name != new.game_name {
         found.push(format!(
             "version {} {} -> {} {}",
-            old.game_name, old.game_version, new.game_name, new.game_version
+            escape(&old.game_name),
+            escape(&old.game_version),
+            escape(&new.game_name),
+            escape(&new.game_version)
         ));
     }
     if old.content != new.content {

@@ -135,8 +135,9 @@ pub fn with_status(frame: &Frame, status: &str, width: u16, height: u16) -> Fram
     }
     let row = i32::from(height) - 1;
     // The status quotes files (a recording's verdict, a path): what the
-    // terminal or a movie shows is escaped, as every printed line is.
-    let text: String = crate::plumbing::printable::escape(status)
+    // terminal or a movie shows is escaped for the frame's one-column
+    // cells, so the line is as wide as it is long.
+    let text: String = crate::plumbing::printable::cells(status)
         .chars()
         .take(usize::from(width))
         .collect();
@@ -285,9 +286,10 @@ fn press_one(runner: &mut Runner, key: Key) -> Option<Ended> {
 /// recorded, or once it is over, how it ended and where it was recorded.
 fn session_status(runner: &Runner, path: &Path, w: u16) -> String {
     let seed = runner.game().state().seed.0;
-    // Measured as shown: escaped first (with_status escapes again,
-    // which leaves escaped text as it is), then cut to the width.
-    let shown = crate::plumbing::printable::escape(&path.display().to_string()).into_owned();
+    // Measured as shown: escaped for the cells first (with_status
+    // escapes again, which leaves escaped text as it is), then cut to the
+    // width.
+    let shown = crate::plumbing::printable::cells(&path.to_string_lossy()).into_owned();
     if runner.game().is_over() {
         let before = format!(
             "{} · any key to leave · recorded to ",

@@ -1,58 +1,72 @@
-//! Text from files made safe to print. A recording is a bug report from
+//! Text from outside made safe to print. A recording is a bug report from
 //! someone else, and its free text (a note, a failure's message, the game's
-//! name, an origin), a content file's entries and a report's names reach
-//! the terminal in what deja prints. A control character there is an
-//! instruction to the terminal, not text: ESC starts a sequence that can
-//! clear the screen, move the cursor or set the window's title (OSC), C1's
-//! CSI does the same in one byte, and the bidirectional overrides (U+202E)
-//! make a line read in another order than it is written.
+//! version, an origin), a file's name, a content file's entries and a
+//! report's names reach the terminal in what deja prints. A character there
+//! may be an instruction to the terminal (ESC, CSI), may start a line that
+//! looks like deja's own, may reorder the line (U+202E), or may draw as
+//! nothing (U+200B), so that two different values look the same.
 //!
-//! Every line deja prints for a person goes through [`lines`] at the one
-//! place it is written (`output::out`, `output::note`, `output::err`
-//! and the error `cli::run` prints), and the status line drawn under a
-//! frame through [`escape`]; JSON output is escaped by serde_json instead.
-//! An escape is written as Rust writes one (`\u{1b}`, `\t`), so what was
-//! in the file can still be read and told apart.
+//! What each character is, and how it is shown, is decided once, by the
+//! game's [`game_core::text`] (which content validation and the frame's
+//! cells use too); this module is its harness side:
+//! - every value from outside put into a message goes through [`escape`]
+//!   where it is put, so a line break in it is written `\n` and can never
+//!   start a line of its own;
+//! - every line deja prints for a person goes through [`lines`] at the one
+//!   place lines are written (`output::out`, `output::note`, `output::err`
+//!   and the error `cli::run` prints), which catches any character that
+//!   reached a message unescaped, but must keep `\n`, deja's own;
+//! - the status line drawn under a frame goes through [`cells`].
+//!
+//! JSON output is escaped by serde_json instead.
 
 use std::borrow::Cow;
+use std::path::Path;
 
-/// Whether `c` must not reach a terminal raw: the game's own definition
-/// ([`game_core::frame::changes_how_text_reads`]), so what content may
-/// hold and what deja escapes cannot drift apart.
+use game_core::text::Place;
+
+/// Whether `c` is never printed raw, wherever it is: a control, a line
+/// break, a bidirectional control, a character that draws as nothing, a
+/// space that is not the space.
 pub fn is_unsafe(c: char) -> bool {
-    game_core::frame::changes_how_text_reads(c)
+    !game_core::text::shows_as_itself(c, Place::Field)
 }
 
-/// `text` with every unsafe character (see [`is_unsafe`]) escaped, line
-/// breaks included: for one field printed inside a line.
+/// `text` as one value inside a line: every unsafe character escaped, line
+/// breaks included.
 pub fn escape(text: &str) -> Cow<'_, str> {
-    escape_but(text, |_| false)
+    game_core::text::shown(text, Place::Field)
 }
 
-/// `text` with every unsafe character escaped except the line break: for
-/// whole lines of output, whose breaks are deja's own.
+/// A path as one value inside a line: [`escape`] of its text (a name that
+/// is not UTF-8 shows U+FFFD where its bytes do not read).
+pub fn path(path: &Path) -> String {
+    escape(&path.to_string_lossy()).into_owned()
+}
+
+/// `text` in double quotes as one value inside a line: [`escape`]d, with
+/// its own quotes and backslashes escaped too, so where it ends is plain.
+pub fn quoted(text: &str) -> String {
+    let inner = text.replace('\\', "\\\\").replace('"', "\\\"");
+    format!("\"{}\"", escape(&inner))
+}
+
+/// `text` as whole lines of output: every unsafe character escaped except
+/// the line feed, whose breaks are deja's own.
 pub fn lines(text: &str) -> Cow<'_, str> {
-    escape_but(text, |c| c == '\n')
+    game_core::text::shown(text, Place::Lines)
 }
 
-fn escape_but(text: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
-    if !text.chars().any(|c| is_unsafe(c) && !keep(c)) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        if is_unsafe(c) && !keep(c) {
-            match c {
-                '\t' => out.push_str("\\t"),
-                '\r' => out.push_str("\\r"),
-                '\n' => out.push_str("\\n"),
-                _ => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
+/// `text` for a frame's cells, one column each: as [`escape`], with wide
+/// characters and marks escaped too.
+pub fn cells(text: &str) -> Cow<'_, str> {
+    game_core::text::shown(text, Place::Cell)
+}
+
+/// How many terminal columns `text` takes once [`escape`]d: for a caret
+/// under a column of it.
+pub fn columns(text: &str) -> usize {
+    game_core::text::columns(text)
 }
 
 #[cfg(test)]
@@ -60,23 +74,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_control_and_bidi_character_is_escaped_and_the_rest_kept() {
-        let hostile = "a\u{1b}]0;title\u{7}b\u{9b}2J\u{7f}c\u{202e}d\u{2067}e\tf\r\ng";
+    fn every_unsafe_character_is_escaped_and_the_rest_kept() {
+        let hostile = "a\u{1b}]0;title\u{7}b\u{9b}2J\u{7f}c\u{202e}d\u{2067}e\tf\r\ng\u{200b}h";
         assert_eq!(
             escape(hostile),
-            "a\\u{1b}]0;title\\u{7}b\\u{9b}2J\\u{7f}c\\u{202e}d\\u{2067}e\\tf\\r\\ng"
+            "a\\u{1b}]0;title\\u{7}b\\u{9b}2J\\u{7f}c\\u{202e}d\\u{2067}e\\tf\\r\\ng\\u{200b}h"
         );
         assert_eq!(
             lines(hostile),
-            "a\\u{1b}]0;title\\u{7}b\\u{9b}2J\\u{7f}c\\u{202e}d\\u{2067}e\\tf\\r\ng"
+            "a\\u{1b}]0;title\\u{7}b\\u{9b}2J\\u{7f}c\\u{202e}d\\u{2067}e\\tf\\r\ng\\u{200b}h"
         );
         // Nothing unsafe is left, by the definition every check uses.
         assert!(!escape(hostile).chars().any(is_unsafe));
         assert!(!lines(hostile).chars().any(|c| is_unsafe(c) && c != '\n'));
         // Text without them is not copied, and keeps its letters, marks,
-        // backslashes and glyphs.
-        let plain = "cave spider #12 ─ é ✓ C:\\path \\u{1b}";
+        // wide characters, backslashes and glyphs.
+        let plain = "cave spider #12 ─ é ✓ 鼠 C:\\path \\u{1b}";
         assert!(matches!(escape(plain), Cow::Borrowed(_)));
         assert_eq!(escape(plain), plain);
+        assert_eq!(cells("鼠"), "\\u{9f20}");
+        assert_eq!(quoted("say \"hi\"\n"), "\"say \\\"hi\\\"\\n\"");
+    }
+
+    #[test]
+    fn a_path_with_a_line_break_stays_on_its_line() {
+        let forged = Path::new("b.ron\n  2  same: a.ron");
+        assert_eq!(path(forged), "b.ron\\n  2  same: a.ron");
     }
 }

@@ -38,17 +38,21 @@ pub enum Expectation {
     Uses(String),
 }
 
+/// The expectation in words, its text from the file quoted and escaped.
 impl std::fmt::Display for Expectation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::plumbing::printable::quoted;
         match self {
             Expectation::Won => f.write_str("the run is won"),
-            Expectation::Died(cause) => write!(f, "the player dies of {cause:?}"),
+            Expectation::Died(cause) => write!(f, "the player dies of {}", quoted(cause)),
             Expectation::Quit => f.write_str("the player quits"),
             Expectation::Running => f.write_str("the run is still going at the end"),
             Expectation::Depth(depth) => write!(f, "the player reaches depth {depth}"),
-            Expectation::Screen(text) => write!(f, "a screen with {text:?} in its name is open"),
-            Expectation::Says(text) => write!(f, "a message says {text:?}"),
-            Expectation::Uses(text) => write!(f, "an item named with {text:?} is used"),
+            Expectation::Screen(text) => {
+                write!(f, "a screen with {} in its name is open", quoted(text))
+            }
+            Expectation::Says(text) => write!(f, "a message says {}", quoted(text)),
+            Expectation::Uses(text) => write!(f, "an item named with {} is used", quoted(text)),
         }
     }
 }

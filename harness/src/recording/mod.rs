@@ -206,19 +206,25 @@ impl FailureKind {
     }
 }
 
+/// The failure in a line. Its id, message and location may come from a
+/// file someone else wrote, so each is escaped where it is put: a line
+/// break in a message stays `\n`, on this line.
 impl std::fmt::Display for FailureKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::plumbing::printable::escape;
         match self {
             FailureKind::Panic { message, location } => {
-                write!(f, "panic: {message}")?;
+                write!(f, "panic: {}", escape(message))?;
                 if let Some(at) = location {
-                    write!(f, " (at {at})")?;
+                    write!(f, " (at {})", escape(at))?;
                 }
                 Ok(())
             }
-            FailureKind::Invariant { id, message } => write!(f, "invariant {id} broken: {message}"),
-            FailureKind::Stuck { message } => write!(f, "stuck: {message}"),
-            FailureKind::Hang { message } => write!(f, "hang: {message}"),
+            FailureKind::Invariant { id, message } => {
+                write!(f, "invariant {} broken: {}", escape(id), escape(message))
+            }
+            FailureKind::Stuck { message } => write!(f, "stuck: {}", escape(message)),
+            FailureKind::Hang { message } => write!(f, "hang: {}", escape(message)),
         }
     }
 }

@@ -201,14 +201,15 @@ pub fn settings_of(recording: &Recording) -> crate::run::runner::Settings {
 /// one recorded, before a key is pressed: another game version, other
 /// content.
 pub fn warnings(recording: &Recording, content: &Content) -> Vec<String> {
+    use crate::plumbing::printable::escape;
     let mut warnings = Vec::new();
     if recording.game_name != game_core::GAME_NAME
         || recording.game_version != game_core::GAME_VERSION
     {
         warnings.push(format!(
             "recorded with {} {}, replaying with {} {}",
-            recording.game_name,
-            recording.game_version,
+            escape(&recording.game_name),
+            escape(&recording.game_version),
             game_core::GAME_NAME,
             game_core::GAME_VERSION
         ));
