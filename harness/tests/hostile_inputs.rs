@@ -721,3 +721,67 @@ fn no_text_from_a_recording_reaches_the_terminal_raw() {
     check(&mut wrong, vec!["replay".into(), ".".into()], &out);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// `text` with a byte-order mark before it, as some editors save a file.
+fn with_byte_order_mark(text: &str) -> String {
+    format!("\u{feff}{text}")
+}
+
+#[test]
+fn a_byte_order_mark_at_the_start_of_a_file_is_skipped_by_every_reader() {
+    let dir = support::scratch("hostile-inputs", "byte-order-mark");
+    std::fs::write(dir.join("run.keys"), with_byte_order_mark("ll")).unwrap();
+    let win = std::fs::read_to_string(corpus("win.ron")).unwrap();
+    std::fs::write(dir.join("win.ron"), with_byte_order_mark(&win)).unwrap();
+    let content = dir.join("content");
+    std::fs::create_dir_all(&content).unwrap();
+    let embedded = Path::new(env!("CARGO_MANIFEST_DIR")).join("../game-core/content");
+    for name in ["monsters.ron", "items.ron"] {
+        let text = std::fs::read_to_string(embedded.join(name)).unwrap();
+        std::fs::write(content.join(name), with_byte_order_mark(&text)).unwrap();
+    }
+    let sweep = deja()
+        .current_dir(&dir)
+        .args([
+            "sweep", "--seeds", "1..3", "--bot", "random", "--keys", "50",
+        ])
+        .args(["--format", "json", "-o", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(sweep.status.code(), Some(0), "{}", text(&sweep.stderr));
+    let report = with_byte_order_mark(&text(&sweep.stdout));
+    std::fs::write(dir.join("sweep.json"), report).unwrap();
+
+    // Each reader of text, and what it must make of the file.
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &[
+                "play",
+                "--seed",
+                "7",
+                "--keys-file",
+                "run.keys",
+                "-o",
+                "keys.ron",
+            ],
+            "recorded 2 keys",
+        ),
+        (&["replay", "win.ron"], "same"),
+        (
+            &["play", "--seed", "7", "--keys", "l", "--content", "content"],
+            "",
+        ),
+        (&["report", "sweep.json", "-o", "balance.svg"], ""),
+    ];
+    for (args, says) in cases {
+        let out = deja().current_dir(&dir).args(args).output().unwrap();
+        let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+        assert_eq!(out.status.code(), Some(0), "deja {args:?}:\n{said}");
+        assert!(
+            said.contains(says),
+            "deja {args:?} does not say {says:?}:\n{said}"
+        );
+    }
+    let played = harness::recording::read(&dir.join("keys.ron")).unwrap();
+    assert_eq!(game_core::Key::format_all(&played.keys), "ll");
+}

@@ -83,10 +83,13 @@ fn special_kind(_: std::fs::FileType) -> &'static str {
     "not a file"
 }
 
-/// Reads `path` as UTF-8 text of at most `limit` bytes. The error names the
-/// file and says what is wrong.
+/// Reads `path` as UTF-8 text of at most `limit` bytes, without a leading
+/// byte-order mark. The error names the file and says what is wrong.
 pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
-    let bytes = read_bytes(path, limit)?;
+    let mut bytes = read_bytes(path, limit)?;
+    if bytes.starts_with(BYTE_ORDER_MARK) {
+        bytes.drain(..BYTE_ORDER_MARK.len());
+    }
     String::from_utf8(bytes).map_err(|e| {
         format!(
             "{}: not UTF-8 text (bad byte at offset {})",
@@ -94,6 +97,17 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
             e.utf8_error().valid_up_to()
         )
     })
+}
+
+/// U+FEFF in UTF-8. Some editors write it at the start of a file to mark
+/// the encoding; it is no part of the text (not a key, not a token), so
+/// every reader of text skips it there, and lines and columns count from
+/// after it, as the editor shows them.
+pub const BYTE_ORDER_MARK: &[u8] = "\u{feff}".as_bytes();
+
+/// `text` without a leading byte-order mark (see [`BYTE_ORDER_MARK`]).
+pub fn without_byte_order_mark(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
 /// Checks, before any work starts, that `path` can be written, and that it

@@ -38,7 +38,8 @@ pub fn read(path: &Path) -> Result<Recording, String> {
             e.valid_up_to()
         )
     })?;
-    from_text(text).map_err(|e| format!("{name}:{e}"))
+    from_text(crate::plumbing::files::without_byte_order_mark(text))
+        .map_err(|e| format!("{name}:{e}"))
 }
 
 /// Parses and checks recording text. Errors start with `line:column: `.

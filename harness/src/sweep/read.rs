@@ -12,7 +12,7 @@
 
 use std::cell::RefCell;
 use std::fmt;
-use std::io::{BufReader, Read};
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -97,7 +97,9 @@ fn parse<T>(
         inner: file,
         left: REPORT_LIMIT,
     };
-    let mut json = serde_json::Deserializer::from_reader(BufReader::new(limited));
+    let mut reader = BufReader::new(limited);
+    skip_byte_order_mark(&mut reader).map_err(|e| format!("{name}: {e}"))?;
+    let mut json = serde_json::Deserializer::from_reader(reader);
     let parsed = visit(&mut json).and_then(|read| json.end().map(|()| read));
     parsed.map_err(|e| {
         if let Some(message) = refusal.take() {
@@ -116,6 +118,17 @@ fn parse<T>(
             message.strip_suffix(&place).unwrap_or(&message)
         )
     })
+}
+
+/// Skips a byte-order mark at the start of `reader`, as every reader of
+/// text does (`files::BYTE_ORDER_MARK`). A regular file's first read
+/// fills the buffer with more than the mark's three bytes.
+fn skip_byte_order_mark(reader: &mut impl BufRead) -> std::io::Result<()> {
+    let mark = crate::plumbing::files::BYTE_ORDER_MARK;
+    if reader.fill_buf()?.starts_with(mark) {
+        reader.consume(mark.len());
+    }
+    Ok(())
 }
 
 /// A reader that fails past `left` bytes.
