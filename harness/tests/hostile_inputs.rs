@@ -785,3 +785,42 @@ fn a_byte_order_mark_at_the_start_of_a_file_is_skipped_by_every_reader() {
     let played = harness::recording::read(&dir.join("keys.ron")).unwrap();
     assert_eq!(game_core::Key::format_all(&played.keys), "ll");
 }
+
+#[test]
+fn the_caret_under_a_refused_condition_stands_under_its_column() {
+    let dir = support::scratch("hostile-inputs", "caret");
+    // Wide characters, an escaped tab and an invisible character before
+    // the misspelt field, each taking other than one column.
+    for condition in [
+        "messages.last ~ \"鼠鼠鼠\" && player.hpp > 1",
+        "messages.last ~ \"a\tb\u{200b}c\" && player.hpp > 1",
+    ] {
+        let out = deja()
+            .current_dir(&dir)
+            .args(["when", &corpus("win.ron"), condition])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let said = text(&out.stderr);
+        let lines: Vec<&str> = said.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.trim_start().starts_with('^'))
+            .unwrap_or_else(|| panic!("no caret:\n{said}"));
+        let caret = lines[at].find('^').unwrap();
+        let shown = lines[at - 1];
+        // What the terminal shows from the caret's column on.
+        let mut width = 0;
+        let under = shown.char_indices().find_map(|(i, c)| {
+            if width == caret {
+                return Some(&shown[i..]);
+            }
+            width += game_core::text::columns(c.encode_utf8(&mut [0; 4]));
+            None
+        });
+        assert!(
+            under.is_some_and(|rest| rest.starts_with("player.hpp")),
+            "the caret is not under the field:\n{said}"
+        );
+    }
+}

@@ -50,11 +50,12 @@ const EVENTS_SHOWN: usize = 12;
 
 pub fn run(args: WhenArgs) -> Result<u8, String> {
     let condition = Condition::parse(&args.condition).map_err(|e| {
-        // The condition again with a caret under the column.
-        let caret = " ".repeat(e.column.saturating_sub(1));
+        // The condition again (around the column, escaped) with a caret
+        // under the column.
+        let (line, caret) = crate::plumbing::printable::with_caret(&args.condition, e.column, 72);
         format!(
-            "the condition, column {}: {}\n  {}\n  {caret}^",
-            e.column, e.message, args.condition
+            "the condition, column {}: {}\n  {line}\n  {caret}",
+            e.column, e.message
         )
     })?;
     let recording = crate::recording::read(&args.file)?;

@@ -69,6 +69,49 @@ pub fn columns(text: &str) -> usize {
     game_core::text::columns(text)
 }
 
+/// `text` as one line with a caret under its `column`th character
+/// (1-based; one past the end points after it), for an error that names a
+/// column: the line [`escape`]d, the caret's line of spaces measured in
+/// terminal columns (a wide character takes two, an escape its length),
+/// and a text longer than `room` columns cut to a window of about that
+/// many around the caret, `…` where it is cut.
+pub fn with_caret(text: &str, column: usize, room: usize) -> (String, String) {
+    let pieces: Vec<(String, usize)> = text
+        .chars()
+        .map(|c| {
+            let piece = escape(c.encode_utf8(&mut [0; 4])).into_owned();
+            let width = columns(&piece);
+            (piece, width)
+        })
+        .collect();
+    let at = column.saturating_sub(1).min(pieces.len());
+    // The window: up to half the room before the caret, the rest after.
+    let mut start = at;
+    let mut used = 0;
+    while start > 0 && used + pieces[start - 1].1 <= room / 2 {
+        start -= 1;
+        used += pieces[start].1;
+    }
+    let mut end = at;
+    while end < pieces.len() && used + pieces[end].1 <= room {
+        used += pieces[end].1;
+        end += 1;
+    }
+    let mut line = String::new();
+    if start > 0 {
+        line.push('…');
+    }
+    let before: usize = pieces[start..at].iter().map(|(_, w)| w).sum();
+    let caret = " ".repeat(usize::from(start > 0) + before) + "^";
+    for (piece, _) in &pieces[start..end] {
+        line.push_str(piece);
+    }
+    if end < pieces.len() {
+        line.push('…');
+    }
+    (line, caret)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,6 +137,34 @@ mod tests {
         assert_eq!(escape(plain), plain);
         assert_eq!(cells("鼠"), "\\u{9f20}");
         assert_eq!(quoted("say \"hi\"\n"), "\"say \\\"hi\\\"\\n\"");
+    }
+
+    #[test]
+    fn a_caret_stands_under_its_column_after_wide_and_escaped_characters() {
+        // Each line, then where its caret is, written as the terminal
+        // lays them out.
+        let caret_at = |text: &str, column: usize| {
+            let (line, caret) = with_caret(text, column, 60);
+            (line, caret.len() - 1)
+        };
+        assert_eq!(caret_at("hp <= x", 7), ("hp <= x".into(), 6));
+        // Two columns for each wide character before the caret.
+        assert_eq!(caret_at("鼠鼠 == x", 7), ("鼠鼠 == x".into(), 8));
+        // An escape's length for each escaped one: `\t` is two columns.
+        assert_eq!(caret_at("a\tb", 3), ("a\\tb".into(), 3));
+        assert_eq!(caret_at("\u{200b}x", 2), ("\\u{200b}x".into(), 8));
+        // One past the end points after the text.
+        assert_eq!(caret_at("depth ==", 9), ("depth ==".into(), 8));
+        // A long text shows a window around the caret, cut with `…`.
+        let long = format!("{}X{}", "a".repeat(5000), "b".repeat(5000));
+        let (line, caret) = with_caret(&long, 5001, 60);
+        assert!(line.starts_with('…') && line.ends_with('…'), "{line}");
+        assert!(columns(&line) <= 62, "{}", columns(&line));
+        assert_eq!(
+            line.chars().nth(caret.len() - 1),
+            Some('X'),
+            "{line}\n{caret}"
+        );
     }
 
     #[test]
