@@ -132,6 +132,15 @@ fn every_output_path_is_checked_before_the_work_starts() {
     let file = dir.join("a-file");
     std::fs::write(&file, "x").unwrap();
     let f = file.to_str().unwrap();
+    let looped = dir.join("loop");
+    std::os::unix::fs::symlink("loop", &looped).unwrap();
+    let l = looped.to_str().unwrap();
+    let fifo = dir.join("pipe");
+    mkfifo(&fifo);
+    let p = fifo.to_str().unwrap();
+    let dangling = dir.join("dangling");
+    std::os::unix::fs::symlink("nowhere/at/all", &dangling).unwrap();
+    let g = dangling.to_str().unwrap();
     let recording = Path::new(env!("CARGO_MANIFEST_DIR")).join("../recordings/win.ron");
     let r = recording.to_str().unwrap();
     // A hundred thousand seeds would take the sweep many minutes: refusing
@@ -175,6 +184,26 @@ fn every_output_path_is_checked_before_the_work_starts() {
             vec!["probe", "--save-failures", f],
             &file,
             "not a directory",
+        ),
+        (
+            [&long[..], &["--save-failures", l]].concat(),
+            &looped,
+            "a loop of symlinks",
+        ),
+        (
+            [&long[..], &["--save-failures", p]].concat(),
+            &fifo,
+            "a FIFO (named pipe), not a directory",
+        ),
+        (
+            [&long[..], &["--save-failures", g]].concat(),
+            &dangling,
+            "a symlink to nothing",
+        ),
+        (
+            vec!["probe", "--save-failures", l],
+            &looped,
+            "a loop of symlinks",
         ),
     ];
     for (args, path, what) in &cases {

@@ -276,16 +276,55 @@ pub fn free_name(dir: &Path, stem: &str, extension: &str) -> Result<PathBuf, Str
 }
 
 /// Checks, before any work starts, that files can be written into `dir`,
-/// making it (and its parents) when missing.
+/// making it (and its parents) when missing. What is there and is no
+/// directory is named for what it is.
 pub fn check_output_dir(dir: &Path) -> Result<(), String> {
-    if dir.exists() && !dir.is_dir() {
-        return Err(format!(
-            "{}: is a file, not a directory; give a directory",
-            dir.display()
-        ));
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(meta) => {
+            let what = if meta.is_file() {
+                "a file"
+            } else {
+                special_kind(meta.file_type())
+            };
+            return Err(format!(
+                "{}: is {what}, not a directory; give a directory",
+                dir.display()
+            ));
+        }
+        Err(e) if is_a_loop(&e) => {
+            return Err(format!(
+                "{}: is a loop of symlinks, which leads to no directory; remove a link of the loop, or give another directory",
+                dir.display()
+            ));
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if let Ok(target) = std::fs::read_link(dir) {
+                return Err(format!(
+                    "{}: is a symlink to nothing ({} does not exist); create that directory, or give another",
+                    dir.display(),
+                    target.display()
+                ));
+            }
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        Err(e) => return Err(format!("{}: {e}", dir.display())),
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     can_make_a_file_in(dir).map_err(|e| format!("{}: cannot write here: {e}", dir.display()))
+}
+
+/// Whether a failed look at a path met a loop of symlinks (or a chain
+/// longer than the kernel follows).
+fn is_a_loop(e: &std::io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        e.raw_os_error() == Some(libc::ELOOP)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = e;
+        false
+    }
 }
 
 fn can_make_a_file_in(dir: &Path) -> std::io::Result<()> {
