@@ -3,8 +3,10 @@
 //! refuses it at once with exit 1, naming the path, instead of hanging.
 //! And what is at an output path is kept what it is: a device or a FIFO is
 //! written through (and a full device is an error), a symlink's target is
-//! replaced and the link kept, no command writes over one of its inputs,
-//! and a bug report never takes the name of a file already there.
+//! replaced and the link kept, and no command writes over one of its
+//! inputs. A file under a name deja chooses (a bug report, a sweep's saved
+//! failures, shrunk cases and hang reports) is made new: never over what
+//! is there, a link or a device planted included.
 
 mod support;
 
@@ -573,4 +575,121 @@ fn a_bug_report_never_takes_the_name_of_a_file_already_there() {
         "the input was kept"
     );
     assert_eq!(std::fs::read_to_string(&taken).unwrap(), "someone's file");
+}
+
+/// Commands that write files under names deja chooses, each meeting a
+/// planted failure: a sweep saving its failures and shrinking them, a
+/// sweep's hang with and without a directory for it, and play's bug
+/// reports for a broken invariant and a hang. Each with whether it meets a
+/// hang (and runs with a budget of one second).
+fn choosers() -> [(String, bool); 5] {
+    let sweep = "sweep --seeds 1..2 --bot random --keys 500";
+    [
+        (
+            format!(
+                "{sweep} --canary sticky-help --canary crowded-start --save-failures failures --shrink"
+            ),
+            false,
+        ),
+        (
+            format!("{sweep} --canary stalling-look --save-failures failures"),
+            true,
+        ),
+        (format!("{sweep} --canary stalling-look"), true),
+        (
+            "play --seed 3 --keys ll?<Esc> --canary sticky-help --frames none".to_string(),
+            false,
+        ),
+        (
+            "play --seed 3 --keys l;ll<Enter> --canary stalling-look --frames none".to_string(),
+            true,
+        ),
+    ]
+}
+
+/// Runs a chooser in `dir`: its exit code and every file it named in a
+/// `deja replay FILE` line, on either stream.
+fn chosen(dir: &Path, args: &[&str], hangs: bool) -> (Option<i32>, Vec<String>, String) {
+    let mut command = deja();
+    command.current_dir(dir).args(args).timeout(TIMEOUT);
+    if hangs {
+        command.env("DEJA_HANG_SECONDS", "1");
+    }
+    let out = command.output().expect("deja runs");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let named = said
+        .lines()
+        .filter_map(|line| line.split_once("deja replay ").map(|(_, f)| f.to_string()))
+        .collect();
+    (out.status.code(), named, said)
+}
+
+/// What can be planted at a name before deja picks it: a link to a file
+/// outside the directory, and a device node (root only).
+#[derive(Clone, Copy, Debug)]
+enum Planted {
+    Link,
+    Device,
+}
+
+#[test]
+fn a_name_deja_chooses_is_made_new_and_never_written_through() {
+    let root = support::scratch("hostile-files", "chosen-names");
+    let can_mknod = mknod_char(&root.join("probe-node"), 3);
+    let plants: &[Planted] = if can_mknod {
+        &[Planted::Link, Planted::Device]
+    } else {
+        eprintln!("only links planted: only root may make device nodes (CI runs this as root)");
+        &[Planted::Link]
+    };
+    for (i, (line, hangs)) in choosers().iter().enumerate() {
+        let args: Vec<&str> = line.split_whitespace().collect();
+        let clean = root.join(format!("{i}-clean"));
+        std::fs::create_dir_all(&clean).unwrap();
+        let (code, names, said) = chosen(&clean, &args, *hangs);
+        assert!(!names.is_empty(), "{args:?} named no file: {said}");
+        for (j, name) in names.iter().enumerate() {
+            for &plant in plants {
+                let case = root.join(format!("{i}-{j}-{plant:?}"));
+                let (work, outside) = (case.join("work"), case.join("outside"));
+                std::fs::create_dir_all(&outside).unwrap();
+                let victim = outside.join("victim");
+                std::fs::write(&victim, "keep me").unwrap();
+                let at = work.join(name);
+                std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+                match plant {
+                    Planted::Link => std::os::unix::fs::symlink(&victim, &at).unwrap(),
+                    Planted::Device => assert!(mknod_char(&at, 3)),
+                }
+                let (planted_code, planted_names, said) = chosen(&work, &args, *hangs);
+                let what = format!("{args:?} with a {plant:?} at {name}");
+                assert_eq!(planted_code, code, "{what}: {said}");
+                assert_eq!(
+                    std::fs::read_to_string(&victim).unwrap(),
+                    "keep me",
+                    "{what} wrote through the link: {said}"
+                );
+                let kept = std::fs::symlink_metadata(&at).unwrap().file_type();
+                match plant {
+                    Planted::Link => assert!(kept.is_symlink(), "{what}: the link went"),
+                    Planted::Device => assert!(is_char_device(&at), "{what}: the device went"),
+                }
+                assert!(
+                    !planted_names.contains(name),
+                    "{what}: still names {name}: {said}"
+                );
+                let next = name.replace(".ron", "-2.ron");
+                assert!(
+                    planted_names.contains(&next),
+                    "{what}: the report must land at {next} and be named: {said}"
+                );
+                harness::recording::read(&work.join(&next))
+                    .unwrap_or_else(|e| panic!("{what}: {next} is no recording: {e}"));
+            }
+        }
+    }
 }

@@ -286,6 +286,82 @@ fn a_played_run_shows_the_frames_scripted_play_prints_and_gives_the_terminal_bac
     assert_eq!(replay.status.code(), Some(0));
 }
 
+/// The UTC time stamp a run in the state directory is named by
+/// (`2026-12-01T14-03-59`), `seconds` after the epoch, as GNU date says it.
+fn utc_stamp(seconds: u64) -> String {
+    let out = Command::new("date")
+        .args(["-u", "-d", &format!("@{seconds}"), "+%Y-%m-%dT%H-%M-%S"])
+        .output()
+        .expect("date runs");
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+#[test]
+fn a_run_in_the_state_directory_is_a_new_file_never_written_through_a_link() {
+    let dir = scratch("state-links");
+    let (state, outside) = (dir.join("state"), dir.join("outside"));
+    let runs = state.join("deja");
+    std::fs::create_dir_all(&runs).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    let victim = outside.join("victim");
+    std::fs::write(&victim, "keep me").unwrap();
+    // A link at the name the run would take, whichever second of the next
+    // minute and a half it starts in.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    for second in now - 2..now + 90 {
+        let name = format!("{}-seed3.ron", utc_stamp(second));
+        std::os::unix::fs::symlink(&victim, runs.join(name)).unwrap();
+    }
+    let done = dir.join("done");
+    let tmux = Tmux::start(
+        "state-links",
+        &format!(
+            "XDG_STATE_HOME={} {DEJA} play --seed 3; echo exit=$? > {}; sleep 600",
+            quoted(&state),
+            quoted(&done)
+        ),
+    );
+    tmux.wait_for("seed 3 · step 0");
+    let made: Vec<PathBuf> = std::fs::read_dir(&runs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| std::fs::symlink_metadata(p).unwrap().is_file())
+        .collect();
+    assert_eq!(made.len(), 1, "{made:?}");
+    let file = &made[0];
+    assert!(
+        file.to_str().unwrap().ends_with("-seed3-2.ron"),
+        "the run takes the next free name: {}",
+        file.display()
+    );
+    // A link swapped in for the run's own file: the next key's write
+    // replaces the link, never its target.
+    let other = outside.join("other");
+    std::fs::write(&other, "keep me too").unwrap();
+    std::fs::remove_file(file).unwrap();
+    std::os::unix::fs::symlink(&other, file).unwrap();
+    tmux.type_text("ll");
+    tmux.wait_for("step 2 ·");
+    tmux.type_text("Q");
+    tmux.wait_for("step 3 ·");
+    tmux.type_text("y");
+    assert_eq!(wait_for_file(&done).trim(), "exit=0");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "keep me too");
+    assert!(std::fs::symlink_metadata(file).unwrap().is_file());
+    let run = recording::read(file).expect("a valid recording");
+    assert_eq!(Key::format_all(&run.keys), "llQy");
+    let farewell = tmux.printed();
+    assert!(
+        farewell.contains(&format!("deja replay {}", file.display())),
+        "{farewell}"
+    );
+}
+
 /// Kills deja with SIGKILL once the screen shows `step`, then checks the
 /// file replays and holds every key whose frame was on screen, at most one
 /// more, and that `show` draws the frame the screen last showed.

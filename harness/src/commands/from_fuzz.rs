@@ -74,9 +74,9 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
         return Err(game_core::game::ConfigError::CanariesUnavailable.to_string());
     }
     // A libFuzzer timeout is a hang here too: its recording goes to -o.
-    let output = args.output.clone();
+    let to = crate::plumbing::files::Destination::Named(args.output.clone());
     crate::run::watchdog::on_hang(Box::new(move |hang| {
-        crate::run::watchdog::report_written(hang, Ok(output.clone()));
+        crate::run::watchdog::report_written(hang, &to);
     }));
     // Exactly how libfuzzer-sys turns bytes into a typed input.
     let unstructured = Unstructured::new(&bytes);

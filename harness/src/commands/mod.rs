@@ -19,12 +19,13 @@ pub mod sweep;
 pub mod watch;
 pub mod when;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use game_core::content::Content;
 
 use crate::commands::args::ContentArgs;
+use crate::plumbing::files::Destination;
 use crate::recording::{self, Recording};
 
 /// The content a command runs with: the directory given, or the embedded.
@@ -35,21 +36,23 @@ pub fn load_content(args: &ContentArgs) -> Result<Arc<Content>, String> {
     }
 }
 
-/// Where a bug report goes when no `-o` path was given: the current
-/// directory, named by seed and step, and never over a file already there
-/// (`-2`, `-3`, ... when the name is taken), so a report from another run,
-/// or an earlier one of this, is not lost.
-pub fn default_report_path(seed: u64, step: u64) -> Result<PathBuf, String> {
-    crate::plumbing::files::free_name(
-        Path::new("."),
-        &format!("deja-failure-seed{seed}-step{step}"),
-        "ron",
-    )
+/// Where a bug report goes when no `-o` path was given: a new file in the
+/// current directory, named by seed and step, and never over anything
+/// already there (`-2`, `-3`, ... when the name is taken), so a report
+/// from another run, or an earlier one of this, is not lost, and nothing
+/// planted at the name is written through.
+pub fn default_report(seed: u64, step: u64) -> Destination {
+    Destination::New {
+        dir: PathBuf::from("."),
+        stem: format!("deja-failure-seed{seed}-step{step}"),
+        extension: "ron",
+    }
 }
 
-/// Writes a bug report and tells the user how to reproduce it.
-pub fn write_bug_report(path: &Path, recording: &Recording) -> Result<(), String> {
-    recording::write(path, recording)?;
+/// Writes a bug report and tells the user how to reproduce it, naming the
+/// file written.
+pub fn write_bug_report(to: &Destination, recording: &Recording) -> Result<(), String> {
+    let path = recording::write_to(to, recording)?;
     crate::plumbing::output::err(format_args!(
         "wrote a bug report that reproduces it: {}",
         path.display()

@@ -15,6 +15,7 @@ use crate::commands::args::{ContentArgs, parse_canary};
 use crate::play::frames::{FramePrinter, Frames};
 use crate::play::session::Autosave;
 use crate::plumbing::exit;
+use crate::plumbing::files::Destination;
 use crate::recording::Origin;
 use crate::run::runner::Runner;
 
@@ -104,15 +105,10 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
             play_script(&args, runner, origin, &keys)
         }
         None => {
-            let seed = runner.game().state().seed.0;
-            let path = match &args.output {
-                Some(path) => path.clone(),
-                None => crate::play::session::default_record_path(seed)?,
-            };
-            let autosave = Autosave {
-                path,
-                note: args.note.clone(),
-                origin,
+            let note = args.note.clone();
+            let autosave = match &args.output {
+                Some(path) => Autosave::named(path.clone(), note, origin),
+                None => Autosave::in_state_dir(&runner, note, origin)?,
             };
             let screen = crate::play::terminal::Screen::open(crate::plumbing::output::colors())?;
             crate::play::session::play(screen, runner, &autosave)
@@ -244,11 +240,11 @@ fn play_script(
     let report_to = args.output.clone();
     crate::run::watchdog::on_hang(Box::new(move |hang| {
         let step = hang.recording.failure.as_ref().map_or(0, |f| f.step);
-        let path = match &report_to {
-            Some(path) => Ok(path.clone()),
-            None => super::default_report_path(hang.recording.seed, step),
+        let to = match &report_to {
+            Some(path) => Destination::Named(path.clone()),
+            None => super::default_report(hang.recording.seed, step),
         };
-        crate::run::watchdog::report_written(hang, path);
+        crate::run::watchdog::report_written(hang, &to);
     }));
     // The frames printed are the ones the runner draws and the recording
     // keeps.
@@ -304,11 +300,11 @@ fn play_script(
                 "failure at step {} ({key}): {}",
                 failure.step, failure.kind
             ));
-            let path = match &args.output {
-                Some(path) => path.clone(),
-                None => super::default_report_path(seed, failure.step)?,
+            let to = match &args.output {
+                Some(path) => Destination::Named(path.clone()),
+                None => super::default_report(seed, failure.step),
             };
-            super::write_bug_report(&path, &recording)?;
+            super::write_bug_report(&to, &recording)?;
             Ok(exit::FAILURE)
         }
     }

@@ -383,9 +383,11 @@ fn say_verdict(
                 out,
                 format_args!("{name}: failure at step {}: {}", failure.step, failure.kind),
             )?;
-            let report_path = super::default_report_path(recording.seed, failure.step)?;
             let bug_report = bug_report(recording, content.clone(), name)?;
-            super::write_bug_report(&report_path, &bug_report)?;
+            super::write_bug_report(
+                &super::default_report(recording.seed, failure.step),
+                &bug_report,
+            )?;
         }
     }
     Ok(())
@@ -456,7 +458,7 @@ pub fn report_hangs_against(recording: &Recording, name: String) {
             ));
             crate::run::watchdog::report_written(
                 hang,
-                super::default_report_path(hang.recording.seed, failure.step),
+                &super::default_report(hang.recording.seed, failure.step),
             );
         }
     }));

@@ -378,11 +378,15 @@ pub fn hang_reports_into(dir: Option<std::path::PathBuf>) {
     crate::run::watchdog::on_hang(Box::new(move |hang| {
         let recording = &hang.recording;
         let step = recording.failure.as_ref().map_or(0, |f| f.step);
-        let path = match &dir {
-            Some(dir) => Ok(dir.join(format!("seed{}-step{step}-hang.ron", recording.seed))),
-            None => crate::run::watchdog::default_path(hang),
+        let to = match &dir {
+            Some(dir) => crate::plumbing::files::Destination::New {
+                dir: dir.clone(),
+                stem: format!("seed{}-step{step}-hang", recording.seed),
+                extension: "ron",
+            },
+            None => crate::run::watchdog::default_report(hang),
         };
-        crate::run::watchdog::report_written(hang, path);
+        crate::run::watchdog::report_written(hang, &to);
         crate::plumbing::output::err(format_args!(
             "the sweep stops here: a thread that hangs cannot be stopped"
         ));
@@ -556,7 +560,8 @@ fn killer_lines(bot: &sweep::BotSummary) -> Vec<String> {
 }
 
 /// Shrinks the smallest case of each printed group, as `deja shrink` does
-/// with its default budget, and saves it beside the case's recording.
+/// with its default budget, and saves it beside the case's recording as a
+/// new file (`NAME-shrunk.ron`, or `NAME-shrunk-2.ron`, ... when taken).
 fn shrink_groups(
     groups: &[sweep::FailureGroup],
     content: &std::sync::Arc<game_core::content::Content>,
@@ -580,8 +585,15 @@ fn shrink_groups(
         let stem = path
             .file_stem()
             .map_or_else(|| "failure".into(), |s| s.to_string_lossy());
-        let out = path.with_file_name(format!("{stem}-shrunk.ron"));
-        crate::recording::write(&out, &shrunk.recording)?;
+        let beside = crate::plumbing::files::Destination::New {
+            dir: match path.parent() {
+                Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+                _ => PathBuf::from("."),
+            },
+            stem: format!("{stem}-shrunk"),
+            extension: "ron",
+        };
+        let out = crate::recording::write_to(&beside, &shrunk.recording)?;
         text.say(format!(
             "shrunk {}: {} -> {}: deja replay {}",
             group.signature,

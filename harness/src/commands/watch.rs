@@ -118,19 +118,16 @@ fn take_control(
             return Err(format!("{}: {message}", file.display()));
         }
     };
-    let path = match &args.output {
-        Some(path) => path.clone(),
-        None => session::default_record_path(timeline.recording.seed)?,
-    };
     // -o was checked against the recording before the viewer opened; a
     // default path is a new file.
-    let autosave = Autosave {
-        path,
-        note: format!("taken over from {} at step {step}", file.display()),
-        origin: Some(Origin {
-            file: file.display().to_string(),
-            step,
-        }),
+    let note = format!("taken over from {} at step {step}", file.display());
+    let origin = Some(Origin {
+        file: file.display().to_string(),
+        step,
+    });
+    let autosave = match &args.output {
+        Some(path) => Autosave::named(path.clone(), note, origin),
+        None => Autosave::in_state_dir(&runner, note, origin)?,
     };
     session::play(screen, runner, &autosave)
 }

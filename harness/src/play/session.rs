@@ -6,16 +6,20 @@
 //!
 //! **Never lost.** After every key, or every batch of keys that arrived
 //! together (a paste), the whole run is written over the recording file
-//! with [`crate::plumbing::files::write_atomic`] (temporary file beside it,
-//! fsync, rename), and only then is the frame drawn. So at every moment
-//! the file on disk is a complete, valid recording, of every key whose
-//! frame the player has seen: a kill between a key and its write loses the
-//! keys since the last frame only, which never reached the screen. A kill
-//! during the write leaves the previous complete file (rename is atomic).
-//! The cost is a serialisation and an fsync per frame, a few milliseconds
-//! for a long run, against the 100 or more milliseconds between a person's
-//! keys; keys that come faster (a paste) share one (`deja bench` measures
-//! the write).
+//! atomically (temporary file beside it, fsync, rename), and only then is
+//! the frame drawn. So at every moment the file on disk is a complete,
+//! valid recording, of every key whose frame the player has seen: a kill
+//! between a key and its write loses the keys since the last frame only,
+//! which never reached the screen. A kill during the write leaves the
+//! previous complete file (rename is atomic). The cost is a serialisation
+//! and an fsync per frame, a few milliseconds for a long run, against the
+//! 100 or more milliseconds between a person's keys; keys that come faster
+//! (a paste) share one (`deja bench` measures the write).
+//!
+//! **Never through a link.** A run with no `-o` goes to a new file in the
+//! state directory, made under a name nothing has ([`Autosave::in_state_dir`]),
+//! and every later write replaces that name itself, never the target of a
+//! link put there since.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -28,40 +32,96 @@ use game_core::keys::{KeyCode, Mods};
 
 use crate::play::terminal::{Input, Screen};
 use crate::plumbing::exit;
+use crate::plumbing::files::Destination;
 use crate::recording::{self, Failure, Origin};
 use crate::run::runner::{Runner, outcome_of};
 
 /// Where a run is written, and what goes with it.
 pub struct Autosave {
-    pub path: PathBuf,
-    pub note: String,
-    pub origin: Option<Origin>,
+    path: PathBuf,
+    /// Whether deja chose the name and made the file: its rewrites then
+    /// replace the name itself, never a link planted there since.
+    own: bool,
+    note: String,
+    origin: Option<Origin>,
 }
 
 impl Autosave {
+    /// A run recorded to `path`, the file the player named (`-o FILE`):
+    /// each save replaces it as every output named is replaced.
+    pub fn named(path: PathBuf, note: String, origin: Option<Origin>) -> Autosave {
+        Autosave {
+            path,
+            own: false,
+            note,
+            origin,
+        }
+    }
+
+    /// A run recorded to a new file in the platform's state directory
+    /// (`$XDG_STATE_HOME/deja` or `~/.local/state/deja` on Linux; the data
+    /// directory where there is no state directory), named by date, time
+    /// and seed; made now, holding the run so far (see [`Autosave::new_file`]).
+    pub fn in_state_dir(
+        runner: &Runner,
+        note: String,
+        origin: Option<Origin>,
+    ) -> Result<Autosave, String> {
+        let dirs = directories::ProjectDirs::from("", "", "deja")
+            .ok_or("no home directory to keep recordings in; give -o FILE".to_string())?;
+        let dir = dirs.state_dir().unwrap_or_else(|| dirs.data_dir());
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("{}: {e}; give -o FILE to record elsewhere", dir.display()))?;
+        let stamp = utc_stamp(std::time::SystemTime::now());
+        let seed = runner.game().state().seed.0;
+        Autosave::new_file(dir, &format!("{stamp}-seed{seed}"), runner, note, origin)
+    }
+
+    /// A run recorded to a new file `STEM.ron` in `dir`, made now with the
+    /// run so far: never over another file, a link or anything else already
+    /// at the name (`STEM-2.ron`, ... then).
+    fn new_file(
+        dir: &Path,
+        stem: &str,
+        runner: &Runner,
+        note: String,
+        origin: Option<Origin>,
+    ) -> Result<Autosave, String> {
+        let mut recording = runner.recording(note.clone());
+        recording.origin = origin.clone();
+        let to = Destination::New {
+            dir: dir.to_path_buf(),
+            stem: stem.to_string(),
+            extension: "ron",
+        };
+        Ok(Autosave {
+            path: recording::write_to(&to, &recording)?,
+            own: true,
+            note,
+            origin,
+        })
+    }
+
+    /// The file the run is recorded to.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// How the file is written again: by its name when it is deja's own.
+    fn destination(&self) -> Destination {
+        if self.own {
+            Destination::Own(self.path.clone())
+        } else {
+            Destination::Named(self.path.clone())
+        }
+    }
+
     /// Writes the run so far over the file, atomically.
     pub fn save(&self, runner: &Runner) -> Result<(), String> {
         let mut recording = runner.recording(self.note.clone());
         recording.origin = self.origin.clone();
-        recording::write(&self.path, &recording)
+        recording::write_to(&self.destination(), &recording).map(drop)
     }
-}
-
-/// The file a played run goes to when the player names none: in the
-/// platform's state directory (`$XDG_STATE_HOME/deja` or
-/// `~/.local/state/deja` on Linux; the data directory where there is no
-/// state directory), named by date, time and seed, never over another run.
-pub fn default_record_path(seed: u64) -> Result<PathBuf, String> {
-    let dirs = directories::ProjectDirs::from("", "", "deja")
-        .ok_or("no home directory to keep recordings in; give -o FILE".to_string())?;
-    let dir = dirs
-        .state_dir()
-        .unwrap_or_else(|| dirs.data_dir())
-        .to_path_buf();
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| format!("{}: {e}; give -o FILE to record elsewhere", dir.display()))?;
-    let stamp = utc_stamp(std::time::SystemTime::now());
-    crate::plumbing::files::free_name(&dir, &format!("{stamp}-seed{seed}"), "ron")
 }
 
 /// `2026-12-01T14-03-59`: a file-name-safe UTC time stamp. Wall-clock time
@@ -178,10 +238,10 @@ pub fn abbreviate_middle(text: &str, room: usize) -> String {
 /// Returns the exit code: 0, 4 for a failure, 130 when Ctrl-C or a signal
 /// ended it.
 pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Result<u8, String> {
-    let path = autosave.path.clone();
+    let to = autosave.destination();
     crate::run::watchdog::on_hang(Box::new(move |hang| {
         crate::play::terminal::restore();
-        crate::run::watchdog::report_written(hang, Ok(path.clone()));
+        crate::run::watchdog::report_written(hang, &to);
     }));
     let signals = stop_on_signals(false);
     autosave.save(&runner)?;
@@ -377,6 +437,53 @@ mod tests {
         assert_eq!(abbreviate_middle("/abcdef/ghij", 8), "/a…/ghij");
         assert_eq!(abbreviate_middle("/a/bcdefghij", 6), "…fghij");
         assert_eq!(abbreviate_middle("abcdefghij", 1), "…");
+    }
+
+    /// A run in a directory deja chooses takes a new file, passing over a
+    /// link planted at the name, and its saves replace the file by its
+    /// name, never through a link swapped in for it; a file the player
+    /// named is written through its link, as every output named is.
+    #[cfg(unix)]
+    #[test]
+    fn a_run_s_own_file_is_made_new_and_rewritten_by_its_name() {
+        let dir = std::env::temp_dir().join(format!("deja-session-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let victim = dir.join("victim");
+        std::fs::write(&victim, "keep me").unwrap();
+        std::os::unix::fs::symlink(&victim, dir.join("run-seed3.ron")).unwrap();
+        let mut runner = Runner::new(game_core::GameConfig::new(3)).unwrap();
+        let autosave =
+            Autosave::new_file(&dir, "run-seed3", &runner, "a note".into(), None).unwrap();
+        assert_eq!(autosave.path(), dir.join("run-seed3-2.ron"));
+        assert!(recording::read(autosave.path()).unwrap().keys.is_empty());
+        std::fs::remove_file(autosave.path()).unwrap();
+        std::os::unix::fs::symlink(&victim, autosave.path()).unwrap();
+        let [key] = Key::parse_all("l").unwrap()[..] else {
+            unreachable!("one key")
+        };
+        runner.press(key).unwrap();
+        autosave.save(&runner).unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+        assert!(
+            std::fs::symlink_metadata(autosave.path())
+                .unwrap()
+                .is_file()
+        );
+        let saved = recording::read(autosave.path()).unwrap();
+        assert_eq!((saved.keys, saved.note.as_str()), (vec![key], "a note"));
+
+        let named = dir.join("named.ron");
+        std::os::unix::fs::symlink("target.ron", &named).unwrap();
+        Autosave::named(named.clone(), String::new(), None)
+            .save(&runner)
+            .unwrap();
+        assert!(std::fs::symlink_metadata(&named).unwrap().is_symlink());
+        assert_eq!(
+            recording::read(&dir.join("target.ron")).unwrap().keys,
+            vec![key]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -1,4 +1,7 @@
-//! Reading text files from outside, bounded, with errors that name the file.
+//! Files: reading text from outside, bounded, with errors that name the
+//! file; and writing every file deja writes, whole, never through what is
+//! planted at a name deja chooses ([`write_atomic_with`] for a path the
+//! user names, [`write_new`] for a new file under a name deja picks).
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -247,31 +250,202 @@ fn writable_special(path: &Path, kind: std::fs::FileType) -> Result<(), String> 
     Ok(())
 }
 
-/// Most names [`free_name`] tries before giving up.
+/// Most names tried for a file or directory deja names itself (`STEM`,
+/// `STEM-2`, ...) before giving up.
 const MAX_NAME_TRIES: u32 = 1000;
 
-/// A name in `dir` that nothing has yet: `STEM.EXT`, else `STEM-2.EXT`,
-/// `STEM-3.EXT`, ..., so a new file never replaces an old one. Anything at
-/// a name takes it, a dangling symlink too.
-pub fn free_name(dir: &Path, stem: &str, extension: &str) -> Result<PathBuf, String> {
+/// The `n`th name tried for `stem`: `STEM`, then `STEM-2`, `STEM-3`, ...
+fn numbered(stem: &str, n: u32) -> String {
+    match n {
+        1 => stem.to_string(),
+        _ => format!("{stem}-{n}"),
+    }
+}
+
+/// The `n`th path tried for a new file `STEM.EXT` in `dir`. A bare name
+/// stays bare: `deja replay NAME` is what is printed.
+fn candidate(dir: &Path, stem: &str, extension: &str, n: u32) -> PathBuf {
+    let name = format!("{}.{extension}", numbered(stem, n));
+    if dir == Path::new(".") {
+        PathBuf::from(name)
+    } else {
+        dir.join(name)
+    }
+}
+
+/// Where a file deja writes goes, and so how it is written.
+pub enum Destination {
+    /// A path the user named (`-o FILE`, a recording to bless): replaced as
+    /// [`write_atomic`] replaces it, through a symlink to its target.
+    Named(PathBuf),
+    /// A name deja chooses: a new file `STEM.EXT` in `dir`, or the first of
+    /// `STEM-2.EXT`, `STEM-3.EXT`, ... that nothing has, made by
+    /// [`write_new`] and never over anything.
+    New {
+        dir: PathBuf,
+        stem: String,
+        extension: &'static str,
+    },
+    /// A file deja made under a name it chose, written again (a played
+    /// run after each key): the name itself is replaced by
+    /// [`rewrite_own`], never a link's target.
+    Own(PathBuf),
+}
+
+impl Destination {
+    /// The path to name in a message before the file is written: the path
+    /// itself, or the first name a new file tries.
+    pub fn shown(&self) -> PathBuf {
+        match self {
+            Destination::Named(path) | Destination::Own(path) => path.clone(),
+            Destination::New {
+                dir,
+                stem,
+                extension,
+            } => candidate(dir, stem, extension, 1),
+        }
+    }
+
+    /// Writes `bytes` there, whole; the path written.
+    pub fn write(&self, bytes: &[u8]) -> Result<PathBuf, String> {
+        match self {
+            Destination::Named(path) => write_atomic(path, bytes).map(|()| path.clone()),
+            Destination::New {
+                dir,
+                stem,
+                extension,
+            } => write_new(dir, stem, extension, bytes),
+            Destination::Own(path) => rewrite_own(path, bytes).map(|()| path.clone()),
+        }
+    }
+}
+
+/// Writes `bytes` as a new file in `dir` under a name nothing has yet:
+/// `STEM.EXT`, else `STEM-2.EXT`, `STEM-3.EXT`, ...; the path written.
+/// What is at a name already, anything (a file, a link, a dangling link,
+/// a device), is left as it is and the name passed over: a name deja
+/// chooses is never written through.
+///
+/// The bytes go to a temporary file made with `O_EXCL`, are synced, and
+/// the file is then hard-linked to the first free name (`link(2)` fails
+/// on any name already there and never follows a link), and the temporary
+/// name removed. So the new file appears whole or not at all, and two
+/// writers racing for a name each get their own. On a file system without
+/// hard links the file is made at its name with `O_EXCL` and written
+/// there: never over anything still, but a kill mid-write leaves a part.
+pub fn write_new(dir: &Path, stem: &str, extension: &str, bytes: &[u8]) -> Result<PathBuf, String> {
+    let first = candidate(dir, stem, extension, 1);
+    let fail = |e: std::io::Error| format!("{}: {e}", first.display());
+    let name = format!("{stem}.{extension}");
+    let (temp, mut file) = fresh_temporary(dir, name.as_ref(), "tmp").map_err(fail)?;
+    let linked = file
+        .write_all(bytes)
+        .and_then(|()| file.sync_all())
+        .map_err(fail)
+        .and_then(|()| link_to_a_free_name(&temp, dir, stem, extension));
+    drop(file);
+    let _ = std::fs::remove_file(&temp);
+    let path = match linked? {
+        Linked::At(path) => path,
+        Linked::Unsupported => write_under_a_free_name(dir, stem, extension, bytes)?,
+    };
+    sync_directory(dir);
+    Ok(path)
+}
+
+/// What came of linking a new file to a free name.
+enum Linked {
+    At(PathBuf),
+    /// The file system has no hard links.
+    Unsupported,
+}
+
+/// Links `temp` to the first free name for `STEM.EXT` in `dir`.
+fn link_to_a_free_name(
+    temp: &Path,
+    dir: &Path,
+    stem: &str,
+    extension: &str,
+) -> Result<Linked, String> {
     for n in 1..=MAX_NAME_TRIES {
-        let name = match n {
-            1 => format!("{stem}.{extension}"),
-            _ => format!("{stem}-{n}.{extension}"),
-        };
-        // A bare name stays bare: `deja replay NAME` is what is printed.
-        let path = if dir == Path::new(".") {
-            PathBuf::from(name)
-        } else {
-            dir.join(name)
-        };
-        if std::fs::symlink_metadata(&path).is_err() {
-            return Ok(path);
+        let path = candidate(dir, stem, extension, n);
+        match std::fs::hard_link(temp, &path) {
+            Ok(()) => return Ok(Linked::At(path)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) if no_hard_links(&e) => return Ok(Linked::Unsupported),
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        }
+    }
+    Err(all_names_taken(dir, stem, extension))
+}
+
+/// Whether a failed `link(2)` says the file system cannot make hard links
+/// (FAT gives EPERM, some network file systems ENOTSUP).
+fn no_hard_links(e: &std::io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        matches!(e.raw_os_error(), Some(libc::EPERM | libc::ENOTSUP))
+    }
+    #[cfg(not(unix))]
+    {
+        e.kind() == std::io::ErrorKind::Unsupported
+    }
+}
+
+/// [`write_new`] where there are no hard links: the first free name made
+/// with `O_EXCL` and written in place.
+fn write_under_a_free_name(
+    dir: &Path,
+    stem: &str,
+    extension: &str,
+    bytes: &[u8],
+) -> Result<PathBuf, String> {
+    for n in 1..=MAX_NAME_TRIES {
+        let path = candidate(dir, stem, extension, n);
+        let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+        match create_fresh(&path) {
+            Ok(mut file) => {
+                file.write_all(bytes)
+                    .and_then(|()| file.sync_all())
+                    .map_err(fail)?;
+                return Ok(path);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(fail(e)),
+        }
+    }
+    Err(all_names_taken(dir, stem, extension))
+}
+
+fn all_names_taken(dir: &Path, stem: &str, extension: &str) -> String {
+    format!(
+        "{}: {MAX_NAME_TRIES} files are named {stem}-N.{extension} already; move some away or give -o FILE",
+        dir.display()
+    )
+}
+
+/// A new directory in `parent` for deja's own scratch files, `STEM` or the
+/// first of `STEM-2`, `STEM-3`, ... that nothing has: made by this call
+/// (`mkdir` never follows a link planted at the name), so nothing another
+/// user prepared is written into. Only its owner may enter it.
+pub fn fresh_dir(parent: &Path, stem: &str) -> Result<PathBuf, String> {
+    let mut builder = std::fs::DirBuilder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    for n in 1..=MAX_NAME_TRIES {
+        let path = parent.join(numbered(stem, n));
+        match builder.create(&path) {
+            Ok(()) => return Ok(path),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(format!("{}: {e}", path.display())),
         }
     }
     Err(format!(
-        "{}: {MAX_NAME_TRIES} files are named {stem}-N.{extension} already; move some away or give -o FILE",
-        dir.display()
+        "{}: {MAX_NAME_TRIES} directories are named {stem}-N already; remove the litter",
+        parent.display()
     ))
 }
 
@@ -328,31 +502,46 @@ fn is_a_loop(e: &std::io::Error) -> bool {
 }
 
 fn can_make_a_file_in(dir: &Path) -> std::io::Result<()> {
-    let probe = dir.join(format!(".deja-write-check.{}.tmp", std::process::id()));
-    create_fresh(&probe)?;
+    let (probe, _file) = fresh_temporary(dir, "deja-write-check".as_ref(), "tmp")?;
     std::fs::remove_file(&probe)
 }
 
 /// A new file at `path`, made by this call (`O_EXCL`): whatever is already
-/// there is never opened, so a symlink planted at a temporary name cannot
-/// make deja, running as root, write through it into another file. What is
-/// there is litter of a killed deja (or a trap): removed (a link itself,
-/// never its target), then the file is made again, once.
+/// there is never opened (a symlink included, which `O_EXCL` never
+/// follows), so nothing planted at a name deja chooses can make deja,
+/// running as root, write through it into another file.
 fn create_fresh(path: &Path) -> std::io::Result<std::fs::File> {
-    let open = || {
-        std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .open(path)
-    };
-    match open() {
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            std::fs::remove_file(path)?;
-            open()
+    std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(path)
+}
+
+/// A new temporary file in `dir` for what will become `target` there (see
+/// [`temporary_name`]): the first of its temporary names that nothing has.
+/// What is at a taken one (litter of a killed deja, or a trap) is left
+/// alone, never removed or opened.
+fn fresh_temporary(
+    dir: &Path,
+    target: &std::ffi::OsStr,
+    suffix: &str,
+) -> std::io::Result<(PathBuf, std::fs::File)> {
+    for n in 1..=MAX_NAME_TRIES {
+        let path = dir.join(temporary_name(target, n, suffix));
+        match create_fresh(&path) {
+            Ok(file) => return Ok((path, file)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
         }
-        made => made,
     }
+    Err(std::io::Error::new(
+        std::io::ErrorKind::AlreadyExists,
+        format!(
+            "{MAX_NAME_TRIES} temporary names beside it are taken (.{}.*.{suffix}); remove the litter",
+            target.to_string_lossy()
+        ),
+    ))
 }
 
 /// Replaces `path` with `bytes`, atomically: see [`write_atomic_with`].
@@ -403,6 +592,14 @@ pub fn write_atomic_with(
     }
 }
 
+/// Replaces `path`, a file deja made under a name it chose ([`write_new`]),
+/// with `bytes`, atomically as [`write_atomic`] does. The name itself is
+/// replaced, whatever is there now: a link planted at it since is replaced,
+/// never followed, so the file deja writes is always the one it named.
+pub fn rewrite_own(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    replace_atomically(path, path, |out| out.write_all(bytes))
+}
+
 /// The temporary file, sync and rename of [`write_atomic_with`], onto
 /// `target` (a regular file or none yet); errors name `path`, as given.
 fn replace_atomically(
@@ -415,9 +612,9 @@ fn replace_atomically(
         .file_name()
         .ok_or_else(|| format!("{}: not a file name", path.display()))?;
     let dir = directory_of(target);
-    let temp = dir.join(temporary_name(name, "tmp"));
+    let (temp, file) = fresh_temporary(dir, name, "tmp").map_err(fail)?;
     let written = (|| {
-        let mut out = std::io::BufWriter::new(create_fresh(&temp)?);
+        let mut out = std::io::BufWriter::new(file);
         write(&mut out)?;
         let file = out.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
@@ -428,13 +625,17 @@ fn replace_atomically(
         let _ = std::fs::remove_file(&temp);
         return Err(fail(e));
     }
-    // Syncing the directory makes the rename survive a power cut; where a
-    // directory cannot be opened for syncing (some platforms), the rename
-    // has still happened.
+    sync_directory(dir);
+    Ok(())
+}
+
+/// Syncs `dir`, so a rename or a link made in it survives a power cut;
+/// where a directory cannot be opened for syncing (some platforms), what
+/// was made in it has still been made.
+fn sync_directory(dir: &Path) {
     if let Ok(dir) = std::fs::File::open(dir) {
         let _ = dir.sync_all();
     }
-    Ok(())
 }
 
 /// Writes straight into a device or a FIFO at `target`. A FIFO is opened
@@ -497,15 +698,18 @@ fn directory_of(path: &Path) -> &Path {
     }
 }
 
-/// A hidden name beside the target for a file on its way to becoming it.
-/// The process id keeps two deja processes writing the same target from
-/// sharing a temporary file; a leftover from a killed process is
-/// overwritten by the next write with the same id or left as litter named
-/// after its target, never read.
-fn temporary_name(target: &std::ffi::OsStr, suffix: &str) -> std::ffi::OsString {
+/// The `n`th hidden name beside the target for a file on its way to
+/// becoming it: `.TARGET.PID.SUFFIX`, then `.TARGET.PID-2.SUFFIX`, ... The
+/// process id keeps two deja processes writing the same target apart; a
+/// leftover from a killed process is litter named after its target, passed
+/// over and never read.
+fn temporary_name(target: &std::ffi::OsStr, n: u32, suffix: &str) -> std::ffi::OsString {
     let mut name = std::ffi::OsString::from(".");
     name.push(target);
-    name.push(format!(".{}.{suffix}", std::process::id()));
+    name.push(format!(
+        ".{}.{suffix}",
+        numbered(&std::process::id().to_string(), n)
+    ));
     name
 }
 
@@ -521,16 +725,16 @@ pub fn scratch_beside(target: &Path) -> Result<std::fs::File, String> {
     } else {
         Some(resolve(target)?).filter(|at| matches!(kind_of(at), Kind::FileOrNothing))
     };
-    let path = match resolved {
-        None => std::env::temp_dir().join(temporary_name("deja-stdout".as_ref(), "scratch")),
-        Some(at) => {
-            let name = at
-                .file_name()
-                .ok_or_else(|| format!("{}: not a file name", target.display()))?;
-            directory_of(&at).join(temporary_name(name, "scratch"))
-        }
+    let (dir, name) = match &resolved {
+        None => (std::env::temp_dir(), "deja-stdout".as_ref()),
+        Some(at) => (
+            directory_of(at).to_path_buf(),
+            at.file_name()
+                .ok_or_else(|| format!("{}: not a file name", target.display()))?,
+        ),
     };
-    let file = create_fresh(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (path, file) = fresh_temporary(&dir, name, "scratch")
+        .map_err(|e| format!("{}: {e}", dir.join(name).display()))?;
     #[cfg(unix)]
     let _ = std::fs::remove_file(&path);
     Ok(file)
@@ -560,22 +764,123 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    /// A symlink planted where the temporary file will be made is removed,
-    /// not written through: the file it points at keeps its bytes.
+    /// A fresh directory for one test, in the system's temporary directory.
+    fn test_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("deja-files-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// A symlink planted where the temporary file would be made is passed
+    /// over for the next temporary name, and left as it is: the file it
+    /// points at keeps its bytes.
     #[cfg(unix)]
     #[test]
-    fn a_link_at_the_temporary_name_is_never_written_through() {
-        let dir = std::env::temp_dir().join(format!("deja-planted-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+    fn a_link_at_the_temporary_name_is_never_written_through_or_removed() {
+        let dir = test_dir("planted-temporary");
         let victim = dir.join("victim");
         std::fs::write(&victim, b"keep").unwrap();
         let target = dir.join("out.txt");
-        let temp = dir.join(temporary_name(target.file_name().unwrap(), "tmp"));
+        let temp = dir.join(temporary_name(target.file_name().unwrap(), 1, "tmp"));
         std::os::unix::fs::symlink(&victim, &temp).unwrap();
         write_atomic(&target, b"new").unwrap();
         assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
         assert_eq!(std::fs::read(&target).unwrap(), b"new");
         assert!(std::fs::symlink_metadata(&target).unwrap().is_file());
+        assert!(std::fs::symlink_metadata(&temp).unwrap().is_symlink());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// What can be at a name deja chooses: a file, a link to a file
+    /// elsewhere, a dangling link. Each is passed over and kept.
+    #[cfg(unix)]
+    fn plant_taken_names(dir: &Path, victim: &Path) {
+        std::fs::write(dir.join("report.ron"), b"someone's").unwrap();
+        std::os::unix::fs::symlink(victim, dir.join("report-2.ron")).unwrap();
+        std::os::unix::fs::symlink("nowhere", dir.join("report-3.ron")).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_new_file_takes_the_first_free_name_and_writes_through_nothing() {
+        let dir = test_dir("new-file");
+        let victim = dir.join("victim");
+        std::fs::write(&victim, b"keep").unwrap();
+        // By a hard link from a temporary file, and where there are no
+        // hard links, by O_EXCL at the name.
+        type Writer = fn(&Path) -> Result<PathBuf, String>;
+        let writers: [Writer; 2] = [
+            |dir| write_new(dir, "report", "ron", b"new"),
+            |dir| write_under_a_free_name(dir, "report", "ron", b"new"),
+        ];
+        for write in writers {
+            let taken = dir.join("taken");
+            std::fs::create_dir_all(&taken).unwrap();
+            plant_taken_names(&taken, &victim);
+            let written = write(&taken).unwrap();
+            assert_eq!(written, taken.join("report-4.ron"));
+            assert_eq!(std::fs::read(&written).unwrap(), b"new");
+            assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
+            assert_eq!(
+                std::fs::read(taken.join("report.ron")).unwrap(),
+                b"someone's"
+            );
+            assert!(std::fs::read_link(taken.join("report-3.ron")).is_ok());
+            // Nothing but the four names: no temporary file is left.
+            assert_eq!(std::fs::read_dir(&taken).unwrap().count(), 4);
+            std::fs::remove_dir_all(&taken).unwrap();
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_name_in_the_working_directory_stays_bare() {
+        assert_eq!(
+            candidate(Path::new("."), "deja-failure-seed3-step3", "ron", 2),
+            PathBuf::from("deja-failure-seed3-step3-2.ron")
+        );
+        assert_eq!(
+            candidate(Path::new("failures"), "seed1-step9", "ron", 1),
+            PathBuf::from("failures/seed1-step9.ron")
+        );
+    }
+
+    /// A file deja made and writes again is replaced by its name: a link
+    /// swapped in for it is replaced, and its target keeps its bytes.
+    #[cfg(unix)]
+    #[test]
+    fn a_file_of_deja_s_own_is_rewritten_by_its_name_never_through_a_link() {
+        let dir = test_dir("own-file");
+        let victim = dir.join("victim");
+        std::fs::write(&victim, b"keep").unwrap();
+        let own = write_new(&dir, "run", "ron", b"first").unwrap();
+        std::fs::remove_file(&own).unwrap();
+        std::os::unix::fs::symlink(&victim, &own).unwrap();
+        Destination::Own(own.clone()).write(b"second").unwrap();
+        assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
+        assert!(std::fs::symlink_metadata(&own).unwrap().is_file());
+        assert_eq!(std::fs::read(&own).unwrap(), b"second");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A scratch directory is made new: a link to another directory at its
+    /// name, or a file, is passed over, and nothing is made inside them.
+    #[cfg(unix)]
+    #[test]
+    fn a_scratch_directory_is_made_new() {
+        let dir = test_dir("scratch-dir");
+        let elsewhere = dir.join("elsewhere");
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, dir.join("deja-shrink")).unwrap();
+        std::fs::write(dir.join("deja-shrink-2"), b"a file").unwrap();
+        let made = fresh_dir(&dir, "deja-shrink").unwrap();
+        assert_eq!(made, dir.join("deja-shrink-3"));
+        assert!(std::fs::symlink_metadata(&made).unwrap().is_dir());
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&made).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700);
+        assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -17,7 +17,7 @@ mod reader;
 mod writer;
 
 pub use reader::{from_text, read};
-pub use writer::{to_text, write};
+pub use writer::{to_text, write, write_to};
 
 /// The version of the format this build writes. 2 adds `expect`; this
 /// build reads 1 and 2.

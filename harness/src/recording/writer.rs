@@ -2,7 +2,7 @@
 //! and hashes packed into lines of base64, through the one atomic writer.
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD_NO_PAD as BASE64;
@@ -139,22 +139,37 @@ fn wrap_keys(keys: &[Key]) -> Vec<String> {
     lines
 }
 
-/// Writes a recording. One that would be too large to read back (or whose
-/// note is too long) is refused rather than written.
+/// Writes a recording to `path`, a file the user named, replacing it
+/// atomically. One that would be too large to read back (or whose note is
+/// too long) is refused rather than written.
 pub fn write(path: &Path, recording: &Recording) -> Result<(), String> {
+    write_to(
+        &crate::plumbing::files::Destination::Named(path.to_path_buf()),
+        recording,
+    )
+    .map(drop)
+}
+
+/// Writes a recording where `to` says (a file named, a new name deja
+/// chooses, or deja's own file again), refused as [`write`] refuses; the
+/// path written.
+pub fn write_to(
+    to: &crate::plumbing::files::Destination,
+    recording: &Recording,
+) -> Result<PathBuf, String> {
     if recording.note.chars().count() > MAX_NOTE_CHARS {
         return Err(format!(
             "{}: the note is longer than {MAX_NOTE_CHARS} characters",
-            path.display()
+            to.shown().display()
         ));
     }
     let text = to_text(recording);
     if text.len() as u64 > MAX_FILE_BYTES {
         return Err(format!(
             "{}: the recording would be {} bytes, over the {MAX_FILE_BYTES}-byte limit a reader accepts",
-            path.display(),
+            to.shown().display(),
             text.len()
         ));
     }
-    crate::plumbing::files::write_atomic(path, text.as_bytes())
+    to.write(text.as_bytes())
 }

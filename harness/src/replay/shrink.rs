@@ -259,8 +259,10 @@ impl Child {
     fn new(content_dir: Option<&Path>) -> Result<Child, String> {
         let exe =
             std::env::current_exe().map_err(|e| format!("finding deja to run a candidate: {e}"))?;
-        let scratch = std::env::temp_dir().join(format!("deja-shrink-{}", std::process::id()));
-        std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
+        let scratch = crate::plumbing::files::fresh_dir(
+            &std::env::temp_dir(),
+            &format!("deja-shrink-{}", std::process::id()),
+        )?;
         Ok(Child {
             exe,
             content_dir: content_dir.map(Path::to_path_buf),

@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use game_core::{GameConfig, Key};
 
+use crate::plumbing::files::Destination;
 use crate::recording::{Failure, FailureKind, Recording};
 use crate::run::runner::{Runner, Settings};
 
@@ -132,26 +133,26 @@ pub fn on_hang(handler: HangHandler) {
 }
 
 /// The default handler: the bug report goes to `./deja-hang-seedN-stepM.ron`
-/// (see [`default_path`]).
+/// (see [`default_report`]).
 pub fn write_to_working_directory(hang: &Hang) {
-    report_written(hang, default_path(hang));
+    report_written(hang, &default_report(hang));
 }
 
-/// Where a hang's bug report goes when nobody named a file: the working
-/// directory, under a name nothing has yet (`-2`, `-3`, ...).
-pub fn default_path(hang: &Hang) -> Result<PathBuf, String> {
+/// Where a hang's bug report goes when nobody named a file: a new file in
+/// the working directory, under a name nothing has yet (`-2`, `-3`, ...).
+pub fn default_report(hang: &Hang) -> Destination {
     let recording = &hang.recording;
     let step = recording.failure.as_ref().map_or(0, |f| f.step);
-    crate::plumbing::files::free_name(
-        std::path::Path::new("."),
-        &format!("deja-hang-seed{}-step{step}", recording.seed),
-        "ron",
-    )
+    Destination::New {
+        dir: PathBuf::from("."),
+        stem: format!("deja-hang-seed{}-step{step}", recording.seed),
+        extension: "ron",
+    }
 }
 
-/// Writes the hang's recording to `path` (or says why there is no path
-/// for it) and says so on standard error.
-pub fn report_written(hang: &Hang, path: Result<PathBuf, String>) {
+/// Writes the hang's recording where `to` says and says so on standard
+/// error, naming the file written (or why it could not be).
+pub fn report_written(hang: &Hang, to: &Destination) {
     let failure = hang
         .recording
         .failure
@@ -161,7 +162,7 @@ pub fn report_written(hang: &Hang, path: Result<PathBuf, String>) {
         "FAILURE seed {} {failure}",
         hang.recording.seed
     ));
-    match path.and_then(|path| crate::recording::write(&path, &hang.recording).map(|()| path)) {
+    match crate::recording::write_to(to, &hang.recording) {
         Ok(path) => crate::plumbing::output::err(format_args!(
             "  reproduce: deja replay {}",
             path.display()

@@ -315,14 +315,20 @@ fn found_failure(
 ) -> FoundFailure {
     let saved = match (&saving.dir, recording) {
         (Some(dir), Some(recording)) => {
-            let name = if step == 0 {
-                format!("seed{seed}-depth{depth}.ron")
+            let stem = if step == 0 {
+                format!("seed{seed}-depth{depth}")
             } else {
-                format!("seed{seed}-step{step}.ron")
+                format!("seed{seed}-step{step}")
             };
-            let path = dir.join(name);
-            match crate::recording::write(&path, &recording) {
-                Ok(()) => Some(path.display().to_string()),
+            // A new file, never over one already there (`-2`, ...): the
+            // name printed is the one written.
+            let to = crate::plumbing::files::Destination::New {
+                dir: dir.clone(),
+                stem,
+                extension: "ron",
+            };
+            match crate::recording::write_to(&to, &recording) {
+                Ok(path) => Some(path.display().to_string()),
                 Err(message) => {
                     crate::plumbing::output::err(format_args!(
                         "warning: could not save the failure's recording: {message}"

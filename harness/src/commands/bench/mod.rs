@@ -578,8 +578,10 @@ struct Scratch {
 
 impl Scratch {
     fn new() -> Result<Scratch, String> {
-        let dir = std::env::temp_dir().join(format!("deja-bench-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let dir = crate::plumbing::files::fresh_dir(
+            &std::env::temp_dir(),
+            &format!("deja-bench-{}", std::process::id()),
+        )?;
         Ok(Scratch { dir })
     }
 }
