@@ -3,10 +3,11 @@
 //! refuses it at once with exit 1, naming the path, instead of hanging.
 //! And what is at an output path is kept what it is: a device or a FIFO is
 //! written through (and a full device is an error), a symlink's target is
-//! replaced and the link kept, and no command writes over one of its
-//! inputs. A file under a name deja chooses (a bug report, a sweep's saved
-//! failures, shrunk cases and hang reports) is made new: never over what
-//! is there, a link or a device planted included.
+//! replaced and the link kept, no command writes over one of its inputs,
+//! and a replaced file keeps its mode and owner (a read-only file, or one
+//! with other names, is refused). A file under a name deja chooses (a bug
+//! report, a sweep's saved failures, shrunk cases and hang reports) is made
+//! new: never over what is there, a link or a device planted included.
 
 mod support;
 
@@ -396,11 +397,7 @@ fn a_symlink_at_the_output_keeps_its_link_and_its_target_gets_the_file() {
 fn bless_of_a_symlink_blesses_its_target() {
     let dir = support::scratch("hostile-files", "bless-link");
     let text = std::fs::read_to_string(support::corpus("win.ron")).unwrap();
-    // One checkpoint hash tampered: the replay drifts at its step, and
-    // bless rewrites it.
-    let at = text.find("hash: \"").unwrap() + "hash: \"".len();
-    let digit = if &text[at..=at] == "0" { "1" } else { "0" };
-    let tampered = format!("{}{digit}{}", &text[..at], &text[at + 1..]);
+    let tampered = tampered_recording();
     let target = dir.join("target.ron");
     let link = dir.join("link.ron");
     std::fs::write(&target, &tampered).unwrap();
@@ -692,4 +689,133 @@ fn a_name_deja_chooses_is_made_new_and_never_written_through() {
             }
         }
     }
+}
+
+/// A recording whose first checkpoint hash is tampered with: it drifts
+/// there, and bless rewrites it.
+fn tampered_recording() -> String {
+    let text = std::fs::read_to_string(support::corpus("win.ron")).unwrap();
+    let at = text.find("hash: \"").unwrap() + "hash: \"".len();
+    let digit = if &text[at..=at] == "0" { "1" } else { "0" };
+    format!("{}{digit}{}", &text[..at], &text[at + 1..])
+}
+
+/// Commands that replace a file at `OUT`, each with what `OUT` holds before:
+/// bless rewriting a drifting recording, a sweep's JSON report, play's
+/// recording.
+fn replacers() -> Vec<(Vec<&'static str>, String)> {
+    vec![
+        (vec!["bless", "OUT"], tampered_recording()),
+        (
+            vec![
+                "sweep", "--seeds", "1..3", "--bot", "none", "--format", "json", "-o", "OUT",
+            ],
+            "{}".to_string(),
+        ),
+        (
+            vec![
+                "play", "--seed", "7", "--keys", "llll", "--frames", "none", "-o", "OUT",
+            ],
+            std::fs::read_to_string(support::corpus("win.ron")).unwrap(),
+        ),
+    ]
+}
+
+fn mode_of(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::symlink_metadata(path)
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o7777
+}
+
+fn owner_of(path: &Path) -> (u32, u32) {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::symlink_metadata(path).unwrap();
+    (meta.uid(), meta.gid())
+}
+
+fn set_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+#[test]
+fn a_replaced_file_keeps_its_mode_and_owner() {
+    let dir = support::scratch("hostile-files", "kept-mode");
+    // Only root may give a file away (CI runs as root); elsewhere the mode
+    // alone is held.
+    let probe = dir.join("probe");
+    std::fs::write(&probe, "").unwrap();
+    let can_chown = std::os::unix::fs::chown(&probe, Some(1234), Some(1234)).is_ok();
+    for (i, (args, before)) in replacers().into_iter().enumerate() {
+        for (mode, owner) in [(0o600, None), (0o640, Some((1234, 1234)))] {
+            if owner.is_some() && !can_chown {
+                eprintln!("skipped the owner: only root may give a file away");
+                continue;
+            }
+            let out = dir.join(format!("out-{i}-{mode:o}"));
+            std::fs::write(&out, &before).unwrap();
+            set_mode(&out, mode);
+            if let Some((uid, gid)) = owner {
+                std::os::unix::fs::chown(&out, Some(uid), Some(gid)).unwrap();
+            }
+            let owned = owner_of(&out);
+            let (code, err) = deja_in(&dir, with_output(&strings(&args), &out));
+            assert_eq!(code, Some(0), "{args:?}: {err}");
+            assert_ne!(
+                std::fs::read_to_string(&out).unwrap(),
+                before,
+                "{args:?} did not replace the file"
+            );
+            assert_eq!(mode_of(&out), mode, "{args:?}: the mode changed");
+            assert_eq!(owner_of(&out), owned, "{args:?}: the owner changed");
+        }
+    }
+}
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|a| a.to_string()).collect()
+}
+
+#[test]
+fn a_read_only_file_or_one_with_other_names_is_refused_and_kept() {
+    let dir = support::scratch("hostile-files", "refused-replacements");
+    for (i, (args, before)) in replacers().into_iter().enumerate() {
+        // Read-only: no write bit for anyone.
+        let read_only = dir.join(format!("read-only-{i}"));
+        std::fs::write(&read_only, &before).unwrap();
+        set_mode(&read_only, 0o444);
+        // Two names for one file: replacing one would leave the other
+        // with the old content.
+        let linked = dir.join(format!("linked-{i}"));
+        let other = dir.join(format!("other-name-{i}"));
+        std::fs::write(&linked, &before).unwrap();
+        std::fs::hard_link(&linked, &other).unwrap();
+        for (out, says) in [
+            (&read_only, "is read-only"),
+            (&linked, "has 2 names (hard links)"),
+        ] {
+            let (code, err) = deja_in(&dir, with_output(&strings(&args), out));
+            assert_eq!(code, Some(1), "{args:?} onto {}: {err}", out.display());
+            assert!(
+                err.contains(&out.display().to_string()) && err.contains(says),
+                "{args:?} must name {} and say it {says}: {err}",
+                out.display()
+            );
+            assert_eq!(std::fs::read_to_string(out).unwrap(), before);
+        }
+        assert_eq!(mode_of(&read_only), 0o444);
+        assert_eq!(std::fs::read_to_string(&other).unwrap(), before);
+    }
+    // Bless goes on past a file it refuses: the next one is blessed.
+    let writable = dir.join("writable.ron");
+    std::fs::write(&writable, tampered_recording()).unwrap();
+    let (code, err) = deja_in(&dir, ["bless", "read-only-0", "writable.ron"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert_ne!(
+        std::fs::read_to_string(&writable).unwrap(),
+        tampered_recording()
+    );
 }

@@ -46,7 +46,7 @@ pub fn run(args: BlessArgs) -> Result<u8, String> {
     let mut rows = Vec::new();
     for file in &args.files {
         let row = match recording::read(file) {
-            Ok(old) => bless_one(file, &old, &content, args.accept_outcome)?,
+            Ok(old) => bless_one(file, &old, &content, args.accept_outcome),
             Err(message) => {
                 crate::plumbing::output::err(format_args!("error: {message}"));
                 Row {
@@ -66,13 +66,10 @@ pub fn run(args: BlessArgs) -> Result<u8, String> {
 }
 
 /// Re-runs `old`'s keys and rewrites `file` when what changed is allowed.
-/// The error is only for a file that cannot be written.
-fn bless_one(
-    file: &Path,
-    old: &Recording,
-    content: &Arc<Content>,
-    accept_outcome: bool,
-) -> Result<Row, String> {
+/// A file that cannot be written (read-only, one of several names for one
+/// file, a full disk) is said as an error and its row says so; the other
+/// files are still blessed.
+fn bless_one(file: &Path, old: &Recording, content: &Arc<Content>, accept_outcome: bool) -> Row {
     let name = file.display().to_string();
     let refused = |new: &str, drift: String, why: String, code: u8| Row {
         file: name.clone(),
@@ -86,7 +83,7 @@ fn bless_one(
         Ok(runner) => runner,
         Err(message) => {
             crate::plumbing::output::err(format_args!("error: {name}: {message}"));
-            return Ok(refused("-", "-".into(), "cannot start".into(), exit::ERROR));
+            return refused("-", "-".into(), "cannot start".into(), exit::ERROR);
         }
     };
     let mut watch = crate::recording::expect::Watch::new(&old.expect, runner.game());
@@ -101,6 +98,41 @@ fn bless_one(
     new.expect = old.expect.clone();
     let drift = first_drift(old, &new).map_or_else(|| "-".into(), |step| format!("step {step}"));
     let new_end = end_of(&new);
+    if let Some((why, code)) = refusal(&name, old, &new, &watch, accept_outcome) {
+        return refused(&new_end, drift, why.into(), code);
+    }
+    let changes = changes(old, &new);
+    let result = if changes.is_empty() {
+        "unchanged".to_string()
+    } else {
+        if let Err(message) = recording::write(file, &new) {
+            crate::plumbing::output::err(format_args!("error: {message}"));
+            let why = "not written (see the error above)";
+            return refused(&new_end, drift, why.into(), exit::ERROR);
+        }
+        format!("blessed: {}", changes.join("; "))
+    };
+    Row {
+        file: name,
+        old: end_of(old),
+        new: new_end,
+        drift,
+        result,
+        code: exit::OK,
+    }
+}
+
+/// Why `new`, the run of `old`'s keys now, must not be written over the
+/// recording `name`, said on standard error, with the table's words and
+/// the exit code: a new failure, an `expect` list that no longer holds, or
+/// an end that changed without `--accept-outcome`.
+fn refusal(
+    name: &str,
+    old: &Recording,
+    new: &Recording,
+    watch: &crate::recording::expect::Watch<'_>,
+    accept_outcome: bool,
+) -> Option<(&'static str, u8)> {
     if let Some(failure) = &new.failure {
         let expected = old
             .failure
@@ -111,12 +143,7 @@ fn bless_one(
                 "error: {name}: fails at step {} ({}); not blessed. Fix the failure, or replay it to see it",
                 failure.step, failure.kind
             ));
-            return Ok(refused(
-                &new_end,
-                drift,
-                "REFUSED: a new failure".into(),
-                exit::FAILURE,
-            ));
+            return Some(("REFUSED: a new failure", exit::FAILURE));
         }
     }
     let unmet = watch.unmet(&new.outcome);
@@ -125,41 +152,17 @@ fn bless_one(
             "error: {name}: the run no longer shows what its expect list says: expected {}; not blessed. If the change is intended, edit the list",
             crate::recording::expect::describe(&unmet)
         ));
-        return Ok(refused(
-            &new_end,
-            drift,
-            "REFUSED: expect no longer holds".into(),
-            exit::DRIFT,
-        ));
+        return Some(("REFUSED: expect no longer holds", exit::DRIFT));
     }
-    if !same_end(old, &new) && !accept_outcome {
+    if !same_end(old, new) && !accept_outcome {
         crate::plumbing::output::err(format_args!(
             "error: {name}: the run would end differently: {} -> {}; not blessed. Rewrite it anyway with --accept-outcome",
             end_of(old),
-            new_end
+            end_of(new)
         ));
-        return Ok(refused(
-            &new_end,
-            drift,
-            "REFUSED: the outcome changes".into(),
-            exit::DRIFT,
-        ));
+        return Some(("REFUSED: the outcome changes", exit::DRIFT));
     }
-    let changes = changes(old, &new);
-    let result = if changes.is_empty() {
-        "unchanged".to_string()
-    } else {
-        recording::write(file, &new)?;
-        format!("blessed: {}", changes.join("; "))
-    };
-    Ok(Row {
-        file: name,
-        old: end_of(old),
-        new: new_end,
-        drift,
-        result,
-        code: exit::OK,
-    })
+    None
 }
 
 /// How a recording ends, in words: its outcome, or its failure.

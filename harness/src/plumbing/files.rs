@@ -118,8 +118,9 @@ pub fn without_byte_order_mark(text: &str) -> &str {
 /// its output at the end, or would write over what it read, fails here
 /// instead, naming the path, with nothing spent. A symlink is checked at
 /// its target; a device or a FIFO is written through and needs no new file
-/// beside it; anything else must be a file name (not a directory) in a
-/// directory where a new file can be made.
+/// beside it; a file already there must be one [`write_atomic_with`] may
+/// replace (see [`replaceable`]); anything else must be a file name (not a
+/// directory) in a directory where a new file can be made.
 pub fn check_output_file(path: &Path, inputs: &[PathBuf]) -> Result<(), String> {
     if is_stdout(path) {
         return Ok(());
@@ -131,6 +132,7 @@ pub fn check_output_file(path: &Path, inputs: &[PathBuf]) -> Result<(), String> 
         Kind::Special(kind) => return writable_special(path, kind),
         Kind::FileOrNothing => {}
     }
+    replaceable(path, &target)?;
     let dir = directory_of(&target);
     if !dir.is_dir() {
         return Err(format!(
@@ -570,6 +572,17 @@ pub fn is_stdout(path: &Path) -> bool {
 /// version to keep whole, and renaming over it would turn the machine's
 /// `/dev/null` into a file when run as root); its write errors are errors,
 /// so a full device is reported, not taken for success.
+///
+/// A file replaced keeps its mode and its owner and group: the temporary
+/// file is given them before a byte is written. Only root may give a file
+/// to another user; anyone else who may write a file owned by another
+/// (through its group or other write bit) makes the new file their own,
+/// in the old file's group when they are in that group, else in their own,
+/// and with the old mode. Two files are refused, untouched, with what to
+/// do (see [`replaceable`]): a read-only one, which is not deja's to
+/// replace, and one with other names (hard links), which a rename would
+/// part from this name, leaving them the old content; writing such a file
+/// in place instead would give up the whole-or-nothing promise.
 pub fn write_atomic_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
@@ -588,7 +601,10 @@ pub fn write_atomic_with(
             writable_special(path, kind)?;
             write_through(path, &target, write)
         }
-        Kind::FileOrNothing => replace_atomically(path, &target, write),
+        Kind::FileOrNothing => {
+            let old = replaceable(path, &target)?;
+            replace_atomically(path, &target, old.as_ref(), write)
+        }
     }
 }
 
@@ -596,15 +612,108 @@ pub fn write_atomic_with(
 /// with `bytes`, atomically as [`write_atomic`] does. The name itself is
 /// replaced, whatever is there now: a link planted at it since is replaced,
 /// never followed, so the file deja writes is always the one it named.
+/// The file keeps the mode it has (its user may have changed it).
 pub fn rewrite_own(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    replace_atomically(path, path, |out| out.write_all(bytes))
+    let old = std::fs::symlink_metadata(path)
+        .ok()
+        .filter(std::fs::Metadata::is_file);
+    replace_atomically(path, path, old.as_ref(), |out| out.write_all(bytes))
+}
+
+/// What is at `target` (`path` resolved), when it is a regular file that
+/// writing `path` would replace: checked to be one deja may replace. A
+/// read-only file (no write bit, or none this user has) is the user's to
+/// keep; a file with other names (hard links) would lose them to a rename,
+/// which leaves them the old content. Both are refused with what to do.
+fn replaceable(path: &Path, target: &Path) -> Result<Option<std::fs::Metadata>, String> {
+    let old = match std::fs::symlink_metadata(target) {
+        Ok(meta) if meta.is_file() => meta,
+        _ => return Ok(None),
+    };
+    let read_only = if old.permissions().readonly() {
+        Some("read-only")
+    } else if !writable_by_this_user(target) {
+        Some("not writable by this user")
+    } else {
+        None
+    };
+    if let Some(what) = read_only {
+        return Err(format!(
+            "{}: is {what} ({}), so deja leaves it as it is; make it writable first (chmod u+w), or give another file",
+            path.display(),
+            mode_and_owner(&old)
+        ));
+    }
+    let names = link_count(&old);
+    if names > 1 {
+        let others = match names - 1 {
+            1 => "the other name".to_string(),
+            n => format!("the {n} other names"),
+        };
+        return Err(format!(
+            "{}: has {names} names (hard links); replacing it would leave {others} with the old content, so deja leaves it as it is: give another file, or break the link first (copy the file and move the copy onto this name)",
+            path.display()
+        ));
+    }
+    Ok(Some(old))
+}
+
+/// Whether this user (its effective ids) may write the file at `path`; a
+/// file that cannot be asked about is taken as writable, and the write
+/// itself then says what is wrong.
+#[cfg(unix)]
+fn writable_by_this_user(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(name) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return true;
+    };
+    // SAFETY: `name` is a NUL-terminated string that lives through the
+    // call; faccessat only reads it.
+    let answer =
+        unsafe { libc::faccessat(libc::AT_FDCWD, name.as_ptr(), libc::W_OK, libc::AT_EACCESS) };
+    answer == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::EACCES)
+}
+
+#[cfg(not(unix))]
+fn writable_by_this_user(_: &Path) -> bool {
+    true
+}
+
+#[cfg(unix)]
+fn link_count(meta: &std::fs::Metadata) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    meta.nlink()
+}
+
+#[cfg(not(unix))]
+fn link_count(_: &std::fs::Metadata) -> u64 {
+    1
+}
+
+/// `mode 0444, owner 1000:1000`, for a message about a file.
+#[cfg(unix)]
+fn mode_and_owner(meta: &std::fs::Metadata) -> String {
+    use std::os::unix::fs::MetadataExt;
+    format!(
+        "mode {:04o}, owner {}:{}",
+        meta.mode() & 0o7777,
+        meta.uid(),
+        meta.gid()
+    )
+}
+
+#[cfg(not(unix))]
+fn mode_and_owner(_: &std::fs::Metadata) -> String {
+    "read-only".to_string()
 }
 
 /// The temporary file, sync and rename of [`write_atomic_with`], onto
-/// `target` (a regular file or none yet); errors name `path`, as given.
+/// `target` (a regular file or none yet), the temporary file given `old`'s
+/// mode and owner first; errors name `path`, as given.
 fn replace_atomically(
     path: &Path,
     target: &Path,
+    old: Option<&std::fs::Metadata>,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), String> {
     let fail = |e: std::io::Error| format!("{}: {e}", path.display());
@@ -614,6 +723,9 @@ fn replace_atomically(
     let dir = directory_of(target);
     let (temp, file) = fresh_temporary(dir, name, "tmp").map_err(fail)?;
     let written = (|| {
+        if let Some(old) = old {
+            keep_mode_and_owner(&file, old)?;
+        }
         let mut out = std::io::BufWriter::new(file);
         write(&mut out)?;
         let file = out.into_inner().map_err(|e| e.into_error())?;
@@ -627,6 +739,25 @@ fn replace_atomically(
     }
     sync_directory(dir);
     Ok(())
+}
+
+/// Gives `file` the owner, group and mode of `old`, the file it replaces.
+/// The owner goes first, since a change of owner clears set-id bits. A
+/// user who may not give the file away (only root may) keeps the group
+/// when they are in it, else the file is theirs; the mode is kept either
+/// way.
+#[cfg(unix)]
+fn keep_mode_and_owner(file: &std::fs::File, old: &std::fs::Metadata) -> std::io::Result<()> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    if std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid())).is_err() {
+        let _ = std::os::unix::fs::fchown(file, None, Some(old.gid()));
+    }
+    file.set_permissions(std::fs::Permissions::from_mode(old.mode() & 0o7777))
+}
+
+#[cfg(not(unix))]
+fn keep_mode_and_owner(file: &std::fs::File, old: &std::fs::Metadata) -> std::io::Result<()> {
+    file.set_permissions(old.permissions())
 }
 
 /// Syncs `dir`, so a rename or a link made in it survives a power cut;
