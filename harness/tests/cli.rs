@@ -868,3 +868,80 @@ fn a_malformed_condition_is_refused_naming_its_column() {
         "column 1: no field `player.hpp`; `player` has: pos, hp",
     );
 }
+
+/// `deja when recordings/win.ron CONDITION`, one row a condition: how it
+/// ends (0 it comes to hold, 3 it never does, 1 refused) and a part of what
+/// it says.
+fn when_table() -> Vec<(String, i32, String)> {
+    let from_start = "holds from the start";
+    let every_tile: Vec<String> = (0..40)
+        .flat_map(|y| (0..80).map(move |x| format!("player.pos == ({x}, {y})")))
+        .collect();
+    let rows: Vec<(String, i32, &str)> = vec![
+        // Long conditions: chains of any length, nesting to 100, 100,000
+        // characters.
+        (vec!["depth >= 1"; 4_000].join(" && "), 0, from_start),
+        (vec!["kills>=0"; 9_000].join("&&"), 0, from_start),
+        (every_tile.join(" || "), 0, from_start),
+        (
+            format!("{}seed == 245{}", "(".repeat(100), ")".repeat(100)),
+            0,
+            from_start,
+        ),
+        (format!("{}seed == 245", "!".repeat(100)), 0, from_start),
+        (
+            format!("{}seed == 245{}", "(".repeat(10_000), ")".repeat(10_000)),
+            1,
+            "column 101: ",
+        ),
+        (
+            format!("{}seed == 245", "!".repeat(50_000)),
+            1,
+            "column 101: ",
+        ),
+        (
+            format!("{}seed == 245", "not ".repeat(101)),
+            1,
+            "column 401: ",
+        ),
+        (
+            format!("seed == 245{}", " ".repeat(100_000)),
+            1,
+            "column 100001: ",
+        ),
+    ];
+    rows.into_iter()
+        .map(|(condition, exit, says)| (condition, exit, says.to_string()))
+        .collect()
+}
+
+#[test]
+fn when_answers_or_refuses_each_condition_of_its_table() {
+    let dir = scratch("when-table");
+    let file = support::corpus("win.ron");
+    let mut wrong = Vec::new();
+    let rows = when_table();
+    for (condition, exit, says) in &rows {
+        let out = run(&["when", &file, condition], &dir);
+        let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+        let shown: String = condition.chars().take(60).collect();
+        if out.status.code() != Some(*exit) || !said.contains(says.as_str()) {
+            let said: String = said.chars().take(400).collect();
+            wrong.push(format!(
+                "`{shown}` ({} characters): exit {:?}, not {exit}, or no {says:?} in\n{said}",
+                condition.chars().count(),
+                out.status.code()
+            ));
+        }
+        if let Some(dump) = support::debug_looking(&said) {
+            wrong.push(format!("`{shown}`: prints a Debug dump: {dump:?}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {} conditions went wrong:\n\n{}",
+        wrong.len(),
+        rows.len(),
+        wrong.join("\n\n")
+    );
+}

@@ -10,6 +10,7 @@
 //!
 //! The syntax is in [`SYNTAX`], which `deja when --help` prints.
 
+use std::collections::BTreeSet;
 use std::fmt;
 
 use game_core::content::Content;
@@ -61,6 +62,8 @@ field), monsters[*] (any); with none, any entry will do (monsters.awake: some
 monster is awake). LIST.count is how many entries the list has. Where several
 entries match, the condition holds when one of them does. A set of tiles
 compares by its count (map.visible > 100).
+A condition is at most 100,000 characters long, and parentheses and !
+(not) nest at most 100 deep; && and || join any number of conditions.
 More conditions:
   'monsters[kind=orc].awake'   'monsters.count == 0'   'player.pos == (12, 7)'
   'messages.last ~ \"bites\"'   'player.hp < 5 && !player.statuses.poison'";
@@ -88,10 +91,22 @@ pub struct Condition {
     roots: Vec<&'static str>,
 }
 
+/// How deep parentheses and `!` (or `not`) may nest, counted together.
+/// Chains of `&&` and `||` are flat lists however long, so this and
+/// [`MAX_LENGTH`] bound the recursion of reading, evaluating and dropping a
+/// condition.
+pub const MAX_NESTING: usize = 100;
+
+/// The most characters a condition may have: reading and evaluating it
+/// take time in proportion. (Linux passes at most 128 KiB in one argument.)
+pub const MAX_LENGTH: usize = 100_000;
+
 #[derive(Clone, Debug, PartialEq)]
 enum Expr {
-    Or(Box<Expr>, Box<Expr>),
-    And(Box<Expr>, Box<Expr>),
+    /// `A || B || ...`: holds when one of them does.
+    Any(Vec<Expr>),
+    /// `A && B && ...`: holds when every one does.
+    All(Vec<Expr>),
     Not(Box<Expr>),
     Test {
         path: Path,
@@ -147,9 +162,18 @@ enum Literal {
 impl Condition {
     /// Reads and checks a condition.
     pub fn parse(text: &str) -> Result<Condition, ConditionError> {
+        if text.chars().nth(MAX_LENGTH).is_some() {
+            return Err(ConditionError {
+                column: MAX_LENGTH + 1,
+                message: format!(
+                    "the condition is longer than {MAX_LENGTH} characters, the most `when` reads"
+                ),
+            });
+        }
         let mut parser = Parser {
             chars: text.chars().collect(),
             at: 0,
+            open: 0,
         };
         parser.skip_space();
         if parser.peek().is_none() {
@@ -183,7 +207,7 @@ impl Condition {
     pub fn readings(&self, state: &GameState, content: &Content) -> Vec<Reading> {
         let roots = self.roots_of(state, content);
         let mut paths = Vec::new();
-        collect_paths(&self.expr, &mut paths);
+        collect_paths(&self.expr, &mut paths, &mut BTreeSet::new());
         paths
             .into_iter()
             .map(|path| Reading {
@@ -206,9 +230,10 @@ impl Condition {
 
 fn collect_roots(expr: &Expr, roots: &mut Vec<&'static str>) {
     match expr {
-        Expr::Or(a, b) | Expr::And(a, b) => {
-            collect_roots(a, roots);
-            collect_roots(b, roots);
+        Expr::Any(terms) | Expr::All(terms) => {
+            for term in terms {
+                collect_roots(term, roots);
+            }
         }
         Expr::Not(a) => collect_roots(a, roots),
         Expr::Test { path, .. } => {
@@ -224,15 +249,18 @@ fn collect_roots(expr: &Expr, roots: &mut Vec<&'static str>) {
     }
 }
 
-fn collect_paths<'a>(expr: &'a Expr, paths: &mut Vec<&'a Path>) {
+/// The paths `expr` reads, each once, in the order written; `seen` holds
+/// their texts, so a chain of thousands of terms is not searched for each.
+fn collect_paths<'a>(expr: &'a Expr, paths: &mut Vec<&'a Path>, seen: &mut BTreeSet<&'a str>) {
     match expr {
-        Expr::Or(a, b) | Expr::And(a, b) => {
-            collect_paths(a, paths);
-            collect_paths(b, paths);
+        Expr::Any(terms) | Expr::All(terms) => {
+            for term in terms {
+                collect_paths(term, paths, seen);
+            }
         }
-        Expr::Not(a) => collect_paths(a, paths),
+        Expr::Not(a) => collect_paths(a, paths, seen),
         Expr::Test { path, .. } => {
-            if !paths.iter().any(|p| p.text == path.text) {
+            if seen.insert(path.text.as_str()) {
                 paths.push(path);
             }
         }
@@ -333,8 +361,8 @@ impl Reached<'_> {
 
 fn eval(expr: &Expr, roots: &[(&'static str, Node)]) -> bool {
     match expr {
-        Expr::Or(a, b) => eval(a, roots) || eval(b, roots),
-        Expr::And(a, b) => eval(a, roots) && eval(b, roots),
+        Expr::Any(terms) => terms.iter().any(|term| eval(term, roots)),
+        Expr::All(terms) => terms.iter().all(|term| eval(term, roots)),
         Expr::Not(a) => !eval(a, roots),
         Expr::Test { path, compare } => {
             let found = resolve(path, roots);
@@ -588,6 +616,8 @@ fn name_of(segments: &[Segment]) -> Result<Named, String> {
 struct Parser {
     chars: Vec<char>,
     at: usize,
+    /// The parentheses and `!` open where the parser is.
+    open: usize,
 }
 
 impl Parser {
@@ -631,35 +661,62 @@ impl Parser {
     }
 
     fn or(&mut self) -> Result<Expr, ConditionError> {
-        let mut left = self.and()?;
+        let mut terms = vec![self.and()?];
         while self.eat("||") || self.eat("or") {
-            let right = self.and()?;
-            left = Expr::Or(Box::new(left), Box::new(right));
+            terms.push(self.and()?);
         }
-        Ok(left)
+        Ok(if terms.len() == 1 {
+            terms.swap_remove(0)
+        } else {
+            Expr::Any(terms)
+        })
     }
 
     fn and(&mut self) -> Result<Expr, ConditionError> {
-        let mut left = self.unary()?;
+        let mut terms = vec![self.unary()?];
         while self.eat("&&") || self.eat("and") {
-            let right = self.unary()?;
-            left = Expr::And(Box::new(left), Box::new(right));
+            terms.push(self.unary()?);
         }
-        Ok(left)
+        Ok(if terms.len() == 1 {
+            terms.swap_remove(0)
+        } else {
+            Expr::All(terms)
+        })
     }
 
     fn unary(&mut self) -> Result<Expr, ConditionError> {
+        self.skip_space();
+        let at = self.at;
         if self.eat("!") || self.eat("not") {
-            return Ok(Expr::Not(Box::new(self.unary()?)));
+            self.enter(at)?;
+            let inner = self.unary()?;
+            self.open -= 1;
+            return Ok(Expr::Not(Box::new(inner)));
         }
         if self.eat("(") {
+            self.enter(at)?;
             let inner = self.or()?;
             if !self.eat(")") {
                 return Err(self.error("expected `)` to close the `(`"));
             }
+            self.open -= 1;
             return Ok(inner);
         }
         self.test()
+    }
+
+    /// Opens the `(` or `!` at `at`, refusing it past [`MAX_NESTING`].
+    fn enter(&mut self, at: usize) -> Result<(), ConditionError> {
+        if self.open == MAX_NESTING {
+            return Err(self.error_at(
+                at,
+                format!(
+                    "parentheses and `!` nest more than {MAX_NESTING} deep here, the most a condition may"
+                ),
+            ));
+        }
+        self.open += 1;
+        Ok(())
     }
 
     fn test(&mut self) -> Result<Expr, ConditionError> {
@@ -900,6 +957,7 @@ fn check_comparison(
 mod tests {
     use super::*;
     use game_core::{Game, GameConfig};
+    use proptest::prelude::*;
 
     fn holds(condition: &str, state: &GameState) -> bool {
         Condition::parse(condition)
@@ -982,6 +1040,230 @@ mod tests {
         assert!(e.message.contains("monsters[..]` has: id, kind"), "{e}");
         assert!(refused("").message.contains("empty"));
         assert!(refused("depth == 1 depth").message.contains("&&"));
+    }
+
+    /// Runs `f` on a thread with the stack of `deja`'s worker threads
+    /// (2 MiB), the smallest `when` reads or evaluates a condition on.
+    fn on_a_worker_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(f)
+            .expect("a thread starts")
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    }
+
+    /// Whether `condition` holds at the start of seed 7, or the column it
+    /// is refused at.
+    fn answer(condition: &str) -> Result<bool, usize> {
+        let game = Game::new(GameConfig::new(7)).expect("starts");
+        Condition::parse(condition)
+            .map(|c| c.holds(game.state(), &Content::shared_embedded()))
+            .map_err(|e| e.column)
+    }
+
+    #[test]
+    fn chains_of_any_length_hold_and_nesting_past_its_limit_is_refused_at_its_column() {
+        let cases: Vec<(String, Result<bool, usize>)> = vec![
+            (vec!["depth==1"; 10_000].join("&&"), Ok(true)),
+            (vec!["depth==2"; 10_000].join("||"), Ok(false)),
+            (
+                format!("{} or depth==1", vec!["depth==2"; 8_000].join(" or ")),
+                Ok(true),
+            ),
+            (
+                format!("{}depth == 1{}", "(".repeat(100), ")".repeat(100)),
+                Ok(true),
+            ),
+            (format!("{}depth == 1", "!".repeat(100)), Ok(true)),
+            (format!("{}depth == 1", "!".repeat(99)), Ok(false)),
+            (
+                vec![format!("{}depth == 1{}", "(".repeat(100), ")".repeat(100)); 400].join("&&"),
+                Ok(true),
+            ),
+            (
+                format!("{}depth == 1{}", "(".repeat(10_000), ")".repeat(10_000)),
+                Err(101),
+            ),
+            (format!("{}depth == 1", "!".repeat(50_000)), Err(101)),
+            (format!("{}(depth == 1)", "(!".repeat(50)), Err(101)),
+            (format!("{}depth == 1", "not ".repeat(101)), Err(401)),
+            (
+                format!("depth == 1{}", " ".repeat(MAX_LENGTH - 10)),
+                Ok(true),
+            ),
+            (
+                format!("depth == 1{}", " ".repeat(MAX_LENGTH - 9)),
+                Err(MAX_LENGTH + 1),
+            ),
+        ];
+        let wrong = on_a_worker_stack(move || {
+            cases
+                .into_iter()
+                .filter_map(|(condition, wanted)| {
+                    let found = answer(&condition);
+                    let shown: String = condition.chars().take(40).collect();
+                    (found != wanted).then(|| format!("{shown}...: {found:?}, not {wanted:?}"))
+                })
+                .collect::<Vec<_>>()
+        });
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn the_syntax_states_the_limits() {
+        let length = format!("{},{:03}", MAX_LENGTH / 1000, MAX_LENGTH % 1000);
+        for wanted in [
+            format!("at most {length} characters"),
+            format!("at most {MAX_NESTING} deep"),
+        ] {
+            assert!(SYNTAX.replace('\n', " ").contains(&wanted), "{wanted}");
+        }
+    }
+
+    /// The pieces random conditions are made of: the grammar's tokens,
+    /// fields, values, and any character at all.
+    fn piece() -> impl Strategy<Value = String> {
+        let tokens = vec![
+            "(",
+            ")",
+            "!",
+            "not ",
+            "&&",
+            "||",
+            " and ",
+            " or ",
+            "==",
+            "!=",
+            "<",
+            "<=",
+            ">",
+            ">=",
+            "~",
+            "=",
+            "[",
+            "]",
+            "*",
+            "#",
+            ",",
+            ".",
+            "\"",
+            " ",
+            "none",
+            "true",
+            "false",
+            "count",
+            "[kind=orc]",
+            "[pos=(1,2)]",
+            "[#0]",
+            "[*]",
+            "[0]",
+            "(3, 4)",
+            "-",
+            "18446744073709551616",
+            "-9223372036854775809",
+            "99999999999999999999999999999999999999999",
+        ];
+        let fields: Vec<String> = FIELDS.iter().map(|(p, _)| p.replace("[]", "[*]")).collect();
+        prop_oneof![
+            prop::sample::select(tokens).prop_map(String::from),
+            prop::sample::select(fields),
+            any::<char>().prop_map(String::from),
+        ]
+    }
+
+    /// Up to 300 pieces in a row.
+    fn mix() -> impl Strategy<Value = String> {
+        prop::collection::vec(piece(), 0..300).prop_map(|p| p.concat())
+    }
+
+    /// A test that reads: a field alone or compared.
+    fn term() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "depth == 1",
+            "player.hp>0",
+            "monsters[*].awake",
+            "seed",
+            "kills < 3",
+            "monsters[kind=rat].pos == (3, 4)",
+            "player.statuses.poison.rounds == none",
+            "monsters[#2] != none",
+            "player.pack[a].count >= 1",
+            "messages.last ~ \"welcome\"",
+        ])
+        .prop_map(String::from)
+    }
+
+    /// Conditions that read, of any shape: terms joined, negated and
+    /// grouped up to 12 deep.
+    fn well_formed() -> impl Strategy<Value = String> {
+        term().prop_recursive(12, 400, 8, |inner| {
+            prop_oneof![
+                (
+                    prop::collection::vec(inner.clone(), 2..8),
+                    prop::sample::select(vec![" && ", "||", " and ", " or "])
+                )
+                    .prop_map(|(terms, join)| terms.join(join)),
+                inner.clone().prop_map(|c| format!("({c})")),
+                inner.prop_map(|c| format!("!({c})")),
+            ]
+        })
+    }
+
+    /// Random conditions up to about 100 KB: mixes of pieces, nesting up to
+    /// tens of thousands deep, and chains of tens of thousands of terms.
+    fn condition() -> impl Strategy<Value = String> {
+        let openers =
+            prop::collection::vec(prop::sample::select(vec!["(", "!", "not ", "( !"]), 1..6);
+        let tail = prop_oneof![3 => Just(String::new()), 1 => mix()];
+        let depth = prop_oneof![1usize..=MAX_NESTING + 10, 1usize..40_000];
+        let nested = (openers, depth, tail.clone(), well_formed()).prop_map(
+            |(openers, open, tail, inside)| {
+                let mut text: String = openers.iter().cycle().take(open).copied().collect();
+                text.truncate(MAX_LENGTH / 2);
+                let close = text.matches('(').count();
+                text + &inside + &")".repeat(close) + &tail
+            },
+        );
+        let join = prop::sample::select(vec!["&&", "||", " and ", " or "]);
+        // Up to a tenth past the length a condition may have.
+        let chain = (well_formed(), join)
+            .prop_flat_map(move |(term, join)| {
+                let most = MAX_LENGTH * 11 / 10 / (term.len() + join.len());
+                (Just(term), Just(join), 1..most.max(2), tail.clone())
+            })
+            .prop_map(|(term, join, n, tail)| vec![term; n].join(join) + &tail);
+        prop_oneof![mix(), nested, chain, well_formed()]
+    }
+
+    #[test]
+    fn any_condition_up_to_100_kb_is_answered_or_refused_at_a_column_inside_it() {
+        on_a_worker_stack(|| {
+            let game = Game::new(GameConfig::new(7)).expect("starts");
+            let content = Content::shared_embedded();
+            let config = proptest::test_runner::Config {
+                cases: 64,
+                failure_persistence: None,
+                ..proptest::test_runner::Config::default()
+            };
+            let mut runner = proptest::test_runner::TestRunner::new(config);
+            let result = runner.run(&condition(), |text| {
+                match Condition::parse(&text) {
+                    Ok(condition) => {
+                        condition.holds(game.state(), &content);
+                        condition.readings(game.state(), &content);
+                    }
+                    Err(e) => {
+                        let end = text.chars().count() + 1;
+                        prop_assert!((1..=end).contains(&e.column), "{e} past {end}");
+                    }
+                }
+                Ok(())
+            });
+            if let Err(failure) = result {
+                panic!("{failure}");
+            }
+        });
     }
 
     #[test]
