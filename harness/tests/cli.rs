@@ -871,7 +871,8 @@ fn a_malformed_condition_is_refused_naming_its_column() {
 
 /// `deja when recordings/win.ron CONDITION`, one row a condition: how it
 /// ends (0 it comes to hold, 3 it never does, 1 refused) and a part of what
-/// it says.
+/// it says. win.ron's goblin #0 dies at step 77, nothing poisons the player
+/// before step 461, and no dragon is in it.
 fn when_table() -> Vec<(String, i32, String)> {
     let from_start = "holds from the start";
     let every_tile: Vec<String> = (0..40)
@@ -909,6 +910,26 @@ fn when_table() -> Vec<(String, i32, String)> {
             1,
             "column 100001: ",
         ),
+        // What reaches nothing is none.
+        ("!monsters[#0]".into(), 0, "step 77 "),
+        ("monsters[#0] == none".into(), 0, "step 77 "),
+        ("monsters[#0] != none".into(), 0, from_start),
+        ("monsters[kind=dragon] == none".into(), 0, from_start),
+        ("monsters[kind=dragon] != none".into(), 3, "never holds"),
+        ("monsters[kind=dragon].hp == none".into(), 0, from_start),
+        ("monsters[kind=dragon].hp < 3".into(), 3, "never holds"),
+        (
+            "player.statuses.poison.rounds == none".into(),
+            0,
+            from_start,
+        ),
+        (
+            "player.statuses.poison.rounds != none".into(),
+            0,
+            "step 461 ",
+        ),
+        ("player.statuses.poison.rounds < 100".into(), 0, "step 461 "),
+        ("death.cause == none".into(), 0, from_start),
     ];
     rows.into_iter()
         .map(|(condition, exit, says)| (condition, exit, says.to_string()))

@@ -62,6 +62,10 @@ field), monsters[*] (any); with none, any entry will do (monsters.awake: some
 monster is awake). LIST.count is how many entries the list has. Where several
 entries match, the condition holds when one of them does. A set of tiles
 compares by its count (map.visible > 100).
+A path that reaches nothing is none: monsters[#12] == none once monster 12 is
+gone, monsters[kind=orc] == none while there is no orc,
+player.statuses.poison.rounds == none while not poisoned. none is == only to
+none, and < <= > >= ~ never hold of it.
 A condition is at most 100,000 characters long, and parentheses and !
 (not) nest at most 100 deep; && and || join any number of conditions.
 More conditions:
@@ -214,6 +218,11 @@ impl Condition {
                 path: path.text.clone(),
                 values: resolve(path, &roots)
                     .iter()
+                    // Nothing at all reads as no values, which `text` says
+                    // as none; absent under an entry is that entry's none.
+                    .filter(|(entry, reached)| {
+                        entry.is_some() || !matches!(reached, Reached::Absent)
+                    })
                     .map(|(entry, reached)| (entry.map(str::to_string), reached.summary()))
                     .collect(),
             })
@@ -334,6 +343,9 @@ enum Reached<'a> {
     Node(&'a Node),
     Entity(&'a Entity),
     Count(usize),
+    /// Nothing: a field under a group that is none (the rounds of no
+    /// poison), or a pick no entry matches. It reads as none.
+    Absent,
 }
 
 impl Reached<'_> {
@@ -346,6 +358,7 @@ impl Reached<'_> {
                 state_view::summary(&Node::Group(entity.fields.clone()))
             ),
             Reached::Count(n) => n.to_string(),
+            Reached::Absent => Value::None.to_string(),
         }
     }
 
@@ -355,6 +368,7 @@ impl Reached<'_> {
             Reached::Node(Node::Group(_)) | Reached::Entity(_) => true,
             Reached::Node(Node::List(entities)) => !entities.is_empty(),
             Reached::Count(n) => *n > 0,
+            Reached::Absent => false,
         }
     }
 }
@@ -379,6 +393,7 @@ fn compares(reached: &Reached, op: Op, literal: &Literal) -> bool {
         Reached::Node(Node::Leaf(value)) => value.clone(),
         Reached::Count(n) => Value::Number(*n as i128),
         Reached::Node(Node::List(entities)) if entities.is_empty() => Value::None,
+        Reached::Absent => Value::None,
         // Groups and entries are compared only with none (checked when read).
         _ => {
             return op != Op::Eq;
@@ -414,39 +429,55 @@ fn compares(reached: &Reached, op: Op, literal: &Literal) -> bool {
 }
 
 /// What `path` reaches in `roots`, each with the name of the last list
-/// entry on its way (none outside lists).
+/// entry on its way (none outside lists): at least one thing, which is
+/// [`Reached::Absent`] where the path reaches nothing.
 fn resolve<'a>(
     path: &Path,
     roots: &'a [(&'static str, Node)],
 ) -> Vec<(Option<&'a str>, Reached<'a>)> {
-    let Some((_, root)) = roots
+    let root = roots
         .iter()
         .find(|(name, _)| *name == path.segments[0].name)
-    else {
-        return Vec::new();
-    };
-    let mut here = vec![(None, Reached::Node(root))];
+        .map_or(Reached::Absent, |(_, root)| Reached::Node(root));
+    let mut here = vec![(None, root)];
     for (i, segment) in path.segments.iter().enumerate() {
         if i > 0 {
             here = step_into(here, &segment.name);
         }
         if let Some(select) = &segment.select {
-            here = here
-                .into_iter()
-                .flat_map(|(_, r)| match r {
-                    Reached::Node(Node::List(entities)) => entities
-                        .iter()
-                        .filter(|e| selects(select, e))
-                        .map(|e| (Some(e.name.as_str()), Reached::Entity(e)))
-                        .collect(),
-                    _ => Vec::new(),
-                })
-                .collect();
+            here = pick(here, select);
         }
     }
     here
 }
 
+/// The entries of each list in `here` that `select` picks; absent for a
+/// list where it picks none.
+fn pick<'a>(
+    here: Vec<(Option<&'a str>, Reached<'a>)>,
+    select: &Select,
+) -> Vec<(Option<&'a str>, Reached<'a>)> {
+    here.into_iter()
+        .flat_map(|(entry, r)| {
+            let picked: Vec<_> = match r {
+                Reached::Node(Node::List(entities)) => entities
+                    .iter()
+                    .filter(|e| selects(select, e))
+                    .map(|e| (Some(e.name.as_str()), Reached::Entity(e)))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            if picked.is_empty() {
+                vec![(entry, Reached::Absent)]
+            } else {
+                picked
+            }
+        })
+        .collect()
+}
+
+/// The field `name` of each thing in `here`: absent under what is absent
+/// or none, and for a list without brackets, each entry's.
 fn step_into<'a>(
     here: Vec<(Option<&'a str>, Reached<'a>)>,
     name: &str,
@@ -455,27 +486,24 @@ fn step_into<'a>(
         fields
             .iter()
             .find(|(n, _)| *n == name)
-            .map(|(_, node)| Reached::Node(node))
+            .map_or(Reached::Absent, |(_, node)| Reached::Node(node))
     };
     here.into_iter()
         .flat_map(|(entry, r)| match r {
-            Reached::Node(Node::Group(fields)) => field(fields)
-                .map(|r| (entry, r))
-                .into_iter()
-                .collect::<Vec<_>>(),
-            Reached::Entity(entity) => field(&entity.fields)
-                .map(|r| (entry, r))
-                .into_iter()
-                .collect(),
+            Reached::Node(Node::Group(fields)) => vec![(entry, field(fields))],
+            Reached::Entity(entity) => vec![(entry, field(&entity.fields))],
             Reached::Node(Node::List(entities)) if name == "count" => {
                 vec![(entry, Reached::Count(entities.len()))]
+            }
+            Reached::Node(Node::List(entities)) if entities.is_empty() => {
+                vec![(entry, Reached::Absent)]
             }
             // A list without brackets: any of its entries.
             Reached::Node(Node::List(entities)) => entities
                 .iter()
-                .filter_map(|e| field(&e.fields).map(|r| (Some(e.name.as_str()), r)))
+                .map(|e| (Some(e.name.as_str()), field(&e.fields)))
                 .collect(),
-            _ => Vec::new(),
+            _ => vec![(entry, Reached::Absent)],
         })
         .collect()
 }
@@ -1264,6 +1292,64 @@ mod tests {
                 panic!("{failure}");
             }
         });
+    }
+
+    /// Each condition, and whether it holds of `state`; fails naming every
+    /// one that answers otherwise.
+    fn assert_answers(state: &GameState, table: &[(&str, bool)]) {
+        let wrong: Vec<String> = table
+            .iter()
+            .filter(|(condition, wanted)| holds(condition, state) != *wanted)
+            .map(|(condition, wanted)| format!("`{condition}` should be {wanted}"))
+            .collect();
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn what_a_path_reaches_nothing_at_is_none() {
+        let game = Game::new(GameConfig::new(7)).expect("starts");
+        let mut state = game.state().clone();
+        let first = state.monsters[0].id.0;
+        state.monsters[0].statuses.poison = Some(game_core::game::state::Poisoned {
+            rounds: 3,
+            damage: "1d2".parse().expect("dice"),
+            source: "a giant newt".into(),
+        });
+        state.items.clear();
+        assert!(state.monsters.len() > 1 && state.player.statuses.poison.is_none());
+        assert_answers(
+            &state,
+            &[
+                ("monsters[#999] == none", true),
+                ("monsters[#999] != none", false),
+                ("!monsters[#999]", true),
+                ("monsters[#999].hp == none", true),
+                ("monsters[#999].hp != none", false),
+                ("monsters[#999].hp < 3", false),
+                ("monsters[#999].hp >= 3", false),
+                ("monsters[#999].hp != 3", true),
+                (&format!("monsters[#{first}] == none"), false),
+                (&format!("monsters[#{first}] != none"), true),
+                ("monsters[kind=dragon] == none", true),
+                ("monsters[kind=dragon] != none", false),
+                ("player.statuses.poison.rounds == none", true),
+                ("player.statuses.poison.rounds != none", false),
+                ("player.statuses.poison.rounds >= 0", false),
+                ("player.statuses.poison.source ~ newt", false),
+                ("death.cause == none", true),
+                ("death.turn > 0", false),
+                ("items == none", true),
+                ("items[*] == none", true),
+                ("items.kind == none", true),
+                ("items[*].kind != none", false),
+                // One monster poisoned, the rest not: each entry answers.
+                ("monsters[*].statuses.poison.rounds == none", true),
+                ("monsters[*].statuses.poison.rounds == 3", true),
+                ("monsters[0].statuses.poison.rounds == none", false),
+                ("monsters[1].statuses.poison.rounds == none", true),
+                ("monsters.statuses.poison.rounds != none", true),
+            ],
+        );
     }
 
     #[test]
