@@ -930,6 +930,16 @@ fn when_table() -> Vec<(String, i32, String)> {
         ),
         ("player.statuses.poison.rounds < 100".into(), 0, "step 461 "),
         ("death.cause == none".into(), 0, from_start),
+        // A pick's value reads as a comparison's: goblin #0 starts at
+        // (56, 14), and giant newts are there from the start.
+        ("monsters[pos=(56,14)]".into(), 0, from_start),
+        ("monsters[pos=(56, 14)]".into(), 0, from_start),
+        ("monsters[kind=\"giant newt\"]".into(), 0, from_start),
+        (
+            "monsters[kind=giant newt]".into(),
+            1,
+            "[kind=\"giant newt\"]",
+        ),
     ];
     rows.into_iter()
         .map(|(condition, exit, says)| (condition, exit, says.to_string()))

@@ -56,12 +56,14 @@ Conditions:
 Fields are the paths `deja diff` and `deja show --state` print: player.hp,
 player.pos, player.statuses.poison, player.statuses.confused, depth, status,
 monsters[..].kind, monsters[..].hp, monsters[..].awake, items[..].kind,
-clock.turn, map.visible, screen, messages.last and the rest (listed below). A list's entries are picked in brackets: monsters[3] (by index),
-monsters[#12] (by id), player.pack[c] (by letter), monsters[kind=orc] (by a
-field), monsters[*] (any); with none, any entry will do (monsters.awake: some
-monster is awake). LIST.count is how many entries the list has. Where several
-entries match, the condition holds when one of them does. A set of tiles
-compares by its count (map.visible > 100).
+clock.turn, map.visible, screen, messages.last and the rest (listed below).
+A list's entries are picked in brackets: monsters[3] (by index), monsters[#12]
+(by id), player.pack[c] (by letter), monsters[kind=orc] (by a field, whose
+value is written as after ==: [kind=\"cave spider\"], [pos=(3, 4)]),
+monsters[*] (any); with none, any entry will do (monsters.awake: some monster
+is awake). LIST.count is how many entries the list has. Where several entries
+match, the condition holds when one of them does. A set of tiles compares by
+its count (map.visible > 100).
 A path that reaches nothing is none: monsters[#12] == none once monster 12 is
 gone, monsters[kind=orc] == none while there is no orc,
 player.statuses.poison.rounds == none while not poisoned. none is == only to
@@ -139,8 +141,8 @@ enum Select {
     Shown(String),
     /// `[#12]`
     Id(u32),
-    /// `[kind=orc]`
-    Field(String, String),
+    /// `[kind=orc]`: the entries whose field is == to the value.
+    Field(String, Literal),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -521,8 +523,8 @@ fn selects(select: &Select, entity: &Entity) -> bool {
         Select::Shown(shown) => entity.shown == *shown,
         Select::Id(id) => field("id") == Some(&Node::Leaf(Value::Number(i128::from(*id)))),
         Select::Field(name, wanted) => match field(name) {
-            Some(Node::Leaf(value)) => value.to_string().eq_ignore_ascii_case(wanted.trim()),
-            _ => false,
+            Some(node) => compares(&Reached::Node(node), Op::Eq, wanted),
+            None => false,
         },
     }
 }
@@ -822,39 +824,119 @@ impl Parser {
         })
     }
 
+    /// A pick, from its `[` to its `]`: `[*]`, `[#12]`, `[3]`, `[c]`, or
+    /// `[kind=orc]`, whose value reads as a comparison's does.
     fn select(&mut self) -> Result<Select, ConditionError> {
         let open = self.at;
         self.at += 1;
-        let Some(len) = self.chars[self.at..].iter().position(|&c| c == ']') else {
-            return Err(self.error_at(open, "`[` without its `]`"));
-        };
-        let inside: String = self.chars[self.at..self.at + len].iter().collect();
-        let inside_at = self.at;
-        self.at += len + 1;
-        let inside = inside.trim();
-        let bad = |m: String| self.error_at(inside_at, m);
-        if inside == "*" {
-            Ok(Select::Any)
-        } else if let Some(id) = inside.strip_prefix('#') {
-            id.trim()
-                .parse()
-                .map(Select::Id)
-                .map_err(|_| bad(format!("`#{id}` is not a monster id; write [#12]")))
-        } else if let Some((field, value)) = inside.split_once('=') {
-            let field = field.trim();
-            if field.is_empty() || !field.chars().all(|c| c.is_alphanumeric() || c == '_') {
-                return Err(bad(format!(
-                    "`{field}` is not a field name; write [kind=orc]"
-                )));
+        self.skip_space();
+        let at = self.at;
+        let select = match self.peek() {
+            Some('*') => {
+                self.at += 1;
+                Select::Any
             }
-            Ok(Select::Field(field.to_string(), value.trim().to_string()))
-        } else if !inside.is_empty() && inside.chars().all(|c| c.is_alphanumeric()) {
-            Ok(Select::Shown(inside.to_string()))
-        } else {
-            Err(bad(format!(
-                "`[{inside}]` picks nothing; write [3] (an index), [#12] (an id), [c] (a pack letter), [kind=orc] or [*]"
-            )))
+            Some('#') => {
+                self.at += 1;
+                self.skip_space();
+                let digits = self.digits();
+                let id = digits.parse().map_err(|_| {
+                    self.error_at(
+                        at,
+                        format!("`{}` is not a monster id; write [#12]", self.inside(open)),
+                    )
+                })?;
+                Select::Id(id)
+            }
+            Some(c) if c.is_alphanumeric() || c == '_' => {
+                let name = self.word();
+                if self.eat("=") {
+                    self.skip_space();
+                    let value_at = self.at;
+                    let value = self.literal()?;
+                    self.close_pick(open, Some(value_at))?;
+                    return Ok(Select::Field(name, value));
+                }
+                Select::Shown(name)
+            }
+            _ => return Err(self.picks_nothing(open)),
+        };
+        self.close_pick(open, None)?;
+        Ok(select)
+    }
+
+    /// Takes the `]` that ends the pick opened at `open`. Where a field's
+    /// value (at `value_at`) runs on past what a value reads, it is text of
+    /// several words, which is quoted as it is after ==.
+    fn close_pick(&mut self, open: usize, value_at: Option<usize>) -> Result<(), ConditionError> {
+        self.skip_space();
+        match self.peek() {
+            Some(']') => {
+                self.at += 1;
+                Ok(())
+            }
+            None => Err(self.error_at(open, "`[` without its `]`")),
+            Some(_) => match value_at {
+                Some(value_at) if self.bare_at(value_at) && self.closes(open) => {
+                    let inside = self.inside(open);
+                    let (field, value) = inside.split_once('=').unwrap_or(("", &inside));
+                    Err(self.error_at(
+                        value_at,
+                        format!(
+                            "quote a value of more than a word: [{}=\"{}\"]",
+                            field.trim(),
+                            value.trim()
+                        ),
+                    ))
+                }
+                _ => Err(self.picks_nothing(open)),
+            },
         }
+    }
+
+    /// Whether a value written at `at` is bare: a word or a number, not
+    /// quoted and not a place.
+    fn bare_at(&self, at: usize) -> bool {
+        self.chars
+            .get(at)
+            .is_some_and(|&c| c.is_alphanumeric() || c == '_' || c == '-')
+    }
+
+    /// Whether the pick opened at `open` has its `]`.
+    fn closes(&self, open: usize) -> bool {
+        self.chars[open..].contains(&']')
+    }
+
+    /// What is written between the `[` at `open` and the next `]` (or the
+    /// end), trimmed.
+    fn inside(&self, open: usize) -> String {
+        let inside: String = self.chars[open + 1..]
+            .iter()
+            .take_while(|&&c| c != ']')
+            .collect();
+        inside.trim().to_string()
+    }
+
+    fn picks_nothing(&self, open: usize) -> ConditionError {
+        let at = (open + 1..self.chars.len())
+            .find(|&i| !self.chars[i].is_whitespace())
+            .unwrap_or(open + 1);
+        self.error_at(
+            at,
+            format!(
+                "`[{}]` picks nothing; write [3] (an index), [#12] (an id), [c] (a pack letter), [kind=orc] or [*]",
+                self.inside(open)
+            ),
+        )
+    }
+
+    /// The digits that come next, taken.
+    fn digits(&mut self) -> String {
+        let start = self.at;
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.at += 1;
+        }
+        self.chars[start..self.at].iter().collect()
     }
 
     fn literal(&mut self) -> Result<Literal, ConditionError> {
@@ -1350,6 +1432,62 @@ mod tests {
                 ("monsters.statuses.poison.rounds != none", true),
             ],
         );
+    }
+
+    /// Each condition, and the column and a part of the message it is
+    /// refused with; fails naming every one refused otherwise.
+    fn assert_refuses(table: &[(&str, usize, &str)]) {
+        let wrong: Vec<String> = table
+            .iter()
+            .filter_map(
+                |(condition, column, says)| match Condition::parse(condition) {
+                    Err(e) if e.column == *column && e.message.contains(says) => None,
+                    found => Some(format!(
+                        "`{condition}`: {found:?}, not column {column} saying {says:?}"
+                    )),
+                },
+            )
+            .collect();
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn a_pick_reads_its_value_as_a_comparison_does() {
+        let game = Game::new(GameConfig::new(7)).expect("starts");
+        let mut state = game.state().clone();
+        let newt = Content::shared_embedded()
+            .monster_named("giant newt")
+            .expect("a giant newt");
+        for monster in &mut state.monsters {
+            monster.awake = false;
+        }
+        let monster = &mut state.monsters[0];
+        monster.kind = newt;
+        monster.pos = Pos::new(5, 6);
+        monster.hp = 77;
+        monster.awake = true;
+        assert_answers(
+            &state,
+            &[
+                ("monsters[pos=(5,6)].awake", true),
+                ("monsters[pos=(5, 6)].awake", true),
+                ("monsters[ pos = ( 5 ,6 ) ].awake", true),
+                ("monsters[pos=(6,5)]", false),
+                ("monsters[kind=\"giant newt\"].awake", true),
+                ("monsters[kind=\"GIANT NEWT\"].pos == (5,6)", true),
+                ("monsters[awake=true].pos == (5, 6)", true),
+                ("monsters[hp=77].awake", true),
+                ("monsters[hp=76]", false),
+                ("monsters[kind=\"a]b\"]", false),
+            ],
+        );
+        assert_refuses(&[
+            ("monsters[kind=giant newt]", 15, "[kind=\"giant newt\"]"),
+            ("monsters[kind=will-o'-wisp]", 15, "[kind=\"will-o'-wisp\"]"),
+            ("monsters[pos=(5,6]", 18, "expected `)`"),
+            ("monsters[hp=4", 9, "`[` without its `]`"),
+            ("monsters[hp=]", 13, "is not a value"),
+        ]);
     }
 
     #[test]
