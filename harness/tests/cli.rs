@@ -930,6 +930,17 @@ fn when_table() -> Vec<(String, i32, String)> {
         ),
         ("player.statuses.poison.rounds < 100".into(), 0, "step 461 "),
         ("death.cause == none".into(), 0, from_start),
+        // A pick names a field its entries have, with a value it can hold.
+        (
+            "monsters[knd=rat]".into(),
+            1,
+            "column 10: no field `monsters[..].knd`; `monsters[..]` has: id, kind",
+        ),
+        (
+            "monsters[hp=rat]".into(),
+            1,
+            "column 13: `monsters[..].hp` is a number",
+        ),
         // A pick's value reads as a comparison's: goblin #0 starts at
         // (56, 14), and giant newts are there from the start.
         ("monsters[pos=(56,14)]".into(), 0, from_start),

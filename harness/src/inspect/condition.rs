@@ -4,9 +4,10 @@
 //! A condition names the field paths `deja diff` and `deja show --state`
 //! print (the tree of [`crate::inspect::state_view`]), so what a person reads in one
 //! they can ask about in the other. It is checked against
-//! [`state_view::FIELDS`] when it is read, so a misspelt field or a
-//! comparison of a place with a number is refused once, naming its column,
-//! rather than silently never holding.
+//! [`state_view::FIELDS`] when it is read, so a misspelt field (in a path
+//! or in a pick, `monsters[kind=orc]`) or a comparison of a place with a
+//! number is refused once, naming its column, rather than silently never
+//! holding.
 //!
 //! The syntax is in [`SYNTAX`], which `deja when --help` prints.
 
@@ -139,10 +140,16 @@ enum Select {
     Any,
     /// `[3]` or `[c]`: what the entry's path shows between its brackets.
     Shown(String),
-    /// `[#12]`
-    Id(u32),
-    /// `[kind=orc]`: the entries whose field is == to the value.
-    Field(String, Literal),
+    /// `[#12]`, written from `at` (a character index).
+    Id { id: u32, at: usize },
+    /// `[kind=orc]`: the entries whose field is == to the value. `at` and
+    /// `value_at` are where the field's name and the value are written.
+    Field {
+        name: String,
+        at: usize,
+        value: Literal,
+        value_at: usize,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -521,8 +528,12 @@ fn selects(select: &Select, entity: &Entity) -> bool {
     match select {
         Select::Any => true,
         Select::Shown(shown) => entity.shown == *shown,
-        Select::Id(id) => field("id") == Some(&Node::Leaf(Value::Number(i128::from(*id)))),
-        Select::Field(name, wanted) => match field(name) {
+        Select::Id { id, .. } => field("id") == Some(&Node::Leaf(Value::Number(i128::from(*id)))),
+        Select::Field {
+            name,
+            value: wanted,
+            ..
+        } => match field(name) {
             Some(node) => compares(&Reached::Node(node), Op::Eq, wanted),
             None => false,
         },
@@ -560,35 +571,41 @@ fn is_list(prefix: &str) -> bool {
     FIELDS.iter().any(|(p, _)| p.starts_with(&list))
 }
 
-/// What a path names, or why it names nothing.
-fn name_of(segments: &[Segment]) -> Result<Named, String> {
-    // Which segments are lists, decided from the left.
+/// Which segments of a path are lists, decided from the left; or why one
+/// with a pick is not.
+fn lists_of(segments: &[Segment]) -> Result<Vec<bool>, String> {
     let mut lists = Vec::new();
-    for i in 0..segments.len() {
+    for (i, segment) in segments.iter().enumerate() {
         let prefix = pattern(&segments[..i], &lists);
         let here = if prefix.is_empty() {
-            segments[i].name.clone()
+            segment.name.clone()
         } else {
-            format!("{prefix}.{}", segments[i].name)
+            format!("{prefix}.{}", segment.name)
         };
         let list = is_list(&here);
-        if segments[i].select.is_some() && !list {
+        if segment.select.is_some() && !list {
             return Err(format!(
                 "`{}` is not a list, so it takes no [ ]",
-                segments[i].name
+                segment.name
             ));
         }
-        // `monsters.count` counts the list; after a pick (`items[*].count`)
-        // `count` is the entry's own field, if it has one.
-        if i + 1 == segments.len()
-            && segments[i].name == "count"
-            && i > 0
-            && lists[i - 1]
-            && segments[i - 1].select.is_none()
-        {
-            return Ok(Named::Count);
-        }
         lists.push(list);
+    }
+    Ok(lists)
+}
+
+/// What a path names, or why it names nothing.
+fn name_of(segments: &[Segment]) -> Result<Named, String> {
+    let lists = lists_of(segments)?;
+    // `monsters.count` counts the list; after a pick (`items[*].count`)
+    // `count` is the entry's own field, if it has one.
+    let last = segments.len() - 1;
+    if segments[last].name == "count"
+        && last > 0
+        && lists[last - 1]
+        && segments[last - 1].select.is_none()
+    {
+        return Ok(Named::Count);
     }
     let whole = pattern(segments, &lists);
     if let Some((_, kind)) = FIELDS.iter().find(|(p, _)| *p == whole) {
@@ -641,6 +658,54 @@ fn name_of(segments: &[Segment]) -> Result<Named, String> {
         whole.replace("[]", "[..]"),
         fields.join(", ")
     ))
+}
+
+/// Checks each pick of a path that names a field (`[kind=orc]`, and
+/// `[#12]`, which picks by `id`): a field the list's entries have, holding
+/// a value that can be == to the one written. On refusal, the character
+/// index at fault and why.
+fn check_picks(segments: &[Segment]) -> Result<(), (usize, String)> {
+    for (i, segment) in segments.iter().enumerate() {
+        let (name, at, value) = match &segment.select {
+            Some(Select::Field {
+                name,
+                at,
+                value,
+                value_at,
+            }) => (name.as_str(), *at, Some((value, *value_at))),
+            Some(Select::Id { at, .. }) => ("id", *at, None),
+            _ => continue,
+        };
+        let mut picked = segments[..=i].to_vec();
+        picked.push(Segment {
+            name: name.to_string(),
+            select: None,
+        });
+        let lists = lists_of(&picked).map_err(|m| (at, m))?;
+        let written = pattern(&picked, &lists).replace("[]", "[..]");
+        match (name_of(&picked), value) {
+            (Ok(named @ Named::Leaf(_)), Some((value, value_at))) => {
+                check_comparison(&written, &named, Op::Eq, value)
+                    .map_err(|(_, m)| (value_at, m))?;
+            }
+            (Ok(Named::Leaf(_)), None) => {}
+            (Ok(_), _) => {
+                return Err((
+                    at,
+                    format!("`{written}` is a group of fields; pick by a field with a value"),
+                ));
+            }
+            (Err(m), Some(_)) => return Err((at, m)),
+            (Err(_), None) => {
+                let list = pattern(&segments[..=i], &lists[..=i]).replace("[]", "[..]");
+                return Err((
+                    at,
+                    format!("`{list}` has no id; pick by index ([3]) or by a field ([kind=dart])"),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 struct Parser {
@@ -754,6 +819,7 @@ impl Parser {
         let start = self.at;
         let path = self.path()?;
         let named = name_of(&path.segments).map_err(|m| self.error_at(start, m))?;
+        check_picks(&path.segments).map_err(|(at, m)| self.error_at(at, m))?;
         self.skip_space();
         let op_at = self.at;
         let op = [
@@ -779,7 +845,7 @@ impl Parser {
         self.skip_space();
         let literal_at = self.at;
         let literal = self.literal()?;
-        check_comparison(&path, &named, op, &literal)
+        check_comparison(&path.text, &named, op, &literal)
             .map_err(|(on_op, m)| self.error_at(if on_op { op_at } else { literal_at }, m))?;
         Ok(Expr::Test {
             path,
@@ -846,7 +912,7 @@ impl Parser {
                         format!("`{}` is not a monster id; write [#12]", self.inside(open)),
                     )
                 })?;
-                Select::Id(id)
+                Select::Id { id, at }
             }
             Some(c) if c.is_alphanumeric() || c == '_' => {
                 let name = self.word();
@@ -855,7 +921,12 @@ impl Parser {
                     let value_at = self.at;
                     let value = self.literal()?;
                     self.close_pick(open, Some(value_at))?;
-                    return Ok(Select::Field(name, value));
+                    return Ok(Select::Field {
+                        name,
+                        at,
+                        value,
+                        value_at,
+                    });
                 }
                 Select::Shown(name)
             }
@@ -1003,7 +1074,7 @@ impl Parser {
 /// Whether `path OP literal` can ever be true; on refusal, whether the
 /// operator (rather than the value) is at fault, and why.
 fn check_comparison(
-    path: &Path,
+    path: &str,
     named: &Named,
     op: Op,
     literal: &Literal,
@@ -1018,7 +1089,7 @@ fn check_comparison(
                     true,
                     format!(
                         "`{}` is a group of fields, not a value: name one of its fields, or compare it with none",
-                        path.text
+                        path
                     ),
                 )),
             };
@@ -1043,7 +1114,7 @@ fn check_comparison(
                 false,
                 format!(
                     "`{}` is {}, so it cannot be compared with that",
-                    path.text,
+                    path,
                     kind.name()
                 ),
             ));
@@ -1056,7 +1127,7 @@ fn check_comparison(
             true,
             format!(
                 "`{}` is {}, which that comparison does not take",
-                path.text,
+                path,
                 kind.name()
             ),
         ))
@@ -1488,6 +1559,46 @@ mod tests {
             ("monsters[hp=4", 9, "`[` without its `]`"),
             ("monsters[hp=]", 13, "is not a value"),
         ]);
+    }
+
+    #[test]
+    fn a_pick_names_a_field_its_entries_have_with_a_value_it_can_hold() {
+        assert_refuses(&[
+            (
+                "monsters[knd=rat]",
+                10,
+                "no field `monsters[..].knd`; `monsters[..]` has: id, kind, pos, hp, statuses, awake",
+            ),
+            (
+                "player.pack[ knd=dart]",
+                14,
+                "`player.pack[..]` has: kind, count",
+            ),
+            (
+                "monsters[statuses=none]",
+                10,
+                "`monsters[..].statuses` is a group",
+            ),
+            ("monsters[hp=rat]", 13, "`monsters[..].hp` is a number"),
+            ("monsters[pos=3]", 14, "`monsters[..].pos` is a place"),
+            (
+                "monsters[awake=3]",
+                16,
+                "`monsters[..].awake` is true or false",
+            ),
+            ("items[#3]", 7, "`items[..]` has no id"),
+            ("monsters[kind=orc].hpp", 1, "no field `monsters[..].hpp`"),
+        ]);
+        for condition in [
+            "player.pack[count=1]",
+            "player.pack[kind=dart].count > 1",
+            "clock.queue[actor=\"the player\"].at >= 0",
+            "monsters[awake=none]",
+            "monsters[#3].hp > 0",
+            "items[seen=false].pos == (1, 2)",
+        ] {
+            Condition::parse(condition).unwrap_or_else(|e| panic!("{condition}: {e}"));
+        }
     }
 
     #[test]
