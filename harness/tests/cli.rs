@@ -951,6 +951,15 @@ fn when_table() -> Vec<(String, i32, String)> {
             1,
             "[kind=\"giant newt\"]",
         ),
+        // Numbers over the whole u64 and i64 ranges: win.ron's seed is 245.
+        ("seed == 18446744073709551615".into(), 3, "never holds"),
+        ("seed < 18446744073709551615".into(), 0, from_start),
+        ("player.hp > -9223372036854775808".into(), 0, from_start),
+        (
+            "seed == 18446744073709551616".into(),
+            1,
+            "column 9: this number is past the numbers a field holds",
+        ),
     ];
     rows.into_iter()
         .map(|(condition, exit, says)| (condition, exit, says.to_string()))

@@ -52,8 +52,9 @@ Conditions:
                         that is there (player.statuses.poison: while poisoned)
   FIELD OP VALUE        OP is == != < <= > >= or ~ (text contains, any case)
   A && B, A || B, !A    also `and`, `or`, `not`; ( ) to group
-  VALUE                 a number, true or false, none, a word (orc), a
-                        \"quoted text\", or a place (x, y)
+  VALUE                 a whole number (-9223372036854775808 to
+                        18446744073709551615), true or false, none, a word
+                        (orc), a \"quoted text\", or a place (x, y)
 Fields are the paths `deja diff` and `deja show --state` print: player.hp,
 player.pos, player.statuses.poison, player.statuses.confused, depth, status,
 monsters[..].kind, monsters[..].hp, monsters[..].awake, items[..].kind,
@@ -1055,19 +1056,33 @@ impl Parser {
         }
     }
 
+    /// A whole number from the least i64 to the greatest u64, the range
+    /// every number field lies in (a seed is a u64).
     fn number(&mut self) -> Result<i128, ConditionError> {
         self.skip_space();
         let start = self.at;
-        if self.peek() == Some('-') {
+        let negative = self.peek() == Some('-');
+        if negative {
             self.at += 1;
         }
-        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
-            self.at += 1;
+        let digits = self.digits();
+        if digits.is_empty() {
+            return Err(self.error_at(start, "expected a number"));
         }
-        let text: String = self.chars[start..self.at].iter().collect();
-        text.parse::<i64>()
-            .map(i128::from)
-            .map_err(|_| self.error_at(start, "expected a number"))
+        let least = i128::from(i64::MIN);
+        let most = i128::from(u64::MAX);
+        // Past 39 digits i128 overflows; such a number is past the range
+        // all the same.
+        let magnitude = digits.parse::<i128>().unwrap_or(i128::MAX);
+        let n = if negative { -magnitude } else { magnitude };
+        if (least..=most).contains(&n) {
+            Ok(n)
+        } else {
+            Err(self.error_at(
+                start,
+                format!("this number is past the numbers a field holds, {least} to {most}"),
+            ))
+        }
     }
 }
 
@@ -1292,13 +1307,15 @@ mod tests {
     }
 
     #[test]
-    fn the_syntax_states_the_limits() {
+    fn the_syntax_states_the_limits_and_the_range_of_numbers() {
         let length = format!("{},{:03}", MAX_LENGTH / 1000, MAX_LENGTH % 1000);
         for wanted in [
             format!("at most {length} characters"),
             format!("at most {MAX_NESTING} deep"),
+            format!("({} to {})", i64::MIN, u64::MAX),
         ] {
-            assert!(SYNTAX.replace('\n', " ").contains(&wanted), "{wanted}");
+            let syntax = SYNTAX.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(syntax.contains(&wanted), "{wanted}");
         }
     }
 
@@ -1599,6 +1616,36 @@ mod tests {
         ] {
             Condition::parse(condition).unwrap_or_else(|e| panic!("{condition}: {e}"));
         }
+    }
+
+    #[test]
+    fn numbers_cover_u64_and_i64_and_past_them_are_refused_at_their_column() {
+        let game = Game::new(GameConfig::new(7)).expect("starts");
+        let mut state = game.state().clone();
+        state.seed.0 = u64::MAX;
+        assert_answers(
+            &state,
+            &[
+                ("seed == 18446744073709551615", true),
+                ("seed > 18446744073709551614", true),
+                ("seed < 18446744073709551615", false),
+                ("seed != 9223372036854775807", true),
+                ("player.hp > -9223372036854775808", true),
+                ("player.hp < -9223372036854775808", false),
+                ("monsters[hp=18446744073709551615]", false),
+            ],
+        );
+        let past = "past the numbers a field holds";
+        assert_refuses(&[
+            ("seed == 18446744073709551616", 9, past),
+            ("player.hp > -9223372036854775809", 13, past),
+            (&format!("seed == {}", "9".repeat(100)), 9, past),
+            ("monsters[hp=99999999999999999999]", 13, past),
+            ("player.pos == (2147483648, 0)", 15, "off any map"),
+            ("player.pos == (1, 99999999999999999999)", 19, past),
+            ("seed == -", 9, "expected a number"),
+            ("seed == - 3", 9, "expected a number"),
+        ]);
     }
 
     #[test]
