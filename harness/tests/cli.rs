@@ -960,6 +960,13 @@ fn when_table() -> Vec<(String, i32, String)> {
             1,
             "column 9: this number is past the numbers a field holds",
         ),
+        // Text is quoted.
+        (
+            "map.size == 80x40".into(),
+            1,
+            "column 13: `map.size` is text; quote it: \"80x40\"",
+        ),
+        ("map.size == \"80x40\"".into(), 0, from_start),
     ];
     rows.into_iter()
         .map(|(condition, exit, says)| (condition, exit, says.to_string()))

@@ -664,8 +664,8 @@ fn name_of(segments: &[Segment]) -> Result<Named, String> {
 /// Checks each pick of a path that names a field (`[kind=orc]`, and
 /// `[#12]`, which picks by `id`): a field the list's entries have, holding
 /// a value that can be == to the one written. On refusal, the character
-/// index at fault and why.
-fn check_picks(segments: &[Segment]) -> Result<(), (usize, String)> {
+/// index at fault and why. `chars` is the condition.
+fn check_picks(segments: &[Segment], chars: &[char]) -> Result<(), (usize, String)> {
     for (i, segment) in segments.iter().enumerate() {
         let (name, at, value) = match &segment.select {
             Some(Select::Field {
@@ -683,17 +683,17 @@ fn check_picks(segments: &[Segment]) -> Result<(), (usize, String)> {
             select: None,
         });
         let lists = lists_of(&picked).map_err(|m| (at, m))?;
-        let written = pattern(&picked, &lists).replace("[]", "[..]");
+        let field = pattern(&picked, &lists).replace("[]", "[..]");
         match (name_of(&picked), value) {
             (Ok(named @ Named::Leaf(_)), Some((value, value_at))) => {
-                check_comparison(&written, &named, Op::Eq, value)
+                check_comparison(&field, &named, Op::Eq, value, &written_at(chars, value_at))
                     .map_err(|(_, m)| (value_at, m))?;
             }
             (Ok(Named::Leaf(_)), None) => {}
             (Ok(_), _) => {
                 return Err((
                     at,
-                    format!("`{written}` is a group of fields; pick by a field with a value"),
+                    format!("`{field}` is a group of fields; pick by a field with a value"),
                 ));
             }
             (Err(m), Some(_)) => return Err((at, m)),
@@ -707,6 +707,23 @@ fn check_picks(segments: &[Segment]) -> Result<(), (usize, String)> {
         }
     }
     Ok(())
+}
+
+/// The value written at `at` in `chars`, as far as a person would take it
+/// for one: a place to its `)`, anything else to the next space, operator,
+/// parenthesis, bracket or quote (`80x40` where the reader took `80`).
+fn written_at(chars: &[char], at: usize) -> String {
+    let rest = chars.get(at..).unwrap_or_default();
+    let len = if rest.first() == Some(&'(') {
+        rest.iter()
+            .position(|&c| c == ')')
+            .map_or(rest.len(), |i| i + 1)
+    } else {
+        rest.iter()
+            .position(|&c| c.is_whitespace() || "=!<>~&|()[]\"".contains(c))
+            .unwrap_or(rest.len())
+    };
+    rest[..len].iter().collect()
 }
 
 struct Parser {
@@ -820,7 +837,7 @@ impl Parser {
         let start = self.at;
         let path = self.path()?;
         let named = name_of(&path.segments).map_err(|m| self.error_at(start, m))?;
-        check_picks(&path.segments).map_err(|(at, m)| self.error_at(at, m))?;
+        check_picks(&path.segments, &self.chars).map_err(|(at, m)| self.error_at(at, m))?;
         self.skip_space();
         let op_at = self.at;
         let op = [
@@ -846,7 +863,8 @@ impl Parser {
         self.skip_space();
         let literal_at = self.at;
         let literal = self.literal()?;
-        check_comparison(&path.text, &named, op, &literal)
+        let written = written_at(&self.chars, literal_at);
+        check_comparison(&path.text, &named, op, &literal, &written)
             .map_err(|(on_op, m)| self.error_at(if on_op { op_at } else { literal_at }, m))?;
         Ok(Expr::Test {
             path,
@@ -1088,11 +1106,13 @@ impl Parser {
 
 /// Whether `path OP literal` can ever be true; on refusal, whether the
 /// operator (rather than the value) is at fault, and why.
+/// `written` is the value as written, for saying how to quote it.
 fn check_comparison(
     path: &str,
     named: &Named,
     op: Op,
     literal: &Literal,
+    written: &str,
 ) -> Result<(), (bool, String)> {
     let kind = match named {
         Named::Leaf(kind) => *kind,
@@ -1124,6 +1144,9 @@ fn check_comparison(
             matches!(op, Op::Eq | Op::Ne)
         }
         (Kind::Text, Literal::Text(_)) => !ordered,
+        (Kind::Text, _) => {
+            return Err((false, format!("`{path}` is text; quote it: \"{written}\"")));
+        }
         _ => {
             return Err((
                 false,
@@ -1645,6 +1668,35 @@ mod tests {
             ("player.pos == (1, 99999999999999999999)", 19, past),
             ("seed == -", 9, "expected a number"),
             ("seed == - 3", 9, "expected a number"),
+        ]);
+    }
+
+    #[test]
+    fn a_value_compared_with_text_is_shown_quoted() {
+        assert_refuses(&[
+            (
+                "map.size == 80x40",
+                13,
+                "`map.size` is text; quote it: \"80x40\"",
+            ),
+            ("map.size==80x40&&depth==1", 11, "quote it: \"80x40\""),
+            (
+                "messages.last ~ 12abc or depth == 1",
+                17,
+                "quote it: \"12abc\"",
+            ),
+            ("status == true", 11, "quote it: \"true\""),
+            ("floor.vault == (1, 2)", 16, "quote it: \"(1, 2)\""),
+            (
+                "monsters[kind=3]",
+                15,
+                "`monsters[..].kind` is text; quote it: \"3\"",
+            ),
+            (
+                "player.hp == full",
+                14,
+                "`player.hp` is a number, so it cannot",
+            ),
         ]);
     }
 
