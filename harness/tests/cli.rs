@@ -880,7 +880,7 @@ fn when_table() -> Vec<(String, i32, String)> {
         .collect();
     let rows: Vec<(String, i32, &str)> = vec![
         // Long conditions: chains of any length, nesting to 100, 100,000
-        // characters.
+        // characters, paths refused at their first part that names nothing.
         (vec!["depth >= 1"; 4_000].join(" && "), 0, from_start),
         (vec!["kills>=0"; 9_000].join("&&"), 0, from_start),
         (every_tile.join(" || "), 0, from_start),
@@ -909,6 +909,11 @@ fn when_table() -> Vec<(String, i32, String)> {
             format!("seed == 245{}", " ".repeat(100_000)),
             1,
             "column 100001: ",
+        ),
+        (
+            format!("monsters[*]{}", ".x".repeat(49_000)),
+            1,
+            "column 1: no field `monsters[..].x`; `monsters[..]` has: id, kind",
         ),
         // What reaches nothing is none.
         ("!monsters[#0]".into(), 0, "step 77 "),

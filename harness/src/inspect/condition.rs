@@ -897,6 +897,9 @@ impl Parser {
                 None
             };
             segments.push(Segment { name, select });
+            // Refused at its first part that names nothing, a path of
+            // thousands of parts costs no more to check than a short one.
+            name_of(&segments).map_err(|m| self.error_at(start, m))?;
             if self.peek() == Some('.') {
                 self.at += 1;
             } else {
@@ -1330,6 +1333,22 @@ mod tests {
     }
 
     #[test]
+    fn a_long_path_is_refused_at_its_first_part_that_names_nothing() {
+        assert_refuses(&[
+            (
+                &format!("player{}", ".x".repeat(49_000)),
+                1,
+                "no field `player.x`; `player` has: pos, hp",
+            ),
+            (
+                &format!("depth == 1 || monsters[*]{}.hp", ".statuses".repeat(9_000)),
+                15,
+                "no field `monsters[..].statuses.statuses`; `monsters[..].statuses` has: poison, confused",
+            ),
+        ]);
+    }
+
+    #[test]
     fn the_syntax_states_the_limits_and_the_range_of_numbers() {
         let length = format!("{},{:03}", MAX_LENGTH / 1000, MAX_LENGTH % 1000);
         for wanted in [
@@ -1432,7 +1451,8 @@ mod tests {
     }
 
     /// Random conditions up to about 100 KB: mixes of pieces, nesting up to
-    /// tens of thousands deep, and chains of tens of thousands of terms.
+    /// tens of thousands deep, chains of tens of thousands of terms, and
+    /// paths of tens of thousands of parts.
     fn condition() -> impl Strategy<Value = String> {
         let openers =
             prop::collection::vec(prop::sample::select(vec!["(", "!", "not ", "( !"]), 1..6);
@@ -1454,7 +1474,11 @@ mod tests {
                 (Just(term), Just(join), 1..most.max(2), tail.clone())
             })
             .prop_map(|(term, join, n, tail)| vec![term; n].join(join) + &tail);
-        prop_oneof![mix(), nested, chain, well_formed()]
+        let fields: Vec<String> = FIELDS.iter().map(|(p, _)| p.replace("[]", "[*]")).collect();
+        let part = prop::sample::select(vec![".x", ".statuses", ".poison", "[*]", ".count"]);
+        let long_path = (prop::sample::select(fields), part, 1usize..30_000)
+            .prop_map(|(field, part, n)| field + &part.repeat(n));
+        prop_oneof![mix(), nested, chain, well_formed(), long_path]
     }
 
     #[test]
