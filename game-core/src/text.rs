@@ -186,6 +186,14 @@ pub fn shown(text: &str, place: Place) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` in double quotes as one value inside a line: its own quotes and
+/// backslashes escaped, then [`shown`] as a [`Place::Field`], so where it
+/// ends is plain and nothing in it starts a line.
+pub fn quoted(text: &str) -> String {
+    let inner = text.replace('\\', "\\\\").replace('"', "\\\"");
+    format!("\"{}\"", shown(&inner, Place::Field))
+}
+
 /// How many terminal columns `text` takes once [`shown`] in a line: a wide
 /// character two, a mark none, an escape as many as its characters.
 pub fn columns(text: &str) -> usize {
@@ -304,6 +312,13 @@ mod tests {
         let plain = "cave spider #12 ─ é ✓ C:\\path \\u{1b}";
         assert!(matches!(shown(plain, Place::Field), Cow::Borrowed(_)));
         assert!(matches!(shown(plain, Place::Cell), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn a_quoted_value_ends_where_its_quotes_say() {
+        assert_eq!(quoted("rat"), "\"rat\"");
+        assert_eq!(quoted("say \"hi\"\n"), "\"say \\\"hi\\\"\\n\"");
+        assert_eq!(quoted("a\\b\u{200b}"), "\"a\\\\b\\u{200b}\"");
     }
 
     #[test]

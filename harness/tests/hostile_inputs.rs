@@ -501,12 +501,23 @@ fn from_fuzz_over_junk_artifacts() {
 
 /// What a hostile bug report carries in its free text: an OSC that sets the
 /// terminal's title, a CSI that clears the screen, the same CSI as one C1
-/// byte, DEL, NEL, and a right-to-left override that reorders the line.
-const HOSTILE: &str = "[\u{1b}]0;pwned\u{7}\u{1b}[2J\u{9b}2J\u{7f}\u{85}\u{202e}desrever]";
+/// byte, DEL, NEL, a right-to-left override that reorders the line,
+/// characters that draw as nothing (zero-width space, byte-order mark, soft
+/// hyphen, word joiner, a tag character), a no-break space, and line breaks
+/// that would start a line of deja's own ([`FORGED`]).
+const HOSTILE: &str = "[\u{1b}]0;pwned\u{7}\u{1b}[2J\u{9b}2J\u{7f}\u{85}\u{202e}desrever\
+    \u{200b}\u{feff}\u{ad}\u{2060}\u{e0041}\u{a0}\nFORGED: same\r\n\nFORGED: ALL CHECKS PASSED\n]";
+
+/// How a line forged by a line break in [`HOSTILE`] starts.
+const FORGED: &str = "FORGED";
 
 /// The first character in `text` that must not reach a terminal raw, other
-/// than the line break (deja's own), with where it is.
+/// than the line break (deja's own), or the first line a line break from a
+/// file started, with where it is.
 fn raw_control(text: &str) -> Option<String> {
+    if let Some(forged) = text.lines().find(|l| l.trim_start().starts_with(FORGED)) {
+        return Some(format!("a line of its own: {forged:?}"));
+    }
     let (at, c) = text
         .char_indices()
         .find(|&(_, c)| c != '\n' && harness::plumbing::printable::is_unsafe(c))?;
@@ -665,7 +676,7 @@ fn no_text_from_a_recording_reaches_the_terminal_raw() {
     let check = |wrong: &mut Vec<String>, args: Vec<String>, out: &Output| {
         let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
         if let Some(found) = raw_control(&said) {
-            wrong.push(format!("deja {}: prints {found}", args.join(" ")));
+            wrong.push(format!("deja {:?}: prints {found}", args.join(" ")));
         }
         assert!(!said.contains("panicked"), "{args:?}: {said}");
     };
@@ -719,6 +730,28 @@ fn no_text_from_a_recording_reaches_the_terminal_raw() {
     }
     let out = run(&["replay", "."]);
     check(&mut wrong, vec!["replay".into(), ".".into()], &out);
+    // A sweep's failures saved into a directory with a hostile name: the
+    // `reproduce:` and `shrunk` lines name it.
+    let saved = format!("saved{HOSTILE}");
+    let args = [
+        "sweep",
+        "--seeds",
+        "1..2",
+        "--bot",
+        "none",
+        "--canary",
+        "crowded-start",
+        "--save-failures",
+        &saved,
+        "--shrink",
+    ];
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
+    check(
+        &mut wrong,
+        args.iter().map(|a| a.to_string()).collect(),
+        &out,
+    );
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 

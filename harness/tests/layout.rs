@@ -394,6 +394,37 @@ fn no_function_is_longer_than_the_rule_allows() {
 }
 
 #[test]
+fn every_path_is_printed_through_the_one_escape() {
+    // A file's name is text from outside: a line break in it would start a
+    // line of deja's own. `Path::display` writes it raw;
+    // `printable::path` escapes it as every other value from outside is.
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let mut raw = Vec::new();
+    for path in &files {
+        if path.ends_with("plumbing/printable.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(path).expect("a source file reads");
+        for (number, line) in code_of(&text).lines().enumerate() {
+            if line.contains(".display()") {
+                raw.push(format!(
+                    "{}:{}: {}",
+                    path.display(),
+                    number + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    assert!(
+        raw.is_empty(),
+        "paths printed raw; write crate::plumbing::printable::path(&p):\n{}",
+        raw.join("\n")
+    );
+}
+
+#[test]
 fn the_counter_measures_a_function_from_fn_to_its_brace() {
     let text = "fn one() {\n    let s = \"}\"; // }\n    let c = '}';\n}\n\
                 trait T { fn declared(&self); }\n\

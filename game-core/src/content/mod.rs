@@ -245,8 +245,10 @@ pub struct ContentError {
 impl fmt::Display for ContentError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}:{}: ", self.file, self.line, self.column)?;
+        // The entry's name is the file's text: quoted and escaped, so a
+        // line break in it cannot start a line of its own.
         if let Some(entry) = &self.entry {
-            write!(f, "{entry:?}: ")?;
+            write!(f, "{}: ", crate::text::quoted(entry))?;
         }
         f.write_str(&self.message)
     }

@@ -50,7 +50,7 @@ pub fn run(args: BlessArgs) -> Result<u8, String> {
             Err(message) => {
                 crate::plumbing::output::err(format_args!("error: {message}"));
                 Row {
-                    file: file.display().to_string(),
+                    file: crate::plumbing::printable::path(file),
                     old: "unreadable".into(),
                     new: "-".into(),
                     drift: "-".into(),
@@ -70,7 +70,7 @@ pub fn run(args: BlessArgs) -> Result<u8, String> {
 /// file, a full disk) is said as an error and its row says so; the other
 /// files are still blessed.
 fn bless_one(file: &Path, old: &Recording, content: &Arc<Content>, accept_outcome: bool) -> Row {
-    let name = file.display().to_string();
+    let name = crate::plumbing::printable::path(file);
     let refused = |new: &str, drift: String, why: String, code: u8| Row {
         file: name.clone(),
         old: old.outcome.to_string(),

@@ -45,7 +45,7 @@ pub fn inputs(dir: &Path) -> Result<Vec<(&'static str, Vec<PathBuf>)>, String> {
                 .map_err(|e| {
                     format!(
                         "{}: {e}; a corpus directory holds one folder per fuzz target ({}): run from the repository's root, or give the corpus",
-                        target_dir.display(),
+                        crate::plumbing::printable::path(&target_dir),
                         fuzz::TARGETS.join(", ")
                     )
                 })?
@@ -77,9 +77,9 @@ pub fn check(dir: &Path) -> Result<CorpusCheck, String> {
             if let Err(failure) = outcome {
                 let problem = format!(
                     "{}: {}",
-                    file.display(),
+                    crate::plumbing::printable::path(&file),
                     fuzz::crash_message(target, &failure)
-                        .replace("<artifact>", &file.display().to_string())
+                        .replace("<artifact>", &crate::plumbing::printable::path(&file))
                 );
                 crate::plumbing::output::out(format!("FAILURE corpus {problem}"))?;
                 result.problems.push(problem);
@@ -91,7 +91,7 @@ pub fn check(dir: &Path) -> Result<CorpusCheck, String> {
     let per_target: Vec<String> = result.ran.iter().map(|(t, n)| format!("{t} {n}")).collect();
     crate::plumbing::output::out(format!(
         "corpus {}: {total} inputs ({}), {} failures",
-        dir.display(),
+        crate::plumbing::printable::path(dir),
         per_target.join(", "),
         result.problems.len()
     ))?;

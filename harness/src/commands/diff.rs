@@ -47,7 +47,10 @@ const MAX_FIELDS_SHOWN: usize = 40;
 pub fn run(args: DiffArgs) -> Result<u8, String> {
     let a = crate::recording::read(&args.a)?;
     let b = crate::recording::read(&args.b)?;
-    let (name_a, name_b) = (args.a.display().to_string(), args.b.display().to_string());
+    let (name_a, name_b) = (
+        crate::plumbing::printable::path(&args.a),
+        crate::plumbing::printable::path(&args.b),
+    );
     let setup = |r: &Recording| (r.seed, r.start_depth, r.map_width, r.map_height);
     if setup(&a) != setup(&b) {
         return Err(format!(

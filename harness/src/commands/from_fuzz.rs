@@ -82,8 +82,12 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
     let unstructured = Unstructured::new(&bytes);
     let runner = match args.target {
         FuzzTarget::Intents => {
-            let input = IntentsInput::arbitrary_take_rest(unstructured)
-                .map_err(|e| format!("{}: not an intents input: {e}", args.artifact.display()))?;
+            let input = IntentsInput::arbitrary_take_rest(unstructured).map_err(|e| {
+                format!(
+                    "{}: not an intents input: {e}",
+                    crate::plumbing::printable::path(&args.artifact)
+                )
+            })?;
             crate::plumbing::output::note(format!(
                 "input: seed {}, {} intents",
                 input.seed,
@@ -92,8 +96,12 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
             fuzz::play_intents_recorded(&input, canaries)
         }
         FuzzTarget::Keys => {
-            let input = KeysInput::arbitrary_take_rest(unstructured)
-                .map_err(|e| format!("{}: not a keys input: {e}", args.artifact.display()))?;
+            let input = KeysInput::arbitrary_take_rest(unstructured).map_err(|e| {
+                format!(
+                    "{}: not a keys input: {e}",
+                    crate::plumbing::printable::path(&args.artifact)
+                )
+            })?;
             let keys = fuzz::lenient_keys(&input.keys);
             crate::plumbing::output::note(format!(
                 "input: seed {}, {} keys: {}",
@@ -108,7 +116,7 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
                 "from-fuzz turns intents and keys artifacts into recordings; a {} artifact is not a run of the game. Reproduce it with: cargo fuzz run {} {}",
                 other.name(),
                 other.name(),
-                args.artifact.display()
+                crate::plumbing::printable::path(&args.artifact)
             ));
         }
     };
@@ -136,19 +144,19 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
             ));
             crate::plumbing::output::err(format_args!(
                 "wrote {}; reproduce with: deja replay {}",
-                args.output.display(),
-                args.output.display()
+                crate::plumbing::printable::path(&args.output),
+                crate::plumbing::printable::path(&args.output)
             ));
             crate::plumbing::output::err(format_args!(
                 "shrink with: deja shrink {} -o small.ron",
-                args.output.display()
+                crate::plumbing::printable::path(&args.output)
             ));
             Ok(exit::FAILURE)
         }
         None => {
             crate::plumbing::output::err(format_args!(
                 "warning: the artifact does not fail in this build (a canary run? pass the same --canary); wrote the run anyway to {}",
-                args.output.display()
+                crate::plumbing::printable::path(&args.output)
             ));
             Ok(exit::OK)
         }
@@ -172,7 +180,7 @@ fn driver_failure_reported(failure: &crate::recording::Failure, args: &FromFuzzA
     ));
     crate::plumbing::output::err(format_args!(
         "this is a failure of the intents (Game::apply, Game::keys_for), not of a key, so no recording of keys can show it and none was written; reproduce it with: cargo fuzz run intents {}",
-        args.artifact.display()
+        crate::plumbing::printable::path(&args.artifact)
     ));
     true
 }

@@ -55,11 +55,11 @@ pub fn write_bug_report(to: &Destination, recording: &Recording) -> Result<(), S
     let path = recording::write_to(to, recording)?;
     crate::plumbing::output::err(format_args!(
         "wrote a bug report that reproduces it: {}",
-        path.display()
+        crate::plumbing::printable::path(&path)
     ));
     crate::plumbing::output::err(format_args!(
         "reproduce with: deja replay {}",
-        path.display()
+        crate::plumbing::printable::path(&path)
     ));
     Ok(())
 }

@@ -208,7 +208,7 @@ pub fn take_over(
 ) -> Result<Result<(Runner, Option<Origin>), u8>, String> {
     let recording = crate::recording::read(from)?;
     let at = at.unwrap_or_else(|| recording.hash_count().saturating_sub(1));
-    let name = from.display();
+    let name = crate::plumbing::printable::path(from);
     match crate::replay::take_over(&recording, content, at, frame)
         .map_err(|e| format!("{name}: --at {at}: {e}"))?
     {
@@ -285,7 +285,7 @@ fn play_script(
                 crate::plumbing::output::note(format!(
                     "recorded {} to {}",
                     crate::replay::shrink::count_keys(recording.keys.len()),
-                    path.display()
+                    crate::plumbing::printable::path(path)
                 ));
             }
             Ok(exit::OK)

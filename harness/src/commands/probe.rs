@@ -220,11 +220,14 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
         if found > 0 {
             return Err(format!(
                 "{}: not blessed: the probe found {found} problems; fix them first",
-                args.baselines.display()
+                crate::plumbing::printable::path(&args.baselines)
             ));
         }
         crate::plumbing::files::write_atomic(&args.baselines, baselines.to_text().as_bytes())?;
-        lines.push(format!("wrote {}", args.baselines.display()));
+        lines.push(format!(
+            "wrote {}",
+            crate::plumbing::printable::path(&args.baselines)
+        ));
     }
     lines.push(reach_line(&situations, &reached));
     let clock = Instant::now();
@@ -233,7 +236,7 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
     lines.push(format!(
         "{:<15} {}: {} inputs, {} failures; {:.1}s",
         "corpus",
-        args.corpus.display(),
+        crate::plumbing::printable::path(&args.corpus),
         corpus.ran.iter().map(|(_, n)| n).sum::<usize>(),
         corpus.problems.len(),
         clock.elapsed().as_secs_f64()
@@ -272,7 +275,7 @@ fn check_inputs(args: &ProbeArgs) -> Result<crate::sweep::baseline::Baselines, S
     if !args.bless && std::fs::symlink_metadata(&args.baselines).is_err() {
         return Err(format!(
             "{}: no such file; run from the repository's root, give --baselines FILE, or make it with --bless",
-            args.baselines.display()
+            crate::plumbing::printable::path(&args.baselines)
         ));
     }
     let baselines = crate::sweep::baseline::Baselines::read(&args.baselines)?;
@@ -308,7 +311,7 @@ fn hold_to_baseline(
     let Some(entry) = baselines.entry(&report.spec) else {
         crate::plumbing::output::out(format!(
             "FAILURE {name}: {} has no baseline for this sweep; run deja probe --bless",
-            file.display()
+            crate::plumbing::printable::path(file)
         ))?;
         return Ok(("no baseline".to_string(), 1));
     };
@@ -334,7 +337,7 @@ fn hold_to_baseline(
         if held == 0 {
             crate::plumbing::output::out(format!(
                 "FAILURE {name} reach: {} has no reach for this sweep; run deja probe --bless",
-                file.display()
+                crate::plumbing::printable::path(file)
             ))?;
             problems += 1;
         }

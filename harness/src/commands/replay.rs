@@ -102,7 +102,7 @@ pub fn run(args: ReplayArgs) -> Result<u8, String> {
             }
             Err(message) => {
                 // Reading errors name the file already; the rest get it here.
-                let name = file.display().to_string();
+                let name = crate::plumbing::printable::path(file);
                 let message = match message.strip_prefix(&name) {
                     // "FILE: message" or "FILE:LINE:COL: message".
                     Some(rest) => rest.strip_prefix(": ").unwrap_or(rest).to_string(),
@@ -113,7 +113,7 @@ pub fn run(args: ReplayArgs) -> Result<u8, String> {
                     // script can pair inputs with outputs.
                     // Shaped as a readable file's line is.
                     let line = serde_json::json!({
-                        "file": name,
+                        "file": file.to_string_lossy(),
                         "verdict": {"verdict": "unreadable", "error": message.trim_start_matches(':')},
                     });
                     if crate::plumbing::output::out(line).is_err() {
@@ -148,7 +148,7 @@ fn expand_directories(given: &[PathBuf]) -> Result<(Vec<PathBuf>, bool), String>
         }
         had_directory = true;
         let mut found: Vec<PathBuf> = std::fs::read_dir(path)
-            .map_err(|e| format!("{}: {e}", path.display()))?
+            .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(path)))?
             .filter_map(|entry| entry.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|e| e == "ron") && !p.is_dir())
             .take(MAX_DIRECTORY_RECORDINGS + 1)
@@ -156,13 +156,13 @@ fn expand_directories(given: &[PathBuf]) -> Result<(Vec<PathBuf>, bool), String>
         if found.len() > MAX_DIRECTORY_RECORDINGS {
             return Err(format!(
                 "{}: more than {MAX_DIRECTORY_RECORDINGS} recordings; give a smaller directory, or the files",
-                path.display()
+                crate::plumbing::printable::path(path)
             ));
         }
         if found.is_empty() {
             return Err(format!(
                 "{}: is a directory with no recordings (*.ron) in it",
-                path.display()
+                crate::plumbing::printable::path(path)
             ));
         }
         found.sort();
@@ -182,7 +182,7 @@ fn summarize(files: &[PathBuf], args: &ReplayArgs, content: &Arc<Content>) -> Re
     let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut worst = exit::OK;
     for file in files {
-        let name = file.display().to_string();
+        let name = crate::plumbing::printable::path(file);
         let (class, code) = match recording::read(file).and_then(|recording| {
             report_hangs_against(&recording, name.clone());
             replay::replay(&recording, content.clone(), args.to_step, |_, _, _| {})
@@ -197,7 +197,10 @@ fn summarize(files: &[PathBuf], args: &ReplayArgs, content: &Arc<Content>) -> Re
             }
         };
         worst = worst.max(code);
-        groups.entry(class).or_default().push(name);
+        groups
+            .entry(class)
+            .or_default()
+            .push(file.to_string_lossy().into_owned());
     }
     let mut groups: Vec<(String, Vec<String>)> = groups.into_iter().collect();
     groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
@@ -231,9 +234,14 @@ fn summarize(files: &[PathBuf], args: &ReplayArgs, content: &Arc<Content>) -> Re
         } else {
             String::new()
         };
+        // A failure's signature and a file's name are the files' text:
+        // each escaped where it is put (the JSON above has its own).
+        let escape = crate::plumbing::printable::escape;
+        let shown: Vec<String> = shown.iter().map(|n| escape(n).into_owned()).collect();
         crate::plumbing::output::out(format!(
-            "  {:>width$}  {class}: {}{more}",
+            "  {:>width$}  {}: {}{more}",
             names.len(),
+            escape(class),
             shown.join(", ")
         ))?;
     }
@@ -278,7 +286,7 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
             recording.keys.len()
         ));
     }
-    report_hangs_against(&recording, file.display().to_string());
+    report_hangs_against(&recording, crate::plumbing::printable::path(file));
     let printer = FramePrinter {
         mode: if args.format == Format::Text {
             args.frames
@@ -314,16 +322,17 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
             .finish(&mut out, game)
             .map_err(crate::plumbing::output::output_error)?;
     }
-    let name = file.display().to_string();
     if args.format == Format::Json {
+        // The name as it is: JSON escapes what it must itself.
         let line = serde_json::to_string(&JsonReport {
-            file: name,
+            file: file.to_string_lossy().into_owned(),
             report: &report,
         })
         .map_err(|e| format!("writing the report: {e}"))?;
         crate::plumbing::output::line_to(&mut out, format_args!("{line}"))?;
         return Ok(report.exit_code());
     }
+    let name = crate::plumbing::printable::path(file);
     say_verdict(&mut out, &name, &report, &recording, content, args.size)?;
     Ok(report.exit_code())
 }

@@ -57,7 +57,13 @@ pub fn run(args: ReportArgs) -> Result<u8, String> {
         Some(ReportFormat::Svg) => report::svg(&sources)?,
         Some(ReportFormat::Html) => report::html(&sources)?,
         // clap's parser took only these two.
-        None => return Err(format!("{}: {}", args.output.display(), OUTPUT_NAMES)),
+        None => {
+            return Err(format!(
+                "{}: {}",
+                crate::plumbing::printable::path(&args.output),
+                OUTPUT_NAMES
+            ));
+        }
     };
     crate::plumbing::files::write_atomic(&args.output, text.as_bytes())?;
     crate::plumbing::output::note(format!(
@@ -68,7 +74,7 @@ pub fn run(args: ReportArgs) -> Result<u8, String> {
         } else {
             "reports"
         },
-        args.output.display()
+        crate::plumbing::printable::path(&args.output)
     ));
     Ok(exit::OK)
 }

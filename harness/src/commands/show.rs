@@ -40,7 +40,7 @@ pub fn run(args: ShowArgs) -> Result<u8, String> {
         return Err(format!(
             "--at {}: {} has {}, so steps 0 to {keys}",
             args.at,
-            args.file.display(),
+            crate::plumbing::printable::path(&args.file),
             crate::replay::shrink::count_keys(keys as usize)
         ));
     }
@@ -57,7 +57,7 @@ pub fn run(args: ShowArgs) -> Result<u8, String> {
         ));
     }
     let content = super::load_content(&args.content)?;
-    let name = args.file.display();
+    let name = crate::plumbing::printable::path(&args.file);
     // What is shown is this build's game on this content: say so when that
     // is not the game the file recorded.
     for warning in replay::warnings(&recording, &content) {
@@ -77,7 +77,7 @@ pub fn run(args: ShowArgs) -> Result<u8, String> {
     };
     crate::plumbing::output::out(format_args!(
         "--- {} at step {} ({key}) ---",
-        args.file.display(),
+        crate::plumbing::printable::path(&args.file),
         args.at
     ))?;
     crate::plumbing::output::out(format_args!(

@@ -44,7 +44,7 @@ pub fn run(args: ShrinkArgs) -> Result<u8, String> {
     // with nothing to shrink gets its refusal alone.
     let intro = format!(
         "shrinking {} ({}), at most {} runs; Ctrl-C stops at the next run and writes the smallest failing recording found so far",
-        args.file.display(),
+        crate::plumbing::printable::path(&args.file),
         count_keys(recording.keys.len()),
         args.max_tries
     );
@@ -60,7 +60,8 @@ pub fn run(args: ShrinkArgs) -> Result<u8, String> {
         },
     );
     progress.finish();
-    let shrunk = shrunk.map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let shrunk =
+        shrunk.map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(&args.file)))?;
     crate::recording::write(&args.output, &shrunk.recording)?;
     let failure = shrunk
         .recording
@@ -83,12 +84,12 @@ pub fn run(args: ShrinkArgs) -> Result<u8, String> {
     };
     crate::plumbing::output::out(format!(
         "{said}{}: {} -> {}, the same failure{failure}; {} runs tried{spent}",
-        args.file.display(),
+        crate::plumbing::printable::path(&args.file),
         count_keys(shrunk.keys_before),
         count_keys(shrunk.keys_after),
         shrunk.tries,
     ))?;
-    let out = args.output.display();
+    let out = crate::plumbing::printable::path(&args.output);
     crate::plumbing::output::out(format!(
         "wrote {out}{written}; reproduce with: deja replay {out}"
     ))?;

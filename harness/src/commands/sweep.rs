@@ -169,7 +169,7 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
         {
             text.say(format!(
                 "wrote {}, marked incomplete (merge refuses it)",
-                path.display()
+                crate::plumbing::printable::path(path)
             ))?;
         }
         return Ok(exit::INTERRUPTED);
@@ -259,7 +259,7 @@ fn bless_or_compare(
         if found > 0 {
             return Err(format!(
                 "{}: not blessed: the sweep found failures; fix them first",
-                path.display()
+                crate::plumbing::printable::path(path)
             ));
         }
         baselines.bless(report);
@@ -267,7 +267,7 @@ fn bless_or_compare(
         text.say(format!(
             "blessed the {} sweep's figures into {}",
             sweep::bot_name(report.spec.bot),
-            path.display()
+            crate::plumbing::printable::path(path)
         ))?;
         return Ok(0);
     }
@@ -316,7 +316,7 @@ pub fn compare_with_baseline(
     let Some(entry) = baselines.entry(&report.spec) else {
         return Err(format!(
             "{}: no baseline for the {bot} sweep of {} keys over depths {}..={} on {}x{} maps; make one with --bless-baseline",
-            path.display(),
+            crate::plumbing::printable::path(path),
             report.spec.keys,
             report.spec.depths.first,
             report.spec.depths.last,
@@ -330,7 +330,7 @@ pub fn compare_with_baseline(
     }
     text.say(format!(
         "baseline {}: {} of {} figures within their bands",
-        path.display(),
+        crate::plumbing::printable::path(path),
         report
             .summary
             .figures
@@ -346,7 +346,7 @@ pub fn compare_with_baseline(
         }
         text.say(format!(
             "baseline {}: {} of {held} situations reached as often as their baseline",
-            path.display(),
+            crate::plumbing::printable::path(path),
             held.saturating_sub(short.len()),
         ))?;
         failed += short.len() as u64;
@@ -581,7 +581,7 @@ fn shrink_groups(
             content_dir,
             crate::replay::shrink::DEFAULT_MAX_TRIES,
         )
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(&path)))?;
         let stem = path
             .file_stem()
             .map_or_else(|| "failure".into(), |s| s.to_string_lossy());
@@ -596,10 +596,10 @@ fn shrink_groups(
         let out = crate::recording::write_to(&beside, &shrunk.recording)?;
         text.say(format!(
             "shrunk {}: {} -> {}: deja replay {}",
-            group.signature,
+            crate::plumbing::printable::escape(&group.signature),
             count_keys(shrunk.keys_before),
             count_keys(shrunk.keys_after),
-            out.display()
+            crate::plumbing::printable::path(&out)
         ))?;
     }
     Ok(())
@@ -612,11 +612,14 @@ const GROUPS_PRINTED: usize = 30;
 /// smallest case and the command that reproduces it. `name` says which
 /// sweep (the probe runs several).
 pub fn print_groups(name: &str, groups: &[sweep::FailureGroup], text: &Text) -> Result<(), String> {
+    // A merged report's signatures and commands are its file's text, and a
+    // command names the directory given: each escaped where it is put.
+    let escape = crate::plumbing::printable::escape;
     for group in groups.iter().take(GROUPS_PRINTED) {
         let f = &group.smallest;
         text.say(format!(
             "FAILURE {name}{}: {} {}, first at seed {}\n  smallest: seed {} depth {} step {}: {}\n  reproduce: {}",
-            group.signature,
+            escape(&group.signature),
             group.count,
             if group.count == 1 { "time" } else { "times" },
             group.first_seed,
@@ -624,7 +627,7 @@ pub fn print_groups(name: &str, groups: &[sweep::FailureGroup], text: &Text) -> 
             f.depth,
             f.step,
             f.kind,
-            f.reproduce
+            escape(&f.reproduce)
         ))?;
     }
     if groups.len() > GROUPS_PRINTED {
@@ -754,7 +757,7 @@ pub fn merge(args: MergeArgs) -> Result<u8, String> {
                     "reports"
                 },
                 merged.summary.seeds,
-                path.display()
+                crate::plumbing::printable::path(path)
             ));
         }
         None => crate::plumbing::output::out(json.trim_end())?,

@@ -29,9 +29,9 @@ pub fn watch(file: &Path, args: &ReplayArgs, content: Arc<Content>) -> Result<u8
         return Err("--watch needs a terminal; replay without it to check the file".into());
     }
     let recording = recording::read(file)?;
-    super::replay::report_hangs_against(&recording, file.display().to_string());
+    super::replay::report_hangs_against(&recording, crate::plumbing::printable::path(file));
     let timeline = Timeline::build(recording, content.clone())
-        .map_err(|e| format!("{}: {e}", file.display()))?;
+        .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(file)))?;
     let marks = &timeline.marks;
     let mut screen = Screen::open(crate::plumbing::output::colors())?;
     let signals = session::stop_on_signals(false);
@@ -85,7 +85,11 @@ pub fn watch(file: &Path, args: &ReplayArgs, content: Arc<Content>) -> Result<u8
         }
     }
     drop(screen);
-    crate::plumbing::output::out(format_args!("{}: {}", file.display(), timeline.verdict))?;
+    crate::plumbing::output::out(format_args!(
+        "{}: {}",
+        crate::plumbing::printable::path(file),
+        timeline.verdict
+    ))?;
     Ok(if interrupted {
         exit::INTERRUPTED
     } else {
@@ -109,20 +113,26 @@ fn take_control(
             drop(screen);
             crate::plumbing::output::err(format_args!(
                 "{}: cannot take control at step {step}: {verdict}",
-                file.display()
+                crate::plumbing::printable::path(file)
             ));
             return Ok(verdict.exit_code());
         }
         Err(message) => {
             drop(screen);
-            return Err(format!("{}: {message}", file.display()));
+            return Err(format!(
+                "{}: {message}",
+                crate::plumbing::printable::path(file)
+            ));
         }
     };
     // -o was checked against the recording before the viewer opened; a
     // default path is a new file.
-    let note = format!("taken over from {} at step {step}", file.display());
+    let note = format!(
+        "taken over from {} at step {step}",
+        crate::plumbing::printable::path(file)
+    );
     let origin = Some(Origin {
-        file: file.display().to_string(),
+        file: crate::plumbing::printable::path(file),
         step,
     });
     let autosave = match &args.output {
@@ -207,9 +217,9 @@ pub fn cast(
     content: Arc<Content>,
 ) -> Result<u8, String> {
     let recording = recording::read(file)?;
-    super::replay::report_hangs_against(&recording, file.display().to_string());
-    let timeline =
-        Timeline::build(recording, content).map_err(|e| format!("{}: {e}", file.display()))?;
+    super::replay::report_hangs_against(&recording, crate::plumbing::printable::path(file));
+    let timeline = Timeline::build(recording, content)
+        .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(file)))?;
     let (w, h) = args.size;
     let last = args
         .to_step
@@ -218,7 +228,7 @@ pub fn cast(
         "version": 2,
         "width": w,
         "height": u32::from(h) + 1,
-        "title": format!("deja replay {}", file.display()),
+        "title": format!("deja replay {}", crate::plumbing::printable::path(file)),
         "env": {"TERM": "xterm-256color"},
     });
     let mut text = format!("{header}\n");
@@ -242,7 +252,7 @@ pub fn cast(
         if text.len() + line.len() > MAX_CAST_BYTES {
             return Err(format!(
                 "{}: the movie would be over {MAX_CAST_BYTES} bytes at step {step}; cut it with --to-step",
-                out.display()
+                crate::plumbing::printable::path(out)
             ));
         }
         text.push_str(&line);
@@ -250,10 +260,10 @@ pub fn cast(
     crate::plumbing::files::write_atomic(out, text.as_bytes())?;
     let line = format!(
         "{}: {}; wrote {} frames to {}",
-        file.display(),
+        crate::plumbing::printable::path(file),
         timeline.verdict,
         last + 1,
-        out.display()
+        crate::plumbing::printable::path(out)
     );
     // --quiet says only the verdicts that are not "same".
     if !(crate::plumbing::output::quiet() && timeline.verdict == crate::replay::Verdict::Same) {

@@ -60,7 +60,7 @@ pub fn run(args: WhenArgs) -> Result<u8, String> {
     })?;
     let recording = crate::recording::read(&args.file)?;
     let content = super::load_content(&args.content)?;
-    let name = args.file.display().to_string();
+    let name = crate::plumbing::printable::path(&args.file);
     for warning in replay::warnings(&recording, &content) {
         crate::plumbing::output::err(format_args!("warning: {name}: {warning}"));
     }

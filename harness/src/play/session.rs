@@ -70,8 +70,12 @@ impl Autosave {
         let dirs = directories::ProjectDirs::from("", "", "deja")
             .ok_or("no home directory to keep recordings in; give -o FILE".to_string())?;
         let dir = dirs.state_dir().unwrap_or_else(|| dirs.data_dir());
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("{}: {e}; give -o FILE to record elsewhere", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|e| {
+            format!(
+                "{}: {e}; give -o FILE to record elsewhere",
+                crate::plumbing::printable::path(dir)
+            )
+        })?;
         let stamp = utc_stamp(std::time::SystemTime::now());
         let seed = runner.game().state().seed.0;
         Autosave::new_file(dir, &format!("{stamp}-seed{seed}"), runner, note, origin)
@@ -365,7 +369,7 @@ fn session_status(runner: &Runner, path: &Path, w: u16) -> String {
 /// After the session: a failure said with its bug report, or how the run
 /// ended and where it was recorded; the exit code.
 fn say_how_it_ended(runner: &Runner, autosave: &Autosave, ended: Ended) -> Result<u8, String> {
-    let path = autosave.path.display();
+    let path = crate::plumbing::printable::path(&autosave.path);
     let err = crate::plumbing::output::err;
     if let Ended::Failed(failure) = ended {
         let key = runner

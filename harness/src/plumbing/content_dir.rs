@@ -30,8 +30,8 @@ pub fn load(dir: &Path) -> Result<Arc<Content>, String> {
             return Err(problems.join("\n"));
         }
     };
-    let monsters_label = monsters_path.display().to_string();
-    let items_label = items_path.display().to_string();
+    let monsters_label = crate::plumbing::printable::path(&monsters_path);
+    let items_label = crate::plumbing::printable::path(&items_path);
     Content::parse(
         Source {
             file: &monsters_label,

@@ -12,13 +12,13 @@ pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     let too_big = |len: u64| {
         format!(
             "{}: {len} bytes is over the {limit}-byte limit",
-            path.display()
+            crate::plumbing::printable::path(path)
         )
     };
     let file = open_regular(path)?;
     let len = file
         .metadata()
-        .map_err(|e| format!("{}: {e}", path.display()))?
+        .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(path)))?
         .len();
     if len > limit {
         return Err(too_big(len));
@@ -26,7 +26,7 @@ pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     let mut bytes = Vec::new();
     file.take(limit + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(path)))?;
     if bytes.len() as u64 > limit {
         return Err(too_big(bytes.len() as u64));
     }
@@ -48,10 +48,10 @@ pub fn open_regular(path: &Path) -> Result<std::fs::File, String> {
     }
     let file = options
         .open(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(path)))?;
     let kind = file
         .metadata()
-        .map_err(|e| format!("{}: {e}", path.display()))?
+        .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(path)))?
         .file_type();
     if kind.is_file() {
         return Ok(file);
@@ -63,7 +63,7 @@ pub fn open_regular(path: &Path) -> Result<std::fs::File, String> {
     };
     Err(format!(
         "{}: is {what}, not a regular file; give a file",
-        path.display()
+        crate::plumbing::printable::path(path)
     ))
 }
 
@@ -96,7 +96,7 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|e| {
         format!(
             "{}: not UTF-8 text (bad byte at offset {})",
-            path.display(),
+            crate::plumbing::printable::path(path),
             e.utf8_error().valid_up_to()
         )
     })
@@ -137,12 +137,17 @@ pub fn check_output_file(path: &Path, inputs: &[PathBuf]) -> Result<(), String> 
     if !dir.is_dir() {
         return Err(format!(
             "{}: the directory {} does not exist; create it or give another path",
-            path.display(),
-            dir.display()
+            crate::plumbing::printable::path(path),
+            crate::plumbing::printable::path(dir)
         ));
     }
-    can_make_a_file_in(dir)
-        .map_err(|e| format!("{}: cannot write in {}: {e}", path.display(), dir.display()))
+    can_make_a_file_in(dir).map_err(|e| {
+        format!(
+            "{}: cannot write in {}: {e}",
+            crate::plumbing::printable::path(path),
+            crate::plumbing::printable::path(dir)
+        )
+    })
 }
 
 /// Refuses an output that is one of the command's inputs, compared by what
@@ -156,11 +161,11 @@ pub fn check_not_an_input(output: &Path, inputs: &[PathBuf]) -> Result<(), Strin
         let also = if input == output {
             String::new()
         } else {
-            format!(" ({})", input.display())
+            format!(" ({})", crate::plumbing::printable::path(input))
         };
         return Err(format!(
             "{}: is this command's input{also}; writing there would destroy what it reads: give another file",
-            output.display()
+            crate::plumbing::printable::path(output)
         ));
     }
     Ok(())
@@ -192,7 +197,10 @@ fn kind_of(target: &Path) -> Kind {
 }
 
 fn is_a_directory(path: &Path) -> String {
-    format!("{}: is a directory; give a file name", path.display())
+    format!(
+        "{}: is a directory; give a file name",
+        crate::plumbing::printable::path(path)
+    )
 }
 
 #[cfg(unix)]
@@ -221,8 +229,12 @@ pub fn resolve(path: &Path) -> Result<PathBuf, String> {
     for _ in 0..=MAX_LINKS {
         match std::fs::symlink_metadata(&at) {
             Ok(meta) if meta.file_type().is_symlink() => {
-                let target = std::fs::read_link(&at)
-                    .map_err(|e| format!("{}: reading the link: {e}", path.display()))?;
+                let target = std::fs::read_link(&at).map_err(|e| {
+                    format!(
+                        "{}: reading the link: {e}",
+                        crate::plumbing::printable::path(path)
+                    )
+                })?;
                 at = directory_of(&at).join(target);
             }
             _ => return Ok(at),
@@ -230,7 +242,7 @@ pub fn resolve(path: &Path) -> Result<PathBuf, String> {
     }
     Err(format!(
         "{}: more than {MAX_LINKS} symlinks in a row (a loop?); give a file",
-        path.display()
+        crate::plumbing::printable::path(path)
     ))
 }
 
@@ -243,7 +255,7 @@ fn writable_special(path: &Path, kind: std::fs::FileType) -> Result<(), String> 
         if kind.is_socket() {
             return Err(format!(
                 "{}: is a socket, which cannot be written as a file; give a file",
-                path.display()
+                crate::plumbing::printable::path(path)
             ));
         }
     }
@@ -337,7 +349,7 @@ impl Destination {
 /// there: never over anything still, but a kill mid-write leaves a part.
 pub fn write_new(dir: &Path, stem: &str, extension: &str, bytes: &[u8]) -> Result<PathBuf, String> {
     let first = candidate(dir, stem, extension, 1);
-    let fail = |e: std::io::Error| format!("{}: {e}", first.display());
+    let fail = |e: std::io::Error| format!("{}: {e}", crate::plumbing::printable::path(&first));
     let name = format!("{stem}.{extension}");
     let (temp, mut file) = fresh_temporary(dir, name.as_ref(), "tmp").map_err(fail)?;
     let linked = file
@@ -375,7 +387,7 @@ fn link_to_a_free_name(
             Ok(()) => return Ok(Linked::At(path)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
             Err(e) if no_hard_links(&e) => return Ok(Linked::Unsupported),
-            Err(e) => return Err(format!("{}: {e}", path.display())),
+            Err(e) => return Err(format!("{}: {e}", crate::plumbing::printable::path(&path))),
         }
     }
     Err(all_names_taken(dir, stem, extension))
@@ -404,7 +416,7 @@ fn write_under_a_free_name(
 ) -> Result<PathBuf, String> {
     for n in 1..=MAX_NAME_TRIES {
         let path = candidate(dir, stem, extension, n);
-        let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+        let fail = |e: std::io::Error| format!("{}: {e}", crate::plumbing::printable::path(&path));
         match create_fresh(&path) {
             Ok(mut file) => {
                 file.write_all(bytes)
@@ -422,7 +434,7 @@ fn write_under_a_free_name(
 fn all_names_taken(dir: &Path, stem: &str, extension: &str) -> String {
     format!(
         "{}: {MAX_NAME_TRIES} files are named {stem}-N.{extension} already; move some away or give -o FILE",
-        dir.display()
+        crate::plumbing::printable::path(dir)
     )
 }
 
@@ -442,12 +454,12 @@ pub fn fresh_dir(parent: &Path, stem: &str) -> Result<PathBuf, String> {
         match builder.create(&path) {
             Ok(()) => return Ok(path),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(format!("{}: {e}", path.display())),
+            Err(e) => return Err(format!("{}: {e}", crate::plumbing::printable::path(&path))),
         }
     }
     Err(format!(
         "{}: {MAX_NAME_TRIES} directories are named {stem}-N already; remove the litter",
-        parent.display()
+        crate::plumbing::printable::path(parent)
     ))
 }
 
@@ -465,28 +477,34 @@ pub fn check_output_dir(dir: &Path) -> Result<(), String> {
             };
             return Err(format!(
                 "{}: is {what}, not a directory; give a directory",
-                dir.display()
+                crate::plumbing::printable::path(dir)
             ));
         }
         Err(e) if is_a_loop(&e) => {
             return Err(format!(
                 "{}: is a loop of symlinks, which leads to no directory; remove a link of the loop, or give another directory",
-                dir.display()
+                crate::plumbing::printable::path(dir)
             ));
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             if let Ok(target) = std::fs::read_link(dir) {
                 return Err(format!(
                     "{}: is a symlink to nothing ({} does not exist); create that directory, or give another",
-                    dir.display(),
-                    target.display()
+                    crate::plumbing::printable::path(dir),
+                    crate::plumbing::printable::path(&target)
                 ));
             }
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(dir)))?;
         }
-        Err(e) => return Err(format!("{}: {e}", dir.display())),
+        Err(e) => return Err(format!("{}: {e}", crate::plumbing::printable::path(dir))),
     }
-    can_make_a_file_in(dir).map_err(|e| format!("{}: cannot write here: {e}", dir.display()))
+    can_make_a_file_in(dir).map_err(|e| {
+        format!(
+            "{}: cannot write here: {e}",
+            crate::plumbing::printable::path(dir)
+        )
+    })
 }
 
 /// Whether a failed look at a path met a loop of symlinks (or a chain
@@ -640,7 +658,7 @@ fn replaceable(path: &Path, target: &Path) -> Result<Option<std::fs::Metadata>, 
     if let Some(what) = read_only {
         return Err(format!(
             "{}: is {what} ({}), so deja leaves it as it is; make it writable first (chmod u+w), or give another file",
-            path.display(),
+            crate::plumbing::printable::path(path),
             mode_and_owner(&old)
         ));
     }
@@ -652,7 +670,7 @@ fn replaceable(path: &Path, target: &Path) -> Result<Option<std::fs::Metadata>, 
         };
         return Err(format!(
             "{}: has {names} names (hard links); replacing it would leave {others} with the old content, so deja leaves it as it is: give another file, or break the link first (copy the file and move the copy onto this name)",
-            path.display()
+            crate::plumbing::printable::path(path)
         ));
     }
     Ok(Some(old))
@@ -716,10 +734,13 @@ fn replace_atomically(
     old: Option<&std::fs::Metadata>,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), String> {
-    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
-    let name = target
-        .file_name()
-        .ok_or_else(|| format!("{}: not a file name", path.display()))?;
+    let fail = |e: std::io::Error| format!("{}: {e}", crate::plumbing::printable::path(path));
+    let name = target.file_name().ok_or_else(|| {
+        format!(
+            "{}: not a file name",
+            crate::plumbing::printable::path(path)
+        )
+    })?;
     let dir = directory_of(target);
     let (temp, file) = fresh_temporary(dir, name, "tmp").map_err(fail)?;
     let written = (|| {
@@ -789,17 +810,17 @@ fn write_through(
         if e.raw_os_error() == Some(libc::ENXIO) {
             return format!(
                 "{}: is a FIFO that nothing reads; start its reader first, or give a file",
-                path.display()
+                crate::plumbing::printable::path(path)
             );
         }
-        format!("{}: {e}", path.display())
+        format!("{}: {e}", crate::plumbing::printable::path(path))
     })?;
     #[cfg(unix)]
-    blocking(&file).map_err(|e| format!("{}: {e}", path.display()))?;
+    blocking(&file).map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(path)))?;
     let mut out = std::io::BufWriter::new(file);
     write(&mut out)
         .and_then(|()| out.flush())
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(path)))
 }
 
 /// Clears `O_NONBLOCK` on an open file, so writes wait for room in a pipe
@@ -860,12 +881,16 @@ pub fn scratch_beside(target: &Path) -> Result<std::fs::File, String> {
         None => (std::env::temp_dir(), "deja-stdout".as_ref()),
         Some(at) => (
             directory_of(at).to_path_buf(),
-            at.file_name()
-                .ok_or_else(|| format!("{}: not a file name", target.display()))?,
+            at.file_name().ok_or_else(|| {
+                format!(
+                    "{}: not a file name",
+                    crate::plumbing::printable::path(target)
+                )
+            })?,
         ),
     };
     let (path, file) = fresh_temporary(&dir, name, "scratch")
-        .map_err(|e| format!("{}: {e}", dir.join(name).display()))?;
+        .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(&dir.join(name))))?;
     #[cfg(unix)]
     let _ = std::fs::remove_file(&path);
     Ok(file)

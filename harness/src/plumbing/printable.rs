@@ -47,8 +47,7 @@ pub fn path(path: &Path) -> String {
 /// `text` in double quotes as one value inside a line: [`escape`]d, with
 /// its own quotes and backslashes escaped too, so where it ends is plain.
 pub fn quoted(text: &str) -> String {
-    let inner = text.replace('\\', "\\\\").replace('"', "\\\"");
-    format!("\"{}\"", escape(&inner))
+    game_core::text::quoted(text)
 }
 
 /// `text` as whole lines of output: every unsafe character escaped except
@@ -136,7 +135,6 @@ mod tests {
         assert!(matches!(escape(plain), Cow::Borrowed(_)));
         assert_eq!(escape(plain), plain);
         assert_eq!(cells("鼠"), "\\u{9f20}");
-        assert_eq!(quoted("say \"hi\"\n"), "\"say \\\"hi\\\"\\n\"");
     }
 
     #[test]

@@ -33,7 +33,7 @@ pub fn from_file(path: &Path) -> Result<Vec<Key>, String> {
         return from_stdin();
     }
     let text = crate::plumbing::files::read_text(path, MAX_KEYS_FILE_BYTES)?;
-    parse_lines(&path.display().to_string(), &text)
+    parse_lines(&crate::plumbing::printable::path(path), &text)
 }
 
 /// Keys from standard input (`--keys-file -`), bounded like a file.

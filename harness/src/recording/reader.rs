@@ -17,7 +17,7 @@ use super::*;
 /// Reads and checks a recording file. Errors about the file's content start
 /// with `path:line:column: `, including a file too large or not UTF-8.
 pub fn read(path: &Path) -> Result<Recording, String> {
-    let name = path.display();
+    let name = crate::plumbing::printable::path(path);
     let io = |e: std::io::Error| format!("{name}: {e}");
     let file = crate::plumbing::files::open_regular(path)?;
     let size = file.metadata().map_err(io)?.len();

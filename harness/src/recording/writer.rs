@@ -160,14 +160,14 @@ pub fn write_to(
     if recording.note.chars().count() > MAX_NOTE_CHARS {
         return Err(format!(
             "{}: the note is longer than {MAX_NOTE_CHARS} characters",
-            to.shown().display()
+            crate::plumbing::printable::path(&to.shown())
         ));
     }
     let text = to_text(recording);
     if text.len() as u64 > MAX_FILE_BYTES {
         return Err(format!(
             "{}: the recording would be {} bytes, over the {MAX_FILE_BYTES}-byte limit a reader accepts",
-            to.shown().display(),
+            crate::plumbing::printable::path(&to.shown()),
             text.len()
         ));
     }

@@ -313,9 +313,12 @@ impl Child {
         if let Some(dir) = &self.content_dir {
             command.arg("--content").arg(dir);
         }
-        let mut child = command
-            .spawn()
-            .map_err(|e| format!("running {}: {e}", self.exe.display()))?;
+        let mut child = command.spawn().map_err(|e| {
+            format!(
+                "running {}: {e}",
+                crate::plumbing::printable::path(&self.exe)
+            )
+        })?;
         // The child's watchdog ends a hang; this ends a child whose watchdog
         // did not.
         let deadline = Instant::now() + Duration::from_secs(3 * HANG_TRY_SECONDS + 10);

@@ -165,7 +165,7 @@ pub fn report_written(hang: &Hang, to: &Destination) {
     match crate::recording::write_to(to, &hang.recording) {
         Ok(path) => crate::plumbing::output::err(format_args!(
             "  reproduce: deja replay {}",
-            path.display()
+            crate::plumbing::printable::path(&path)
         )),
         Err(message) => crate::plumbing::output::err(format_args!(
             "  the bug report could not be written: {message}"

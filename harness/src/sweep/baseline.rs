@@ -257,13 +257,14 @@ impl Baselines {
         let file: FileIn = ron::from_str(&text).map_err(|e| {
             format!(
                 "{}:{}:{}: {}",
-                path.display(),
+                crate::plumbing::printable::path(path),
                 e.span.start.line,
                 e.span.start.col,
                 e.code
             )
         })?;
-        Baselines::of_file(file).map_err(|e| format!("{}: {e}", path.display()))
+        Baselines::of_file(file)
+            .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(path)))
     }
 
     /// The baselines a file read holds, in this format. A format-1 file

@@ -78,7 +78,7 @@ impl ResultsFile {
         if let Err(e) = written {
             self.error = Some(format!(
                 "{}: writing the results on the way to it: {e}",
-                self.path.display()
+                crate::plumbing::printable::path(&self.path)
             ));
         }
     }
@@ -93,7 +93,7 @@ impl ResultsFile {
         let scratch_failed = |e: std::io::Error| {
             format!(
                 "{}: reading back the results on the way to it: {e}",
-                self.path.display()
+                crate::plumbing::printable::path(&self.path)
             )
         };
         let mut scratch = self

@@ -40,7 +40,7 @@ pub enum Keep {
 /// naming file:line:column; a report that fails its checks, naming the file
 /// and the figure.
 pub fn file(path: &Path, keep: Keep) -> Result<Checked, String> {
-    let name = path.display().to_string();
+    let name = crate::plumbing::printable::path(path);
     if let Err(e) = std::fs::metadata(path)
         && e.kind() == std::io::ErrorKind::NotFound
     {

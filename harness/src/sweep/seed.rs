@@ -328,7 +328,7 @@ fn found_failure(
                 extension: "ron",
             };
             match crate::recording::write_to(&to, &recording) {
-                Ok(path) => Some(path.display().to_string()),
+                Ok(path) => Some(path.to_string_lossy().into_owned()),
                 Err(message) => {
                     crate::plumbing::output::err(format_args!(
                         "warning: could not save the failure's recording: {message}"

@@ -123,7 +123,7 @@ pub(super) fn peak_of_child(args: &[String], dir: &std::path::Path) -> Result<(u
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()
-        .map_err(|e| format!("{}: {e}", exe.display()))?;
+        .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(&exe)))?;
     let pid = libc::pid_t::try_from(child.id()).map_err(|_| "a child's pid out of range")?;
     let mut status = 0;
     // SAFETY: a zeroed rusage is a valid value for wait4 to fill in.

@@ -418,7 +418,10 @@ fn write_record(path: &Path, rows: &[Row], seconds: f64) -> Result<(), String> {
     text.push('\n');
     crate::plumbing::files::write_atomic(path, text.as_bytes())?;
     if !crate::plumbing::files::is_stdout(path) {
-        crate::plumbing::output::note(format_args!("wrote {}", path.display()));
+        crate::plumbing::output::note(format_args!(
+            "wrote {}",
+            crate::plumbing::printable::path(path)
+        ));
     }
     Ok(())
 }
