@@ -644,3 +644,210 @@ fn a_format_1_baseline_is_still_read() {
         assert!(!text(&out.stdout).contains("FAILURE"), "{file}");
     }
 }
+
+/// The floors sweep the baseline cases hold to a baseline: two seeds.
+const FLOORS: [&str; 4] = ["--seeds", "1..3", "--bot", "none"];
+
+/// `text` with the line holding `figure` changed by `edit`; and that
+/// line's number.
+fn with_figure(text: &str, figure: &str, edit: impl Fn(&str) -> String) -> (String, usize) {
+    let key = format!("{figure:?}: ");
+    let at = text
+        .lines()
+        .position(|line| line.trim_start().starts_with(&key))
+        .unwrap_or_else(|| panic!("no {key} in:\n{text}"));
+    let lines: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, line)| {
+            if i == at {
+                edit(line)
+            } else {
+                line.to_string()
+            }
+        })
+        .collect();
+    (lines.join("\n") + "\n", at + 1)
+}
+
+/// A baseline no sweep could fail (a mean that is not a number passes
+/// every comparison, an infinite spread makes a band no mean leaves) or
+/// that holds a sweep to nothing (an entry without figures) is refused
+/// when it is read, before a seed is swept, naming the file, the line and
+/// the figure; so is one that is not a baseline file, in the file's own
+/// words (never the reader's type names), and a file that is not there.
+#[test]
+fn a_baseline_that_cannot_fail_is_refused_naming_the_place() {
+    let dir = scratch("bad-baselines");
+    let mut bless = vec!["sweep", "-q", "--bless-baseline", "good.ron"];
+    bless.extend(FLOORS);
+    assert_exit(&deja(&bless, &dir), 0);
+    let good = std::fs::read_to_string(dir.join("good.ron")).expect("blessed");
+    let figure = "bsp floors: rooms";
+    let with = |from: &str, to: &str| {
+        with_figure(&good, figure, |line| {
+            let start = line
+                .find(from)
+                .unwrap_or_else(|| panic!("{from} in {line}"));
+            let end = start + from.len() + line[start + from.len()..].find([',', ')']).unwrap();
+            format!("{}{to}{}", &line[..start], &line[end..])
+        })
+    };
+    let (nan, nan_line) = with("mean: ", "mean: NaN");
+    let (inf, inf_line) = with("sd: ", "sd: inf");
+    let (below, below_line) = with("sd: ", "sd: -1.5");
+    let (huge, huge_line) = with("mean: ", "mean: 1e300");
+    let (none, none_line) = with(", n: ", ", n: 0");
+    let (no_sd, no_sd_line) = with(", sd: ", "");
+    let start = good.find("figures: {\n").expect("figures") + "figures: {\n".len();
+    let end = start + good[start..].find("            },\n").expect("their end");
+    let empty = format!("{}{}", &good[..start], &good[end..]);
+    let cases: Vec<(&str, String, Vec<String>)> = vec![
+        (
+            "nan.ron",
+            nan,
+            vec![
+                format!("nan.ron:{nan_line}:"),
+                format!("figure {figure:?}: its mean is NaN"),
+            ],
+        ),
+        (
+            "inf.ron",
+            inf,
+            vec![
+                format!("inf.ron:{inf_line}:"),
+                format!("figure {figure:?}: its sd is inf"),
+            ],
+        ),
+        (
+            "below.ron",
+            below,
+            vec![format!("below.ron:{below_line}:"), "its sd is -1.5".into()],
+        ),
+        (
+            "huge.ron",
+            huge,
+            vec![format!("huge.ron:{huge_line}:"), "its mean is 1e300".into()],
+        ),
+        (
+            "none.ron",
+            none,
+            vec![
+                format!("none.ron:{none_line}:"),
+                format!("figure {figure:?}: n is 0"),
+            ],
+        ),
+        (
+            "no-sd.ron",
+            no_sd,
+            vec![
+                format!("no-sd.ron:{no_sd_line}:"),
+                "a figure has no `sd`".into(),
+            ],
+        ),
+        (
+            "empty.ron",
+            empty,
+            vec![
+                "empty.ron:8:9: sweeps[0] (the none sweep) has no figures".into(),
+                "--bless-baseline".into(),
+            ],
+        ),
+        (
+            "no-format.ron",
+            good.replace("    format: 3,\n", ""),
+            vec!["the file has no `format`".into()],
+        ),
+        (
+            "no-bot.ron",
+            good.replace("            bot: \"none\",\n", ""),
+            vec!["an entry of `sweeps` has no `bot`".into()],
+        ),
+        (
+            "unknown.ron",
+            good.replace(
+                "            keys: 3000,\n",
+                "            keys: 3000,\n            colour: 3,\n",
+            ),
+            vec![
+                "unknown.ron:11:13:".into(),
+                "an entry of `sweeps` has no field `colour`".into(),
+                "`measured_on`".into(),
+            ],
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (file, contents, wanted) in &cases {
+        std::fs::write(dir.join(file), contents).expect("written");
+        let mut args = vec!["sweep", "--baseline", file];
+        args.extend(FLOORS);
+        let out = deja(&args, &dir);
+        let stderr = text(&out.stderr);
+        if out.status.code() != Some(1) || !text(&out.stdout).is_empty() {
+            wrong.push(format!(
+                "{file}: exit {:?}, not a refusal before the sweep:\n{}{stderr}",
+                out.status.code(),
+                text(&out.stdout)
+            ));
+        }
+        for want in wanted {
+            if !stderr.contains(want.as_str()) {
+                wrong.push(format!("{file}: {want:?} not in {stderr}"));
+            }
+        }
+        for internal in ["FileIn", "EntryIn", "`Stat`", "Unexpected"] {
+            if stderr.contains(internal) {
+                wrong.push(format!("{file}: says {internal:?}: {stderr}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // A file that is not there is no baseline to hold a sweep to.
+    let mut args = vec!["sweep", "--baseline", "no-such-file.ron"];
+    args.extend(FLOORS);
+    let out = deja(&args, &dir);
+    assert_exit(&out, 1);
+    assert_says(&out, "no-such-file.ron: no such file; ");
+    assert_says(&out, "--bless-baseline no-such-file.ron");
+}
+
+/// Blessing from a sweep that measured nothing (a shard with no seeds)
+/// would write an entry no later sweep can fail: refused, saying why and
+/// what to do, and the file is left as it was.
+#[test]
+fn a_sweep_of_no_seeds_is_not_blessed() {
+    let dir = scratch("bless-no-seeds");
+    for (file, before) in [
+        ("new.ron", None),
+        ("kept.ron", Some("// kept\n(format: 3, sweeps: [])\n")),
+    ] {
+        if let Some(text) = before {
+            std::fs::write(dir.join(file), text).expect("written");
+        }
+        let out = deja(
+            &[
+                "sweep",
+                "--seeds",
+                "1..2",
+                "--shard",
+                "2/2",
+                "--bot",
+                "none",
+                "--bless-baseline",
+                file,
+            ],
+            &dir,
+        );
+        assert_exit(&out, 1);
+        assert_says(
+            &out,
+            &format!("{file}: not blessed: the sweep covered no seeds, so it measured no figures"),
+        );
+        assert_says(&out, "sweep more seeds");
+        assert_eq!(
+            std::fs::read_to_string(dir.join(file)).ok().as_deref(),
+            before,
+            "{file} is as it was"
+        );
+    }
+}

@@ -189,7 +189,9 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
         }
         let against = if args.bless {
             if problems == 0 {
-                baselines.bless(&report);
+                baselines
+                    .bless(&report)
+                    .map_err(|e| format!("{}: {e}", args.baselines.display()))?;
             }
             "blessed".to_string()
         } else {
@@ -278,7 +280,11 @@ fn check_inputs(args: &ProbeArgs) -> Result<crate::sweep::baseline::Baselines, S
             crate::plumbing::printable::path(&args.baselines)
         ));
     }
-    let baselines = crate::sweep::baseline::Baselines::read(&args.baselines)?;
+    let baselines = if args.bless {
+        crate::sweep::baseline::Baselines::read_or_empty(&args.baselines)?
+    } else {
+        crate::sweep::baseline::Baselines::read(&args.baselines)?
+    };
     super::corpus::inputs(&args.corpus)?;
     if args.bless {
         // The baselines are read and rewritten on purpose: --bless's job.

@@ -204,9 +204,11 @@ fn check_inputs_and_outputs(
     if let Some(seconds) = args.hang_seconds {
         crate::run::watchdog::set_budget(seconds);
     }
-    let baselines = match args.baseline.as_ref().or(args.bless_baseline.as_ref()) {
-        Some(path) => Some(crate::sweep::baseline::Baselines::read(path)?),
-        None => None,
+    use crate::sweep::baseline::Baselines;
+    let baselines = match (&args.baseline, &args.bless_baseline) {
+        (Some(path), _) => Some(Baselines::read(path)?),
+        (None, Some(path)) => Some(Baselines::read_or_empty(path)?),
+        (None, None) => None,
     };
     if !spec.canaries.is_empty() && !game_core::canary::Canaries::AVAILABLE {
         return Err(game_core::game::ConfigError::CanariesUnavailable.to_string());
@@ -262,7 +264,9 @@ fn bless_or_compare(
                 crate::plumbing::printable::path(path)
             ));
         }
-        baselines.bless(report);
+        baselines
+            .bless(report)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         crate::plumbing::files::write_atomic(path, baselines.to_text().as_bytes())?;
         text.say(format!(
             "blessed the {} sweep's figures into {}",

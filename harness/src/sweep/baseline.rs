@@ -19,6 +19,13 @@
 //! vanish, though every check still passes. Reaching one more often is no
 //! failure, nor is a situation the baseline does not know (new content).
 //!
+//! A file is checked as it is read, and refused naming the line, the
+//! column and the figure when it could hold no sweep to anything: an entry
+//! with no figures, or a figure whose mean or spread is not a number a
+//! sweep measures (NaN passes every comparison; an infinite spread makes a
+//! band no mean leaves) or that was measured on nothing. A bless refuses a
+//! sweep that measured nothing (a shard with no seeds) for the same reason.
+//!
 //! Floats live here and only here: figures are measured in integers
 //! (`crate::sweep::figures`) and compared as floats, and nothing of this reaches the
 //! game.
@@ -27,6 +34,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
+use game_core::content::scan;
 use serde::{Deserialize, Serialize};
 
 use crate::sweep::figures::Moments;
@@ -77,16 +85,17 @@ pub struct Entry {
 
 /// The file as written, in either format: an entry's key budget is
 /// `keys` in format 2 and `turns` in format 1, and which one a file may use
-/// is held to its format once it is read.
+/// is held to its format once it is read. Each part is named for ron's
+/// messages as [`shape_of`] describes it to a person.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename = "file")]
 struct FileIn {
     format: u32,
     sweeps: Vec<EntryIn>,
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename = "entry")]
 struct EntryIn {
     bot: String,
     #[serde(default, deserialize_with = "present")]
@@ -96,8 +105,9 @@ struct EntryIn {
     depths: (u32, u32),
     map: (i32, i32),
     measured_on: String,
+    #[serde(deserialize_with = "figures")]
     figures: BTreeMap<String, Stat>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "situations")]
     reach: BTreeMap<String, Stat>,
 }
 
@@ -107,13 +117,149 @@ fn present<'de, D: serde::Deserializer<'de>>(value: D) -> Result<Option<u64>, D:
     u64::deserialize(value).map(Some)
 }
 
+/// An entry's figures, each refused as it is read when no sweep could
+/// fail it ([`Stat::unusable`]), so the error is at its place in the file.
+fn figures<'de, D: serde::Deserializer<'de>>(value: D) -> Result<BTreeMap<String, Stat>, D::Error> {
+    value.deserialize_map(Stats { what: "figure" })
+}
+
+/// An entry's reach, each situation's count checked as a figure is.
+fn situations<'de, D: serde::Deserializer<'de>>(
+    value: D,
+) -> Result<BTreeMap<String, Stat>, D::Error> {
+    value.deserialize_map(Stats { what: "situation" })
+}
+
+/// Reads a map of named [`Stat`]s; `what` names one in a refusal.
+struct Stats {
+    what: &'static str,
+}
+
+impl<'de> serde::de::Visitor<'de> for Stats {
+    type Value = BTreeMap<String, Stat>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "each {} in braces: {{\"NAME\": (mean: M, sd: S, n: N), ...}}",
+            self.what
+        )
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut stats = BTreeMap::new();
+        while let Some(name) = map.next_key::<String>()? {
+            let stat: Stat = map.next_value()?;
+            if let Some(why) = stat.unusable() {
+                return Err(serde::de::Error::custom(format!(
+                    "{} {}: {why}; bless the file again (deja sweep --bless-baseline FILE)",
+                    self.what,
+                    crate::plumbing::printable::escape(&format!("{name:?}"))
+                )));
+            }
+            stats.insert(name, stat);
+        }
+        Ok(stats)
+    }
+}
+
+/// ron's error in the file's own words: a field missing, unknown or
+/// written twice names the part of the file it is in and what that part
+/// holds, never the reader's types.
+fn explain(error: &ron::Error) -> String {
+    use ron::Error as E;
+    match error {
+        E::MissingStructField { field, outer } => {
+            let (part, shape) = shape_of(outer.as_deref());
+            format!("{part} has no `{field}`; {shape}")
+        }
+        E::NoSuchStructField {
+            expected,
+            found,
+            outer,
+        } => {
+            let (part, _) = shape_of(outer.as_deref());
+            let fields: Vec<String> = expected.iter().map(|f| format!("`{f}`")).collect();
+            format!(
+                "{part} has no field `{}`; its fields are {}",
+                crate::plumbing::printable::escape(found),
+                fields.join(", ")
+            )
+        }
+        E::DuplicateStructField { field, outer } => {
+            let (part, _) = shape_of(outer.as_deref());
+            format!("`{field}` is written twice in {part}; keep one")
+        }
+        E::Eof => "the file ends too soon (is it cut short?)".into(),
+        other => other.to_string(),
+    }
+}
+
+/// Which part of the file a name of [`FileIn`]'s parts stands for, and
+/// how that part is written.
+fn shape_of(outer: Option<&str>) -> (&'static str, String) {
+    match outer {
+        Some("file") => (
+            "the file",
+            format!("a baseline file is `(format: {FORMAT}, sweeps: [ENTRY, ...])`"),
+        ),
+        Some("entry") => (
+            "an entry of `sweeps`",
+            "an entry is `(bot: \"NAME\", keys: N, depths: (FIRST, LAST), map: (WIDTH, HEIGHT), measured_on: \"...\", figures: {...}, reach: {...})`".into(),
+        ),
+        Some("figure") => (
+            "a figure",
+            "a figure is `\"NAME\": (mean: M, sd: S, n: N)`".into(),
+        ),
+        _ => (
+            "a value",
+            "bless the file again (deja sweep --bless-baseline FILE)".into(),
+        ),
+    }
+}
+
 /// A figure as measured.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename = "figure")]
 pub struct Stat {
     pub mean: f64,
     pub sd: f64,
     pub n: u64,
+}
+
+/// The largest mean or spread a figure can have: every value a sweep
+/// measures is a whole number in a u64.
+const MOST: f64 = u64::MAX as f64;
+
+impl Stat {
+    /// Why a figure read from a file could hold no sweep to anything, if it
+    /// could not: a mean or spread that is not a number (NaN passes every
+    /// comparison, an infinite spread makes a band no mean leaves), outside
+    /// what a sweep measures (below 0, or past a u64, where the band is no
+    /// longer a finite number), or measured on no values.
+    fn unusable(&self) -> Option<String> {
+        let measurable = |x: f64| (0.0..=MOST).contains(&x);
+        // 1e300 as 1e300, not its 301 digits.
+        let shown = |x: f64| {
+            if x.abs() < 1e15 {
+                x.to_string()
+            } else {
+                format!("{x:e}")
+            }
+        };
+        for (name, value) in [("mean", self.mean), ("sd", self.sd)] {
+            if !measurable(value) {
+                return Some(format!(
+                    "its {name} is {}, which no sweep measures (a figure's mean and sd are from 0 to 2^64)",
+                    shown(value)
+                ));
+            }
+        }
+        if self.n == 0 {
+            return Some("n is 0, so it was measured on nothing".into());
+        }
+        None
+    }
 }
 
 /// A figure outside its band.
@@ -245,39 +391,61 @@ pub fn band(baseline: Stat, n: u64) -> f64 {
 }
 
 impl Baselines {
-    /// Reads a baseline file; a missing file is an empty one.
+    /// Reads a baseline file that a sweep is held to: a path with nothing
+    /// there is refused, saying how to make one.
     pub fn read(path: &Path) -> Result<Baselines, String> {
-        if !path.exists() {
-            return Ok(Baselines {
+        if let Err(e) = std::fs::symlink_metadata(path)
+            && e.kind() == std::io::ErrorKind::NotFound
+        {
+            let name = crate::plumbing::printable::path(path);
+            return Err(format!(
+                "{name}: no such file; give the baselines a bless wrote (the repository's are baselines/sweep.ron), or make this file with --bless-baseline {name}"
+            ));
+        }
+        Baselines::read_file(path)
+    }
+
+    /// Reads the baseline file a bless rewrites: nothing there yet is an
+    /// empty file, which the bless then makes.
+    pub fn read_or_empty(path: &Path) -> Result<Baselines, String> {
+        match std::fs::metadata(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Baselines {
                 format: FORMAT,
                 sweeps: Vec::new(),
-            });
+            }),
+            _ => Baselines::read_file(path),
         }
+    }
+
+    /// Reads and checks the file at `path`; every refusal starts with the
+    /// path, and with the line and column where the problem is known.
+    fn read_file(path: &Path) -> Result<Baselines, String> {
+        let name = crate::plumbing::printable::path(path);
         let text = crate::plumbing::files::read_text(path, MAX_FILE_BYTES)?;
         let file: FileIn = ron::from_str(&text).map_err(|e| {
             format!(
-                "{}:{}:{}: {}",
-                crate::plumbing::printable::path(path),
+                "{name}:{}:{}: {}",
                 e.span.start.line,
                 e.span.start.col,
-                e.code
+                explain(&e.code)
             )
         })?;
-        Baselines::of_file(file)
-            .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(path)))
+        Baselines::of_file(file, &text).map_err(|e| format!("{name}:{e}"))
     }
 
     /// The baselines a file read holds, in this format. A format-1 file
     /// (from before `--turns` was renamed `--keys`) is read with its
     /// entries' `turns` taken as their `keys`: it measured the same thing,
     /// and the next bless writes it in format 2.
-    fn of_file(file: FileIn) -> Result<Baselines, String> {
+    /// Errors start with the `LINE:COL: ` of the problem in `text`.
+    fn of_file(file: FileIn, text: &str) -> Result<Baselines, String> {
         let name = match file.format {
             1 => "turns",
             2 | FORMAT => "keys",
             other => {
+                let (line, col) = scan::locate_field(text, "format").unwrap_or((1, 1));
                 return Err(format!(
-                    "baseline format {other} is not one this deja reads (1 to {FORMAT}); bless it again with this deja (deja probe --bless)"
+                    "{line}:{col}: baseline format {other} is not one this deja reads (1 to {FORMAT}); bless it again with this deja (deja probe --bless)"
                 ));
             }
         };
@@ -291,7 +459,11 @@ impl Baselines {
                 } else {
                     (e.keys, e.turns.map(|_| "turns"))
                 };
-                let at = format!("sweeps[{i}] (the {} sweep)", e.bot);
+                let (line, col) = scan::locate_list_element(text, "sweeps", i).unwrap_or((1, 1));
+                let at = format!(
+                    "{line}:{col}: sweeps[{i}] (the {} sweep)",
+                    crate::plumbing::printable::escape(&e.bot)
+                );
                 if let Some(other) = other {
                     return Err(format!(
                         "{at} has `{other}`, which a format-{} file does not: its key budget is `{name}`",
@@ -301,6 +473,11 @@ impl Baselines {
                 let Some(keys) = budget else {
                     return Err(format!("{at} has no `{name}`, its key budget"));
                 };
+                if e.figures.is_empty() {
+                    return Err(format!(
+                        "{at} has no figures, so it holds a sweep to nothing; bless it again from a sweep that covers seeds (deja sweep --bless-baseline FILE)"
+                    ));
+                }
                 Ok(Entry {
                     bot: e.bot,
                     keys,
@@ -323,8 +500,22 @@ impl Baselines {
         self.sweeps.iter().find(|e| e.matches(spec))
     }
 
-    /// Replaces (or adds) the entry for `report`'s kind of sweep.
-    pub fn bless(&mut self, report: &SweepReport) {
+    /// Replaces (or adds) the entry for `report`'s kind of sweep; refuses
+    /// a sweep that measured nothing, whose entry would hold no later
+    /// sweep to anything.
+    pub fn bless(&mut self, report: &SweepReport) -> Result<(), String> {
+        if report.summary.figures.is_empty() {
+            return Err(format!(
+                "not blessed: the sweep covered no seeds, so it measured no figures{}; sweep more seeds to bless from",
+                match report.spec.shard {
+                    Some(shard) => format!(
+                        " (shard {}/{} of its seeds is empty)",
+                        shard.index, shard.count
+                    ),
+                    None => String::new(),
+                }
+            ));
+        }
         self.format = FORMAT;
         let entry = Entry::of(report);
         match self.sweeps.iter_mut().find(|e| e.matches(&report.spec)) {
@@ -333,6 +524,7 @@ impl Baselines {
         }
         self.sweeps
             .sort_by(|a, b| (&a.bot, a.keys, a.depths).cmp(&(&b.bot, b.keys, b.depths)));
+        Ok(())
     }
 
     /// The file's text: one figure a line, means and spreads to six places,
@@ -484,7 +676,7 @@ mod tests {
     }
 
     fn parsed(text: &str) -> Result<Baselines, String> {
-        Baselines::of_file(ron::from_str(text).expect("RON"))
+        Baselines::of_file(ron::from_str(text).expect("RON"), text)
     }
 
     /// A format-1 file (its key budget named `turns`) is read as the
@@ -508,13 +700,13 @@ mod tests {
         let mixed = parsed(&format!("(format: 2, sweeps: [{}])", entry("turns: 2000")));
         assert_eq!(
             mixed.unwrap_err(),
-            "sweeps[0] (the random sweep) has `turns`, which a format-2 file does not: its key budget is `keys`"
+            "1:22: sweeps[0] (the random sweep) has `turns`, which a format-2 file does not: its key budget is `keys`"
         );
         let newer = parsed(&format!("(format: 4, sweeps: [{}])", entry("keys: 2000")));
         assert!(
             newer
                 .unwrap_err()
-                .starts_with("baseline format 4 is not one"),
+                .starts_with("1:2: baseline format 4 is not one"),
             "a newer format is refused"
         );
     }
@@ -576,7 +768,7 @@ mod tests {
             depths: (1, 6),
             map: (80, 40),
             measured_on: "seeds 1..2001".into(),
-            figures: BTreeMap::new(),
+            figures: BTreeMap::from([("win rate".to_string(), stat(0.5))]),
             reach: BTreeMap::from([
                 ("use.teleport.moved".to_string(), stat(0.5)),
                 ("use.heal.healed".to_string(), stat(5.0)),
@@ -614,6 +806,23 @@ mod tests {
         .to_text();
         assert!(text.contains("            reach: {\n"), "{text}");
         assert_eq!(parsed(&text).unwrap().sweeps, vec![entry]);
+    }
+
+    /// A situation's count is checked as a figure is: one no sweep could
+    /// fall short of is refused, naming it.
+    #[test]
+    fn a_situation_that_cannot_be_held_to_is_refused_naming_it() {
+        let text = "(format: 3, sweeps: [(bot: \"explorer\", keys: 3000, depths: (1, 6), map: (80, 40), measured_on: \"seeds 1..3\",\n figures: {\"win rate\": (mean: 0.5, sd: 0.5, n: 2)},\n reach: {\"end.won\": (mean: 0.5, sd: inf, n: 2)})])";
+        let error = ron::from_str::<FileIn>(text).err().expect("refused");
+        assert_eq!(error.span.start.line, 3);
+        assert!(
+            error
+                .code
+                .to_string()
+                .starts_with("situation \"end.won\": its sd is inf, which no sweep measures"),
+            "{}",
+            error.code
+        );
     }
 
     /// Every situation of the reach catalogue is reached by some sweep of
