@@ -67,6 +67,8 @@ pub enum Command {
     Bless(BlessArgs),
     /// Replay two recordings of one seed side by side and show, field by
     /// field, how their states differ at the first step where they do.
+    /// Runs that fail alike (the same key and failure at the same step)
+    /// are the same: exit 0; runs that part exit 3.
     #[command(after_help = concat!(
         "Examples:\n",
         "  deja diff bug.ron small.ron                 a bug report against its shrunk form\n",

@@ -389,3 +389,97 @@ fn show_warns_when_the_game_shown_is_not_the_one_recorded() {
     assert_exit(&before, 0);
     assert_eq!(text(&before.stderr), "", "every step up to 4 holds");
 }
+
+/// Two runs that fail: alike (a bug report and a copy of it, or itself)
+/// they are the same, exit 0, and the failure is named for both; a run
+/// that fails where the other plays on is a difference, naming which one
+/// fails, how, and that the other does not.
+#[test]
+fn diff_of_runs_that_fail_names_the_failure_for_both() {
+    let dir = scratch("drift", "diff-failures");
+    let play = |name: &str, keys: &str, code: i32| {
+        let out = support::run(
+            &[
+                "play",
+                "--seed",
+                "3",
+                "--keys",
+                keys,
+                "--canary",
+                "sticky-help",
+                "--frames",
+                "none",
+                "-o",
+                name,
+            ],
+            &dir,
+        );
+        assert_exit(&out, code);
+    };
+    play("bug.ron", "ll?<Esc>", 4);
+    play("walk.ron", "llhl", 0);
+    std::fs::copy(dir.join("bug.ron"), dir.join("copy.ron")).unwrap();
+    let broken = "invariant screen.escapable broken: Esc on the help screen left 1 screens open";
+    let cases: [(&str, &str, i32, Vec<String>); 4] = [
+        (
+            "bug.ron",
+            "copy.ron",
+            0,
+            vec![format!(
+                "bug.ron and copy.ron: the same state at every step from 0 to 2, and both fail alike at step 3: {broken}"
+            )],
+        ),
+        (
+            "bug.ron",
+            "bug.ron",
+            0,
+            vec![format!("both fail alike at step 3: {broken}")],
+        ),
+        (
+            "bug.ron",
+            "walk.ron",
+            3,
+            vec![format!(
+                "bug.ron and walk.ron: the same state up to step 2; then at step 3 (bug.ron pressed ?, walk.ron pressed h) bug.ron fails: {broken}, not 0; walk.ron does not"
+            )],
+        ),
+        (
+            "walk.ron",
+            "bug.ron",
+            3,
+            vec![format!(
+                "(walk.ron pressed h, bug.ron pressed ?) bug.ron fails: {broken}, not 0; walk.ron does not"
+            )],
+        ),
+    ];
+    for (a, b, code, wanted) in &cases {
+        let out = support::run(&["diff", a, b], &dir);
+        assert_exit(&out, *code);
+        for want in wanted {
+            assert_prints(&out, want);
+        }
+        let json = support::run(&["diff", a, b, "--format", "json"], &dir);
+        assert_exit(&json, *code);
+        let found: serde_json::Value = serde_json::from_str(text(&json.stdout).trim()).unwrap();
+        if *code == 0 {
+            assert_eq!(found["result"], "same", "{found}");
+            assert_eq!(found["failure"]["step"], 3, "{found}");
+            assert!(
+                found["failure"]["failure"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with(broken),
+                "{found}"
+            );
+        } else {
+            assert_eq!(found["result"], "failed", "{found}");
+            let failures = found["failures"].as_array().expect("one per run");
+            let bug = usize::from(*a != "bug.ron");
+            assert!(
+                failures[bug].as_str().unwrap().starts_with(broken),
+                "{found}"
+            );
+            assert!(failures[1 - bug].is_null(), "{found}");
+        }
+    }
+}

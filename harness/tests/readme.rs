@@ -42,7 +42,10 @@ const SAYS: &[(&str, &str)] = &[
     ("--keys 'kkkk>'", "You descend to depth 2."),
     ("-- replay bug.ron  ", "reproduced at step 3"),
     ("-- shrink bug.ron", "3 keys -> 1 key, the same failure"),
-    ("-- diff bug.ron small.ron", "fails at step 1"),
+    (
+        "-- diff bug.ron small.ron",
+        "then at step 1 (bug.ron pressed l, small.ron pressed ?) small.ron fails",
+    ),
     ("-- when bug.ron 'screen'", "step 3 (key ?"),
     (
         "'player.statuses.poison'",

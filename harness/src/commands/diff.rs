@@ -3,6 +3,9 @@
 //! side by side, step by step, to the first step whose states differ, where
 //! the two states are compared field by field: the state is serde data, so
 //! the difference is a list of paths and values, not two dumps to eyeball.
+//! A failure ends the comparison: runs that fail alike (the same key and
+//! the same failure at the same step) are the same, and the failure is
+//! named for both; otherwise each run's failure, or that it played on.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -15,7 +18,7 @@ use serde_json::Value;
 use crate::commands::args::{ContentArgs, Format};
 use crate::inspect::state_view;
 use crate::plumbing::exit;
-use crate::recording::Recording;
+use crate::recording::{Failure, Recording};
 use crate::replay;
 use crate::run::runner::Runner;
 
@@ -95,6 +98,14 @@ fn text_report(
     (a, name_a): (&Recording, &str),
     (b, name_b): (&Recording, &str),
 ) -> Result<u8, String> {
+    let names = Names {
+        a: crate::plumbing::printable::escape(name_a).into_owned(),
+        b: crate::plumbing::printable::escape(name_b).into_owned(),
+    };
+    let Names {
+        a: name_a,
+        b: name_b,
+    } = &names;
     let out = |line: String| crate::plumbing::output::out(line);
     match found {
         Found::RecordedOnly { steps, step, parts } => {
@@ -108,36 +119,19 @@ fn text_report(
             ))?;
             Ok(exit::DRIFT)
         }
-        Found::Same { steps } => {
-            let longer = match a.keys.len().cmp(&b.keys.len()) {
-                std::cmp::Ordering::Equal => String::new(),
-                std::cmp::Ordering::Less => {
-                    format!(
-                        "; {name_b} goes on for {} more keys",
-                        b.keys.len() - a.keys.len()
-                    )
-                }
-                std::cmp::Ordering::Greater => {
-                    format!(
-                        "; {name_a} goes on for {} more keys",
-                        a.keys.len() - b.keys.len()
-                    )
-                }
-            };
+        Found::Same { steps, failure } => {
             // --quiet says only what differs; exit 0 says the rest.
             if !crate::plumbing::output::quiet() {
-                out(format!(
-                    "{name_a} and {name_b}: the same state at every step from 0 to {steps}{longer}"
-                ))?;
+                out(names.same(steps, failure.as_ref(), (a.keys.len(), b.keys.len())))?;
             }
             Ok(exit::OK)
         }
-        Found::Failed { which, step, what } => {
-            let name = if which == 0 { &name_a } else { &name_b };
-            out(format!(
-                "{name_a} and {name_b}: the same state up to step {}; then {name} fails at step {step}: {what}",
-                step.saturating_sub(1)
-            ))?;
+        Found::Failed {
+            step,
+            keys,
+            failures,
+        } => {
+            out(names.failed(step, keys, failures))?;
             Ok(exit::DRIFT)
         }
         Found::Differs {
@@ -147,17 +141,9 @@ fn text_report(
             fields,
             ..
         } => {
-            let keys = match keys {
-                (None, None) => "the start".to_string(),
-                (Some(ka), Some(kb)) if ka == kb => format!("both pressed {ka}"),
-                (ka, kb) => format!(
-                    "{name_a} pressed {}, {name_b} pressed {}",
-                    ka.unwrap_or_else(|| "nothing".into()),
-                    kb.unwrap_or_else(|| "nothing".into())
-                ),
-            };
             out(format!(
-                "{name_a} and {name_b} differ first at step {step} ({keys}): {} differ",
+                "{name_a} and {name_b} differ first at step {step} ({}): {} differ",
+                names.keys(keys),
                 replay::and_list(&parts)
             ))?;
             for field in fields.iter().take(MAX_FIELDS_SHOWN) {
@@ -170,6 +156,84 @@ fn text_report(
                 ))?;
             }
             Ok(exit::DRIFT)
+        }
+    }
+}
+
+/// The two runs' names as a person reads them, and what is said in them.
+struct Names {
+    a: String,
+    b: String,
+}
+
+impl Names {
+    /// "the start", "both pressed l", "a.ron pressed l, b.ron pressed h".
+    fn keys(&self, keys: (Option<String>, Option<String>)) -> String {
+        match keys {
+            (None, None) => "the start".to_string(),
+            (Some(ka), Some(kb)) if ka == kb => format!("both pressed {ka}"),
+            (ka, kb) => format!(
+                "{} pressed {}, {} pressed {}",
+                self.a,
+                ka.unwrap_or_else(|| "nothing".into()),
+                self.b,
+                kb.unwrap_or_else(|| "nothing".into())
+            ),
+        }
+    }
+
+    /// The line for runs that are the same up to `step`, where one fails
+    /// and the other plays on, or both fail but not alike.
+    fn failed(
+        &self,
+        step: u64,
+        keys: (Option<String>, Option<String>),
+        failures: [Option<String>; 2],
+    ) -> String {
+        let Names { a, b } = self;
+        let fails = match failures {
+            [Some(what), None] => format!("{a} fails: {what}; {b} does not"),
+            [None, Some(what)] => format!("{b} fails: {what}; {a} does not"),
+            [wa, wb] => format!(
+                "both fail, not alike: {a}: {}; {b}: {}",
+                wa.unwrap_or_default(),
+                wb.unwrap_or_default()
+            ),
+        };
+        match step {
+            0 => format!("{a} and {b}: at the start (step 0) {fails}"),
+            _ => format!(
+                "{a} and {b}: the same state up to step {}; then at step {step} ({}) {fails}",
+                step - 1,
+                self.keys(keys)
+            ),
+        }
+    }
+
+    /// The line for runs that are the same at every step from 0 to
+    /// `steps`: and fail alike at the step after, or (`lengths`, their
+    /// keys) one of them goes on where the other ends.
+    fn same(&self, steps: u64, failure: Option<&Failure>, lengths: (usize, usize)) -> String {
+        let Names { a, b } = self;
+        match failure {
+            Some(failure) if failure.step == 0 => {
+                format!(
+                    "{a} and {b}: both fail alike at the start (step 0): {}",
+                    failure.kind
+                )
+            }
+            Some(failure) => format!(
+                "{a} and {b}: the same state at every step from 0 to {steps}, and both fail alike at step {}: {}",
+                failure.step, failure.kind
+            ),
+            None => {
+                let longer = match lengths {
+                    (la, lb) if la < lb => format!("; {b} goes on for {} more keys", lb - la),
+                    (la, lb) if la > lb => format!("; {a} goes on for {} more keys", la - lb),
+                    _ => String::new(),
+                };
+                format!("{a} and {b}: the same state at every step from 0 to {steps}{longer}")
+            }
         }
     }
 }
@@ -195,8 +259,12 @@ fn recorded_difference(a: &Recording, b: &Recording) -> Option<(u64, Vec<String>
 }
 
 enum Found {
-    /// The same state at every step both have.
-    Same { steps: u64 },
+    /// The same state at every step both have, and, when both fail at the
+    /// step after, the same key and the same failure there.
+    Same {
+        steps: u64,
+        failure: Option<Failure>,
+    },
     /// The same state at every step in this build, but the recordings (of
     /// the same keys) recorded other hashes from `step` on: made by other
     /// rules or content.
@@ -205,12 +273,12 @@ enum Found {
         step: u64,
         parts: Vec<String>,
     },
-    /// Run `which` (0 for A, 1 for B) failed at `step` before any state
-    /// differed.
+    /// One run or both failed at `step` before any state differed, and
+    /// not alike: each run's failure, or none where it played on.
     Failed {
-        which: usize,
         step: u64,
-        what: String,
+        keys: (Option<String>, Option<String>),
+        failures: [Option<String>; 2],
     },
     Differs {
         step: u64,
@@ -242,16 +310,24 @@ impl RawField {
 /// `deja diff --format json`: one object saying what was found.
 fn json_report(name_a: &str, name_b: &str, found: Found) -> Result<u8, String> {
     let (object, code) = match found {
-        Found::Same { steps } => (
-            serde_json::json!({"result": "same", "steps": steps}),
-            exit::OK,
-        ),
+        Found::Same { steps, failure } => {
+            let mut same = serde_json::json!({"result": "same", "steps": steps});
+            if let Some(failure) = failure {
+                same["failure"] =
+                    serde_json::json!({"step": failure.step, "failure": failure.kind.to_string()});
+            }
+            (same, exit::OK)
+        }
         Found::RecordedOnly { steps, step, parts } => (
             serde_json::json!({"result": "recorded hashes differ", "steps": steps, "step": step, "parts": parts}),
             exit::DRIFT,
         ),
-        Found::Failed { which, step, what } => (
-            serde_json::json!({"result": "failed", "file": if which == 0 { name_a } else { name_b }, "step": step, "failure": what}),
+        Found::Failed {
+            step,
+            keys,
+            failures,
+        } => (
+            serde_json::json!({"result": "failed", "step": step, "keys": [keys.0, keys.1], "failures": failures}),
             exit::DRIFT,
         ),
         Found::Differs {
@@ -303,14 +379,13 @@ fn first_difference(
     let common = a.keys.len().min(b.keys.len()) as u64;
     let mut step = 0;
     loop {
-        for (which, runner) in runners.iter().enumerate() {
-            if let Some(failure) = runner.failure() {
-                return Ok(Found::Failed {
-                    which,
-                    step: failure.step,
-                    what: failure.kind.to_string(),
-                });
-            }
+        let key = |r: &Recording| (step > 0).then(|| r.keys[(step - 1) as usize].to_string());
+        if let Some(found) = at_failure(
+            step,
+            (key(a), key(b)),
+            [runners[0].failure(), runners[1].failure()],
+        ) {
+            return Ok(found);
         }
         // The runners hash every step already.
         let [da, db] = [&runners[0], &runners[1]].map(|r| {
@@ -323,7 +398,6 @@ fn first_difference(
             da.hash != db.hash
         };
         if differ {
-            let key = |r: &Recording| (step > 0).then(|| r.keys[(step - 1) as usize].to_string());
             let mut parts = names(compare_parts(&da.parts, &db.parts).0);
             if parts.is_empty() {
                 parts.push("what the runs started with (seed, content, canaries)".into());
@@ -355,7 +429,10 @@ fn first_difference(
                     step: at,
                     parts,
                 },
-                None => Found::Same { steps: step },
+                None => Found::Same {
+                    steps: step,
+                    failure: None,
+                },
             });
         }
         step += 1;
@@ -365,6 +442,34 @@ fn first_difference(
             let _ = runner.press(key);
         }
     }
+}
+
+/// What the runs come to at `step` when either has failed there (after
+/// the same state at every step before it): the same when both pressed
+/// the same key and failed alike (the same kind, invariant or panic, and
+/// message), else each run's failure or that it played on.
+fn at_failure(
+    step: u64,
+    keys: (Option<String>, Option<String>),
+    failures: [Option<&Failure>; 2],
+) -> Option<Found> {
+    if let [Some(fa), Some(fb)] = failures
+        && fa == fb
+        && keys.0 == keys.1
+    {
+        return Some(Found::Same {
+            steps: step.saturating_sub(1),
+            failure: Some(fa.clone()),
+        });
+    }
+    if failures.iter().all(Option::is_none) {
+        return None;
+    }
+    Some(Found::Failed {
+        step,
+        keys,
+        failures: failures.map(|f| f.map(|f| f.kind.to_string())),
+    })
 }
 
 fn names(parts: Vec<&str>) -> Vec<String> {
@@ -443,6 +548,58 @@ fn short(value: &Value) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Runs fail alike when both fail at the step on the same key with the
+    /// same failure: kind, invariant and message. Anything else names each
+    /// run's failure, or none for a run that played on.
+    #[test]
+    fn runs_fail_alike_only_on_the_same_key_with_the_same_failure() {
+        use crate::recording::FailureKind;
+        let broken = |id: &str, message: &str| Failure {
+            step: 8,
+            kind: FailureKind::Invariant {
+                id: id.into(),
+                message: message.into(),
+            },
+        };
+        let key = |k: &str| Some(k.to_string());
+        let (x, y) = (
+            broken("screen.escapable", "left 1"),
+            broken("screen.escapable", "left 2"),
+        );
+        let z = broken("player.hp", "left 1");
+        let verdict = |keys: (&str, &str), failures: [Option<&Failure>; 2]| match at_failure(
+            8,
+            (key(keys.0), key(keys.1)),
+            failures,
+        ) {
+            None => "plays on".to_string(),
+            Some(Found::Same { steps, failure }) => {
+                format!("same to {steps}, both {}", failure.expect("alike").kind)
+            }
+            Some(Found::Failed { failures, .. }) => {
+                format!("failed: {:?}", failures.map(|f| f.is_some()))
+            }
+            Some(_) => "something else".to_string(),
+        };
+        let x_broken = "invariant screen.escapable broken: left 1";
+        assert_eq!(
+            verdict(("?", "?"), [Some(&x), Some(&x)]),
+            format!("same to 7, both {x_broken}")
+        );
+        for (keys, failures) in [
+            (("?", "?"), [Some(&x), Some(&y)]),
+            (("?", "?"), [Some(&x), Some(&z)]),
+            (("?", "h"), [Some(&x), Some(&x)]),
+        ] {
+            assert_eq!(verdict(keys, failures), "failed: [true, true]", "{keys:?}");
+        }
+        assert_eq!(
+            verdict(("?", "h"), [None, Some(&x)]),
+            "failed: [false, true]"
+        );
+        assert_eq!(verdict(("?", "?"), [None, None]), "plays on");
+    }
 
     #[test]
     fn raw_fields_that_differ_are_listed_by_path() {
