@@ -483,3 +483,43 @@ fn diff_of_runs_that_fail_names_the_failure_for_both() {
         }
     }
 }
+
+/// Every command that replays a recording on content other than its own
+/// says so in the same words (`diff` for each run it replays on it), and
+/// says nothing when each run is replayed on its own content.
+#[test]
+fn every_replaying_command_warns_alike_on_other_content() {
+    let dir = scratch("drift", "warns");
+    let content = tougher_spider(&dir);
+    let run = corpus("death-by-poison.ron");
+    let when = support::run(&["when", &run, "depth >= 1", "--content", &content], &dir);
+    assert_exit(&when, 0);
+    let warning = text(&when.stderr)
+        .lines()
+        .find(|l| l.contains("recorded with content "))
+        .unwrap_or_else(|| panic!("when warns: {}", text(&when.stderr)))
+        .to_string();
+    let on = ["--content", content.as_str()];
+    let cases: [(Vec<&str>, usize); 7] = [
+        ([&["replay", &run][..], &on].concat(), 1),
+        ([&["show", &run, "--at", "2"][..], &on].concat(), 1),
+        (
+            [&["replay", &run, "--cast", "-o", "movie.cast"][..], &on].concat(),
+            1,
+        ),
+        ([&["diff", &run, &run][..], &on].concat(), 2),
+        (vec!["diff", &run, &run, "--content-b", &content], 1),
+        (vec!["diff", &run, &run], 0),
+        (vec!["replay", &run, "--cast", "-o", "movie.cast"], 0),
+    ];
+    for (args, warned) in cases {
+        let out = support::run(&args, &dir);
+        let stderr = text(&out.stderr);
+        assert_eq!(
+            stderr.lines().filter(|l| **l == *warning).count(),
+            warned,
+            "deja {}: {stderr}",
+            args.join(" ")
+        );
+    }
+}

@@ -73,6 +73,8 @@ pub fn run(args: DiffArgs) -> Result<u8, String> {
         Some(dir) => crate::plumbing::content_dir::load(dir)?,
         None => content_a.clone(),
     };
+    replay::warn(&name_a, &a, &content_a);
+    replay::warn(&name_b, &b, &content_b);
     // Two contents on purpose (`--content-b`): the fingerprint differs at
     // every step by design, so the search compares what the runs did and
     // leaves out what they started with.

@@ -347,9 +347,7 @@ fn say_verdict(
     content: &Arc<Content>,
     size: (u16, u16),
 ) -> Result<(), String> {
-    for warning in &report.warnings {
-        crate::plumbing::output::err(format_args!("warning: {name}: {warning}"));
-    }
+    replay::say_warnings(name, &report.warnings);
     let summary = format!(
         "{} steps, {} turns, {}",
         report.steps, report.turns, report.outcome

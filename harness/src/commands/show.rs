@@ -60,9 +60,7 @@ pub fn run(args: ShowArgs) -> Result<u8, String> {
     let name = crate::plumbing::printable::path(&args.file);
     // What is shown is this build's game on this content: say so when that
     // is not the game the file recorded.
-    for warning in replay::warnings(&recording, &content) {
-        crate::plumbing::output::err(format_args!("warning: {name}: {warning}"));
-    }
+    replay::warn(&name.to_string(), &recording, &content);
     let (game, unlike) = replay::checked_game_at(&recording, content, args.at)
         .map_err(|e| format!("{name}: {e}"))?;
     if let Some(verdict) = unlike {

@@ -217,9 +217,14 @@ pub fn cast(
     content: Arc<Content>,
 ) -> Result<u8, String> {
     let recording = recording::read(file)?;
-    super::replay::report_hangs_against(&recording, crate::plumbing::printable::path(file));
+    super::replay::report_hangs_against(&recording, crate::plumbing::printable::path(&file));
+    crate::replay::warn(
+        &crate::plumbing::printable::path(file),
+        &recording,
+        &content,
+    );
     let timeline = Timeline::build(recording, content)
-        .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(file)))?;
+        .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(&file)))?;
     let (w, h) = args.size;
     let last = args
         .to_step

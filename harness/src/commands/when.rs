@@ -61,9 +61,7 @@ pub fn run(args: WhenArgs) -> Result<u8, String> {
     let recording = crate::recording::read(&args.file)?;
     let content = super::load_content(&args.content)?;
     let name = crate::plumbing::printable::path(&args.file);
-    for warning in replay::warnings(&recording, &content) {
-        crate::plumbing::output::err(format_args!("warning: {name}: {warning}"));
-    }
+    replay::warn(&name, &recording, &content);
     let timeline =
         Timeline::build(recording, content.clone()).map_err(|e| format!("{name}: {e}"))?;
     match &timeline.verdict {

@@ -233,6 +233,21 @@ pub fn warnings(recording: &Recording, content: &Content) -> Vec<String> {
     warnings
 }
 
+/// Says on standard error what makes a replay of `recording` on `content`
+/// another game than the one recorded ([`warnings`]), naming the file.
+pub fn warn(name: &str, recording: &Recording, content: &Content) {
+    say_warnings(name, &warnings(recording, content));
+}
+
+/// Each of `warnings` about the file `name` on standard error, as every
+/// command that replays a recording says them.
+pub fn say_warnings(name: &str, warnings: &[String]) {
+    let name = crate::plumbing::printable::escape(name);
+    for warning in warnings {
+        crate::plumbing::output::err(format_args!("warning: {name}: {warning}"));
+    }
+}
+
 /// Replays `recording` on `content`, stopping after `to_step` keys when
 /// given. `each_step` sees the game after every step (0 first), for frames.
 pub fn replay(
