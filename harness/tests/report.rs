@@ -481,6 +481,8 @@ fn impossible_reports_are_refused_by_report_and_merge_naming_the_file_and_the_fi
 /// Reading a report holds one seed's result at a time: three reports of a
 /// hundred thousand seeds (35 MB each) are drawn in what three of a
 /// thousand take. (Read whole, as they once were, they took over 200 MB.)
+/// The three are one sweep's report and two copies named as other games'
+/// sweeps, as `report` draws a sweep once.
 #[test]
 fn reports_are_read_in_memory_flat_in_their_seeds() {
     let dir = support::scratch("report", "memory");
@@ -503,10 +505,35 @@ fn reports_are_read_in_memory_flat_in_their_seeds() {
         ];
         assert_exit(&deja(&args, &dir), 0);
     };
+    // Copied, and the game's name's last letter changed in place, so the
+    // test holds none of a report in its own memory (which a child's peak
+    // may count from before it starts its own program).
+    let copies = |file: &str| {
+        use std::io::{Read, Seek, Write};
+        ["b", "c"].map(|copy| {
+            let name = format!("{copy}-{file}");
+            std::fs::copy(dir.join(file), dir.join(&name)).expect("copied");
+            let mut out = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(dir.join(&name))
+                .expect("opened");
+            let mut head = [0; 256];
+            out.read_exact(&mut head).expect("a report's start");
+            let head = String::from_utf8_lossy(&head);
+            let game = head.find("\"game\": \"").expect("the game's name") + "\"game\": \"".len();
+            let last = game + head[game..].find('"').expect("its end") - 1;
+            out.seek(std::io::SeekFrom::Start(last as u64))
+                .expect("seek");
+            out.write_all(copy.as_bytes()).expect("written");
+            name
+        })
+    };
     sweep("1..1001", "few.json");
     sweep("1..100001", "many.json");
     let peak = |file: &str| {
-        let args = ["report", file, file, file, "-o", "out.svg"];
+        let [b, c] = copies(file);
+        let args = ["report", file, &b, &c, "-o", "out.svg"];
         let (code, kb) = support::peak_kb_of(&args, &dir);
         assert_eq!(code, 0, "report {file}");
         kb
@@ -525,7 +552,9 @@ fn reports_are_read_in_memory_flat_in_their_seeds() {
         many < few + 8 * 1024,
         "{many} kB at the peak for 100,000 seeds, {few} kB for 1,000"
     );
-    std::fs::remove_file(dir.join("many.json")).expect("removed");
+    for file in ["many.json", "b-many.json", "c-many.json"] {
+        std::fs::remove_file(dir.join(file)).expect("removed");
+    }
 }
 
 /// The sweep's text summary and the balance report name the same top
@@ -643,5 +672,39 @@ fn a_report_of_the_older_format_is_refused_naming_the_file_and_what_to_do() {
     }
     for file in ["old.html", "merged.json"] {
         assert!(!dir.join(file).exists(), "{file} was written");
+    }
+}
+
+/// One sweep given twice, as the same file or as a copy of it, is drawn
+/// by `report` no more than `merge` adds it up twice: both refuse it with
+/// the same words, naming the files, and nothing is written.
+#[test]
+fn a_sweep_given_twice_is_refused_by_report_as_by_merge() {
+    let dir = scratch("twice");
+    std::fs::copy(dir.join("e.json"), dir.join("copy.json")).expect("a copy");
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["e.json", "e.json"],
+            "e.json: given twice; give each report once",
+        ),
+        (
+            &["e.json", "r.json", "copy.json"],
+            "copy.json: the same sweep as e.json (the explorer sweep of seeds 1..41), given twice; give each report once",
+        ),
+        (
+            &["r.json", "e.json", "r.json"],
+            "r.json: given twice; give each report once",
+        ),
+    ];
+    for (files, said) in cases {
+        let report = deja(&[&["report"][..], files, &["-o", "x.svg"]].concat(), &dir);
+        let merge = deja(&[&["merge"][..], files, &["-o", "x.json"]].concat(), &dir);
+        for out in [&report, &merge] {
+            assert_exit(out, 1);
+            assert_eq!(text(&out.stderr), format!("error: {said}\n"), "{files:?}");
+        }
+        for written in ["x.svg", "x.json"] {
+            assert!(!dir.join(written).exists(), "{written} was written");
+        }
     }
 }

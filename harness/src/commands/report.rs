@@ -53,6 +53,7 @@ pub fn run(args: ReportArgs) -> Result<u8, String> {
     for file in &args.files {
         sources.push(read(file)?);
     }
+    sweep::check::each_once(sources.iter().map(|s| (s.name.as_str(), &s.report)))?;
     let text = match ReportFormat::of(&args.output) {
         Some(ReportFormat::Svg) => report::svg(&sources)?,
         Some(ReportFormat::Html) => report::html(&sources)?,

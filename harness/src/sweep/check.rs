@@ -510,6 +510,41 @@ pub fn whole(name: &str, report: &SweepReport, folded: &Folded) -> Result<(), St
     bound_summary(report).map_err(|what| impossible(name, what))
 }
 
+/// Each sweep is given once: two reports of the same sweep (the same file
+/// twice, or a copy: the same spec, shard included, game and content) would
+/// be added up twice by `merge` and drawn twice by `report`, so both refuse
+/// the second, naming it and the first.
+pub fn each_once<'a>(
+    reports: impl IntoIterator<Item = (&'a str, &'a SweepReport)>,
+) -> Result<(), String> {
+    let reports: Vec<(&str, &SweepReport)> = reports.into_iter().collect();
+    for (later, (name, report)) in reports.iter().enumerate() {
+        let same = |(_, earlier): &&(&str, &SweepReport)| {
+            earlier.spec == report.spec
+                && earlier.game == report.game
+                && earlier.content == report.content
+        };
+        let Some((first, _)) = reports[..later].iter().find(same) else {
+            continue;
+        };
+        return Err(if first == name {
+            format!("{name}: given twice; give each report once")
+        } else {
+            let spec = &report.spec;
+            let shard = spec.shard.map_or_else(String::new, |s| {
+                format!("shard {}/{} of ", s.index, s.count)
+            });
+            format!(
+                "{name}: the same sweep as {first} ({shard}the {} sweep of seeds {}..{}), given twice; give each report once",
+                spec.bot.name(),
+                spec.seeds.start,
+                spec.seeds.end
+            )
+        });
+    }
+    Ok(())
+}
+
 /// A report that passed every check: what `deja report` draws and `deja
 /// merge` adds up; only [`super::read`] makes one.
 pub struct Checked {

@@ -211,6 +211,7 @@ pub fn merge(checked: Vec<check::Checked>) -> Result<SweepReport, String> {
     let Some((first_name, first)) = named.first() else {
         return Err("no reports to merge".into());
     };
+    check::each_once(named.iter().map(|(name, report)| (name.as_str(), report)))?;
     let count = match first.spec.shard {
         Some(shard) => shard.count,
         None => 1,
@@ -246,14 +247,8 @@ pub fn merge(checked: Vec<check::Checked>) -> Result<SweepReport, String> {
                 shard.index, shard.count
             ));
         }
-        let slot = &mut seen[(shard.index - 1) as usize];
-        if *slot {
-            return Err(format!(
-                "{name}: shard {}/{count} is given twice",
-                shard.index
-            ));
-        }
-        *slot = true;
+        // A shard given twice is the same sweep twice: each_once refused it.
+        seen[(shard.index - 1) as usize] = true;
         complete(name, report)?;
         seeds = seeds.saturating_add(report.results.len() as u64);
     }
