@@ -404,18 +404,7 @@ fn first_difference(
             if parts.is_empty() {
                 parts.push("what the runs started with (seed, content, canaries)".into());
             }
-            let mut raw = raw_differences(&runners[0], &runners[1]);
-            let tree = |r: &Runner| state_view::tree(r.game().state(), r.game().content());
-            let mut fields = state_view::differences(&tree(&runners[0]), &tree(&runners[1]));
-            if contents_differ {
-                raw.retain(|field| field.path != "content_fingerprint");
-                fields.retain(|field| !field.starts_with("content_fingerprint:"));
-            }
-            if fields.is_empty() {
-                // What the state view leaves out (the order of equal
-                // things, a counter it does not name) still tells.
-                fields = raw.iter().map(RawField::line).collect();
-            }
+            let (fields, raw) = fields_that_differ(&runners, contents_differ);
             return Ok(Found::Differs {
                 step,
                 keys: (key(a), key(b)),
@@ -444,6 +433,28 @@ fn first_difference(
             let _ = runner.press(key);
         }
     }
+}
+
+/// The fields of the two runs' states that differ: in the state view's
+/// words (or as raw paths where it names none of them), and as raw paths.
+/// With two contents on purpose, the fingerprint is left out.
+fn fields_that_differ(
+    runners: &[Runner; 2],
+    contents_differ: bool,
+) -> (Vec<String>, Vec<RawField>) {
+    let mut raw = raw_differences(&runners[0], &runners[1]);
+    let tree = |r: &Runner| state_view::tree(r.game().state(), r.game().content());
+    let mut fields = state_view::differences(&tree(&runners[0]), &tree(&runners[1]));
+    if contents_differ {
+        raw.retain(|field| field.path != "content_fingerprint");
+        fields.retain(|field| !field.starts_with("content_fingerprint:"));
+    }
+    if fields.is_empty() {
+        // What the state view leaves out (the order of equal things, a
+        // counter it does not name) still tells.
+        fields = raw.iter().map(RawField::line).collect();
+    }
+    (fields, raw)
 }
 
 /// What the runs come to at `step` when either has failed there (after
