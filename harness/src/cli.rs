@@ -218,6 +218,9 @@ pub fn version_text() -> String {
 
 /// Runs a parsed command line; returns the exit code.
 pub fn run(cli: Cli) -> u8 {
+    // Every command ends with 130 on SIGINT or SIGTERM; those with work to
+    // keep take the signals over.
+    crate::plumbing::interrupt::end_at_once();
     crate::plumbing::output::set_quiet(cli.quiet);
     crate::plumbing::output::set_colors(cli.color.decide());
     let result = match cli.command {

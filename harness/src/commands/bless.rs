@@ -42,11 +42,22 @@ struct Row {
 }
 
 pub fn run(args: BlessArgs) -> Result<u8, String> {
+    use crate::plumbing::interrupt;
     let content = super::load_content(&args.content)?;
+    // A signal stops the bless at the next key or file: each file is
+    // blessed whole or left as it was, and the table says which.
+    interrupt::stop_on_signals(true);
     let mut rows = Vec::new();
     for file in &args.files {
+        if interrupt::requested() {
+            break;
+        }
         let row = match recording::read(file) {
-            Ok(old) => bless_one(file, &old, &content, args.accept_outcome),
+            Ok(old) => match bless_one(file, &old, &content, args.accept_outcome) {
+                Ok(row) => row,
+                // A signal stopped the run: the table says what was done.
+                Err(_) => break,
+            },
             Err(message) => {
                 crate::plumbing::output::err(format_args!("error: {message}"));
                 Row {
@@ -62,14 +73,53 @@ pub fn run(args: BlessArgs) -> Result<u8, String> {
         rows.push(row);
     }
     print_table(&rows)?;
+    if rows.len() < args.files.len() {
+        crate::plumbing::output::out(format!(
+            "INTERRUPTED: blessed {} of {} files; the other {} are as they were",
+            rows.len(),
+            args.files.len(),
+            args.files.len() - rows.len()
+        ))?;
+        return Ok(exit::INTERRUPTED);
+    }
     Ok(rows.iter().map(|r| r.code).max().unwrap_or(exit::OK))
+}
+
+/// `old`'s keys pressed again on `runner` (at its start), to the end or a
+/// failure: the recording this build makes of them, keeping `old`'s note,
+/// origin and expect list, and what the list saw. A signal the command
+/// took over stops it at the next key.
+fn run_again(
+    old: &Recording,
+    mut runner: crate::run::runner::Runner,
+) -> Result<(Recording, crate::recording::expect::Watch<'_>), String> {
+    let mut watch = crate::recording::expect::Watch::new(&old.expect, runner.game());
+    for &key in &old.keys {
+        if crate::plumbing::interrupt::requested() {
+            return Err(crate::plumbing::interrupt::INTERRUPTED.into());
+        }
+        match runner.press(key) {
+            Ok(outcome) => watch.after_key(runner.game(), &outcome),
+            Err(_) => break,
+        }
+    }
+    let mut new = runner.recording(old.note.clone());
+    new.origin = old.origin.clone();
+    new.expect = old.expect.clone();
+    Ok((new, watch))
 }
 
 /// Re-runs `old`'s keys and rewrites `file` when what changed is allowed.
 /// A file that cannot be written (read-only, one of several names for one
 /// file, a full disk) is said as an error and its row says so; the other
-/// files are still blessed.
-fn bless_one(file: &Path, old: &Recording, content: &Arc<Content>, accept_outcome: bool) -> Row {
+/// files are still blessed. The error is only a signal that stopped the
+/// run ([`crate::plumbing::interrupt::INTERRUPTED`]).
+fn bless_one(
+    file: &Path,
+    old: &Recording,
+    content: &Arc<Content>,
+    accept_outcome: bool,
+) -> Result<Row, String> {
     let name = crate::plumbing::printable::path(file);
     let refused = |new: &str, drift: String, why: String, code: u8| Row {
         file: name.clone(),
@@ -79,27 +129,18 @@ fn bless_one(file: &Path, old: &Recording, content: &Arc<Content>, accept_outcom
         result: why,
         code,
     };
-    let mut runner = match replay::start(old, content.clone()) {
+    let runner = match replay::start(old, content.clone()) {
         Ok(runner) => runner,
         Err(message) => {
             crate::plumbing::output::err(format_args!("error: {name}: {message}"));
-            return refused("-", "-".into(), "cannot start".into(), exit::ERROR);
+            return Ok(refused("-", "-".into(), "cannot start".into(), exit::ERROR));
         }
     };
-    let mut watch = crate::recording::expect::Watch::new(&old.expect, runner.game());
-    for &key in &old.keys {
-        match runner.press(key) {
-            Ok(outcome) => watch.after_key(runner.game(), &outcome),
-            Err(_) => break,
-        }
-    }
-    let mut new = runner.recording(old.note.clone());
-    new.origin = old.origin.clone();
-    new.expect = old.expect.clone();
+    let (new, watch) = run_again(old, runner)?;
     let drift = first_drift(old, &new).map_or_else(|| "-".into(), |step| format!("step {step}"));
     let new_end = end_of(&new);
     if let Some((why, code)) = refusal(&name, old, &new, &watch, accept_outcome) {
-        return refused(&new_end, drift, why.into(), code);
+        return Ok(refused(&new_end, drift, why.into(), code));
     }
     let changes = changes(old, &new);
     let result = if changes.is_empty() {
@@ -108,18 +149,18 @@ fn bless_one(file: &Path, old: &Recording, content: &Arc<Content>, accept_outcom
         if let Err(message) = recording::write(file, &new) {
             crate::plumbing::output::err(format_args!("error: {message}"));
             let why = "not written (see the error above)";
-            return refused(&new_end, drift, why.into(), exit::ERROR);
+            return Ok(refused(&new_end, drift, why.into(), exit::ERROR));
         }
         format!("blessed: {}", changes.join("; "))
     };
-    Row {
+    Ok(Row {
         file: name,
         old: end_of(old),
         new: new_end,
         drift,
         result,
         code: exit::OK,
-    }
+    })
 }
 
 /// Why `new`, the run of `old`'s keys now, must not be written over the

@@ -110,6 +110,9 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
                 Some(path) => Autosave::named(path.clone(), note, origin),
                 None => Autosave::in_state_dir(&runner, note, origin)?,
             };
+            // Taken before the terminal goes raw, so a signal never ends
+            // the process with the terminal left so.
+            crate::plumbing::interrupt::stop_on_signals(false);
             let screen = crate::play::terminal::Screen::open(crate::plumbing::output::colors())?;
             crate::play::session::play(screen, runner, &autosave)
         }

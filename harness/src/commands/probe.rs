@@ -189,9 +189,9 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
         }
         let against = if args.bless {
             if problems == 0 {
-                baselines
-                    .bless(&report)
-                    .map_err(|e| format!("{}: {e}", args.baselines.display()))?;
+                baselines.bless(&report).map_err(|e| {
+                    format!("{}: {e}", crate::plumbing::printable::path(&args.baselines))
+                })?;
             }
             "blessed".to_string()
         } else {

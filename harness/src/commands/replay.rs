@@ -88,41 +88,38 @@ pub fn run(args: ReplayArgs) -> Result<u8, String> {
         );
     }
     let (files, had_directory) = expand_directories(&args.files)?;
+    // A signal stops the replays at the next key: the verdicts reached are
+    // said, with how many of the files they cover, and the exit is 130.
+    crate::plumbing::interrupt::stop_on_signals(true);
     if args.summary || had_directory {
         return summarize(&files, &args, &content);
     }
+    replay_each(&files, &args, &content)
+}
+
+/// Each file replayed and its verdict said in turn; the worst exit code.
+fn replay_each(files: &[PathBuf], args: &ReplayArgs, content: &Arc<Content>) -> Result<u8, String> {
+    use crate::plumbing::interrupt;
     let mut worst = exit::OK;
-    for file in &files {
-        let code = match replay_file(file, &args, &content) {
+    for (replayed, file) in files.iter().enumerate() {
+        let replay = if interrupt::requested() {
+            Err(interrupt::INTERRUPTED.to_string())
+        } else {
+            replay_file(file, args, content)
+        };
+        let code = match replay {
             Ok(code) => code,
+            Err(message) if message == interrupt::INTERRUPTED => {
+                return interrupted(replayed, files.len(), args.format);
+            }
             // The reader went away (`deja replay *.ron | head`): stop
             // quietly, not with an error for every file left.
             Err(message) if message == crate::plumbing::output::OUTPUT_CLOSED => {
                 return Ok(worst.max(exit::ERROR));
             }
             Err(message) => {
-                // Reading errors name the file already; the rest get it here.
-                let name = crate::plumbing::printable::path(file);
-                let message = match message.strip_prefix(&name) {
-                    // "FILE: message" or "FILE:LINE:COL: message".
-                    Some(rest) => rest.strip_prefix(": ").unwrap_or(rest).to_string(),
-                    None => message,
-                };
-                if args.format == Format::Json {
-                    // One object per file given, unreadable ones too, so a
-                    // script can pair inputs with outputs.
-                    // Shaped as a readable file's line is.
-                    let line = serde_json::json!({
-                        "file": file.to_string_lossy(),
-                        "verdict": {"verdict": "unreadable", "error": message.trim_start_matches(':')},
-                    });
-                    if crate::plumbing::output::out(line).is_err() {
-                        return Ok(worst.max(exit::ERROR));
-                    }
-                } else if message.starts_with(':') {
-                    crate::plumbing::output::err(format_args!("error: {name}{message}"));
-                } else {
-                    crate::plumbing::output::err(format_args!("error: {name}: {message}"));
+                if say_unreadable(file, message, args.format).is_err() {
+                    return Ok(worst.max(exit::ERROR));
                 }
                 exit::ERROR
             }
@@ -130,6 +127,45 @@ pub fn run(args: ReplayArgs) -> Result<u8, String> {
         worst = worst.max(code);
     }
     Ok(worst)
+}
+
+/// Why `file` could not be replayed, as its line: an error on standard
+/// error, or in JSON an object shaped as a readable file's.
+fn say_unreadable(file: &Path, message: String, format: Format) -> Result<(), String> {
+    // Reading errors name the file already; the rest get it here.
+    let name = crate::plumbing::printable::path(file);
+    let message = match message.strip_prefix(&name) {
+        // "FILE: message" or "FILE:LINE:COL: message".
+        Some(rest) => rest.strip_prefix(": ").unwrap_or(rest).to_string(),
+        None => message,
+    };
+    if format == Format::Json {
+        // One object per file given, unreadable ones too, so a script can
+        // pair inputs with outputs.
+        let line = serde_json::json!({
+            "file": file.to_string_lossy(),
+            "verdict": {"verdict": "unreadable", "error": message.trim_start_matches(':')},
+        });
+        return crate::plumbing::output::out(line);
+    }
+    if message.starts_with(':') {
+        crate::plumbing::output::err(format_args!("error: {name}{message}"));
+    } else {
+        crate::plumbing::output::err(format_args!("error: {name}: {message}"));
+    }
+    Ok(())
+}
+
+/// Says that a signal stopped the replays after `replayed` of `of` files
+/// (on standard output after the verdicts, or on standard error beside
+/// JSON); exit 130.
+fn interrupted(replayed: usize, of: usize, format: Format) -> Result<u8, String> {
+    let line = format!("INTERRUPTED: replayed {replayed} of {of} recordings");
+    match format {
+        Format::Json => crate::plumbing::output::err(format_args!("{line}")),
+        Format::Text => crate::plumbing::output::out(line)?,
+    }
+    Ok(exit::INTERRUPTED)
 }
 
 /// The most recordings one directory may give (each is read and replayed
@@ -176,18 +212,55 @@ const FILES_PER_GROUP: usize = 5;
 
 /// `--summary`: every file replayed quietly, the verdicts grouped by what
 /// they are (for a drift, which parts differ; for a failure, its
-/// signature), largest group first.
+/// signature), largest group first; those reached when a signal stops it.
 fn summarize(files: &[PathBuf], args: &ReplayArgs, content: &Arc<Content>) -> Result<u8, String> {
+    let (groups, worst, replayed) = grouped_verdicts(files, args, content);
+    let stopped = replayed < files.len();
+    if args.format == Format::Json {
+        let groups: Vec<serde_json::Value> = groups
+            .iter()
+            .map(|(class, names)| {
+                serde_json::json!({"verdict": class, "count": names.len(), "files": names})
+            })
+            .collect();
+        crate::plumbing::output::out(
+            serde_json::json!({"recordings": replayed, "groups": groups}),
+        )?;
+    } else {
+        say_groups(&groups, replayed)?;
+    }
+    if stopped {
+        return interrupted(replayed, files.len(), args.format);
+    }
+    Ok(worst)
+}
+
+/// Verdict classes, each with the files it holds.
+type Groups = Vec<(String, Vec<String>)>;
+
+/// The files' verdicts by class, largest group first, until a signal
+/// stops the replays: the groups, the worst exit code, and how many files
+/// were replayed.
+fn grouped_verdicts(
+    files: &[PathBuf],
+    args: &ReplayArgs,
+    content: &Arc<Content>,
+) -> (Groups, u8, usize) {
     use std::collections::BTreeMap;
     let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut worst = exit::OK;
+    let mut replayed = 0;
     for file in files {
+        if crate::plumbing::interrupt::requested() {
+            break;
+        }
         let name = crate::plumbing::printable::path(file);
         let (class, code) = match recording::read(file).and_then(|recording| {
             report_hangs_against(&recording, name.clone());
             replay::replay(&recording, content.clone(), args.to_step, |_, _, _| {})
         }) {
             Ok(report) => (verdict_class(&report.verdict), report.exit_code()),
+            Err(message) if message == crate::plumbing::interrupt::INTERRUPTED => break,
             Err(message) => {
                 // "FILE:LINE:COL: what", grouped by what.
                 let what = message.strip_prefix(&name).unwrap_or(&message);
@@ -197,32 +270,27 @@ fn summarize(files: &[PathBuf], args: &ReplayArgs, content: &Arc<Content>) -> Re
             }
         };
         worst = worst.max(code);
+        replayed += 1;
         groups
             .entry(class)
             .or_default()
             .push(file.to_string_lossy().into_owned());
     }
-    let mut groups: Vec<(String, Vec<String>)> = groups.into_iter().collect();
+    let mut groups: Groups = groups.into_iter().collect();
     groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
-    if args.format == Format::Json {
-        let groups: Vec<serde_json::Value> = groups
-            .iter()
-            .map(|(class, names)| {
-                serde_json::json!({"verdict": class, "count": names.len(), "files": names})
-            })
-            .collect();
-        crate::plumbing::output::out(
-            serde_json::json!({"recordings": files.len(), "groups": groups}),
-        )?;
-        return Ok(worst);
-    }
-    crate::plumbing::output::out(format!("replayed {} recordings:", files.len()))?;
+    (groups, worst, replayed)
+}
+
+/// The summary for people: a line per group, with its count and a few of
+/// its files.
+fn say_groups(groups: &[(String, Vec<String>)], replayed: usize) -> Result<(), String> {
+    crate::plumbing::output::out(format!("replayed {replayed} recordings:"))?;
     let width = groups
         .iter()
         .map(|(_, names)| names.len().to_string().len())
         .max()
         .unwrap_or(1);
-    for (class, names) in &groups {
+    for (class, names) in groups {
         let shown: Vec<&str> = names
             .iter()
             .take(FILES_PER_GROUP)
@@ -245,7 +313,7 @@ fn summarize(files: &[PathBuf], args: &ReplayArgs, content: &Arc<Content>) -> Re
             shown.join(", ")
         ))?;
     }
-    Ok(worst)
+    Ok(())
 }
 
 /// What a verdict is, for grouping: its kind, and which parts a drift

@@ -39,7 +39,7 @@ pub fn run(args: ShrinkArgs) -> Result<u8, String> {
     // A signal stops the shrink at its next candidate, which then writes
     // what it has. A second one ends the process at once with 130: -o is
     // written atomically, so it is left as it was.
-    let stop = crate::play::session::stop_on_signals(true);
+    let stop = crate::plumbing::interrupt::stop_on_signals(true);
     // Said once the recording is seen to fail (the first run), so a file
     // with nothing to shrink gets its refusal alone.
     let intro = format!(
@@ -55,7 +55,7 @@ pub fn run(args: ShrinkArgs) -> Result<u8, String> {
         args.content.content.as_deref(),
         args.max_tries,
         Watch {
-            stop: Some(&stop),
+            stop: Some(stop),
             status: &mut |status| progress.show(status, Instant::now()),
         },
     );

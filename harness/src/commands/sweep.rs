@@ -106,7 +106,7 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     let total = spec.seed_count();
     // SIGINT and SIGTERM stop the sweep taking seeds; what it covered is
     // summed up and written, marked incomplete, and it exits 130.
-    let stop = crate::play::session::stop_on_signals(true);
+    let stop = crate::plumbing::interrupt::stop_on_signals(true);
     let progress = Progress::new(total);
     let started = Instant::now();
     let saving = Saving {
@@ -114,7 +114,7 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     };
     let options = sweep::RunOptions {
         fail_fast: args.fail_fast,
-        stop: Some(&stop),
+        stop: Some(stop),
     };
     // Made before the sweep, so a directory that cannot take the report
     // fails before any seed is spent.
@@ -266,7 +266,7 @@ fn bless_or_compare(
         }
         baselines
             .bless(report)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(path)))?;
         crate::plumbing::files::write_atomic(path, baselines.to_text().as_bytes())?;
         text.say(format!(
             "blessed the {} sweep's figures into {}",

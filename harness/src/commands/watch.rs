@@ -33,8 +33,9 @@ pub fn watch(file: &Path, args: &ReplayArgs, content: Arc<Content>) -> Result<u8
     let timeline = Timeline::build(recording, content.clone())
         .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(file)))?;
     let marks = &timeline.marks;
+    // Taken before the terminal goes raw, never to be left so by a signal.
+    let signals = crate::plumbing::interrupt::stop_on_signals(false);
     let mut screen = Screen::open(crate::plumbing::output::colors())?;
-    let signals = session::stop_on_signals(false);
     let mut viewer = Viewer::new(args.speed);
     let mut shown: (u64, Game) = (0, timeline.game_at(0));
     let mut next_tick = Instant::now() + viewer.interval();
@@ -217,14 +218,14 @@ pub fn cast(
     content: Arc<Content>,
 ) -> Result<u8, String> {
     let recording = recording::read(file)?;
-    super::replay::report_hangs_against(&recording, crate::plumbing::printable::path(&file));
+    super::replay::report_hangs_against(&recording, crate::plumbing::printable::path(file));
     crate::replay::warn(
         &crate::plumbing::printable::path(file),
         &recording,
         &content,
     );
     let timeline = Timeline::build(recording, content)
-        .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(&file)))?;
+        .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(file)))?;
     let (w, h) = args.size;
     let last = args
         .to_step

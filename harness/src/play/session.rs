@@ -22,8 +22,7 @@
 //! link put there since.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use game_core::Key;
@@ -154,35 +153,6 @@ fn utc_stamp(now: std::time::SystemTime) -> String {
     )
 }
 
-/// A flag SIGINT and SIGTERM set, for a loop to stop at: terminal play
-/// and the viewer give the terminal back and leave, a sweep stops taking
-/// seeds, a shrink stops at its next candidate. With `second_exits`, a
-/// second signal once the flag is set ends the process at once with 130 (a
-/// sweep or shrink whose user presses Ctrl-C twice means it); the terminal
-/// loops see the flag within [`SIGNAL_POLL`] and must restore the terminal
-/// themselves, so they do not ask for it.
-///
-/// SIGHUP is left to end the process as it does by default: it means the
-/// terminal has gone, so there is nothing to give back, and a process that
-/// stayed would wait on a terminal that can never answer.
-pub fn stop_on_signals(second_exits: bool) -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
-        // Registering fails only for forbidden signals, none of these. The
-        // shutdown goes first: it looks at the flag before this signal
-        // sets it.
-        if second_exits {
-            let _ = signal_hook::flag::register_conditional_shutdown(
-                signal,
-                i32::from(exit::INTERRUPTED),
-                flag.clone(),
-            );
-        }
-        let _ = signal_hook::flag::register(signal, flag.clone());
-    }
-    flag
-}
-
 /// How often the loops look at the signal flag while waiting for a key.
 pub const SIGNAL_POLL: Duration = Duration::from_millis(200);
 
@@ -247,7 +217,7 @@ pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Resu
         crate::play::terminal::restore();
         crate::run::watchdog::report_written(hang, &to);
     }));
-    let signals = stop_on_signals(false);
+    let signals = crate::plumbing::interrupt::stop_on_signals(false);
     autosave.save(&runner)?;
     let ended = loop {
         let (w, h) = screen.size();

@@ -10,8 +10,8 @@ pub const USAGE: u8 = 2;
 pub const DRIFT: u8 = 3;
 /// A failure was found: panic, broken invariant, stuck turn.
 pub const FAILURE: u8 = 4;
-/// Ended by Ctrl-C, SIGINT or SIGTERM at the terminal, as shells report
-/// SIGINT.
+/// Ended by Ctrl-C, SIGINT or SIGTERM, whatever the command, as shells
+/// report SIGINT (see `crate::plumbing::interrupt`).
 pub const INTERRUPTED: u8 = 130;
 
 /// The table printed under `--help`.

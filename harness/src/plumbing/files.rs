@@ -320,16 +320,21 @@ impl Destination {
         }
     }
 
-    /// Writes `bytes` there, whole; the path written.
+    /// Writes `bytes` there, whole; the path written. A signal that ends
+    /// the command waits for the file to be in place, as it does for
+    /// [`write_atomic`].
     pub fn write(&self, bytes: &[u8]) -> Result<PathBuf, String> {
+        use crate::plumbing::interrupt::while_writing;
         match self {
             Destination::Named(path) => write_atomic(path, bytes).map(|()| path.clone()),
             Destination::New {
                 dir,
                 stem,
                 extension,
-            } => write_new(dir, stem, extension, bytes),
-            Destination::Own(path) => rewrite_own(path, bytes).map(|()| path.clone()),
+            } => while_writing(|| write_new(dir, stem, extension, bytes)),
+            Destination::Own(path) => {
+                while_writing(|| rewrite_own(path, bytes)).map(|()| path.clone())
+            }
         }
     }
 }
@@ -619,9 +624,12 @@ pub fn write_atomic_with(
             writable_special(path, kind)?;
             write_through(path, &target, write)
         }
+        // A signal that ends the command waits for the file to be in place.
         Kind::FileOrNothing => {
             let old = replaceable(path, &target)?;
-            replace_atomically(path, &target, old.as_ref(), write)
+            crate::plumbing::interrupt::while_writing(|| {
+                replace_atomically(path, &target, old.as_ref(), write)
+            })
         }
     }
 }

@@ -250,6 +250,8 @@ pub fn say_warnings(name: &str, warnings: &[String]) {
 
 /// Replays `recording` on `content`, stopping after `to_step` keys when
 /// given. `each_step` sees the game after every step (0 first), for frames.
+/// A signal the command took over stops it at the next key with the error
+/// [`crate::plumbing::interrupt::INTERRUPTED`].
 pub fn replay(
     recording: &Recording,
     content: Arc<Content>,
@@ -275,6 +277,9 @@ pub fn replay(
     }
     let mut watch = crate::recording::expect::Watch::new(&recording.expect, runner.game());
     for step in 1..=last {
+        if crate::plumbing::interrupt::requested() {
+            return Err(crate::plumbing::interrupt::INTERRUPTED.into());
+        }
         let key = recording.keys[(step - 1) as usize];
         let pressed = runner.press(key);
         each_step(step, Some(key), runner.game());
