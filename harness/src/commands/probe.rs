@@ -152,84 +152,26 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
     );
-    let saving = Saving {
-        dir: args.save_failures.clone(),
-    };
     let mut found = 0u64;
     let mut lines = Vec::new();
     // The situations of the reach catalogue any bot sweep reached.
     let situations = game_core::invariants::reach::ids(&content);
     let mut reached = std::collections::BTreeSet::new();
     for probe in SWEEPS {
-        let spec = spec(probe, args.first_seed);
-        let name = sweep_name(probe);
-        let clock = Instant::now();
-        let options = RunOptions {
-            fail_fast: args.fail_fast,
-            stop: None,
-        };
-        let report = sweep::run(
-            &spec,
-            &content,
-            jobs,
-            &saving,
-            options,
-            &|_| {},
-            &mut |_| {},
-        )?;
-        let mut problems = report.summary.failures;
-        super::sweep::print_groups(
-            &format!("{name}: "),
-            &report.summary.groups,
-            &super::sweep::Text::STDOUT,
-        )?;
-        for problem in sweep::commands_that_never_work(&report.summary) {
-            crate::plumbing::output::out(format!("FAILURE {name} commands: {problem}"))?;
-            problems += 1;
-        }
-        let against = if args.bless {
-            if problems == 0 {
-                baselines.bless(&report).map_err(|e| {
-                    format!("{}: {e}", crate::plumbing::printable::path(&args.baselines))
-                })?;
-            }
-            "blessed".to_string()
-        } else {
-            let (against, deviations) =
-                hold_to_baseline(&name, &report, &baselines, &args.baselines, &situations)?;
-            problems += deviations;
-            against
-        };
-        if let Some(bot) = &report.summary.bot {
-            reached.extend(bot.reach.keys().cloned());
-        }
-        found += problems;
+        let swept = sweep_one(probe, &args, &content, jobs, &mut baselines, &situations)?;
+        reached.extend(swept.reached);
+        found += swept.problems;
         if args.fail_fast && found > 0 {
             crate::plumbing::output::out(format!(
-                "probe: the {name} sweep found something; stopping (--fail-fast)"
+                "probe: the {} sweep found something; stopping (--fail-fast)",
+                sweep_name(probe)
             ))?;
             return Ok(exit::FAILURE);
         }
-        lines.push(format!(
-            "{name:<15} seeds {}..{}: {} failures, {against}; {:.1}s",
-            spec.seeds.start,
-            spec.seeds.end,
-            report.summary.failures,
-            clock.elapsed().as_secs_f64()
-        ));
+        lines.push(swept.line);
     }
     if args.bless {
-        if found > 0 {
-            return Err(format!(
-                "{}: not blessed: the probe found {found} problems; fix them first",
-                crate::plumbing::printable::path(&args.baselines)
-            ));
-        }
-        crate::plumbing::files::write_atomic(&args.baselines, baselines.to_text().as_bytes())?;
-        lines.push(format!(
-            "wrote {}",
-            crate::plumbing::printable::path(&args.baselines)
-        ));
+        lines.push(write_blessed(&args, &baselines, found)?);
     }
     lines.push(reach_line(&situations, &reached));
     let clock = Instant::now();
@@ -244,6 +186,96 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
         clock.elapsed().as_secs_f64()
     ));
     say_what_was_found(lines, found, started)
+}
+
+/// What one of the probe's sweeps found: its problems (failures, commands
+/// that never work, figures out of their bands), its line, and the
+/// situations its bot reached.
+struct Swept {
+    problems: u64,
+    line: String,
+    reached: Vec<String>,
+}
+
+/// Runs the sweep `probe` and holds it to its baseline (or, with
+/// `--bless`, blesses the baseline from it when it found nothing).
+fn sweep_one(
+    probe: ProbeSweep,
+    args: &ProbeArgs,
+    content: &std::sync::Arc<game_core::content::Content>,
+    jobs: usize,
+    baselines: &mut crate::sweep::baseline::Baselines,
+    situations: &[String],
+) -> Result<Swept, String> {
+    let spec = spec(probe, args.first_seed);
+    let name = sweep_name(probe);
+    let clock = Instant::now();
+    let options = RunOptions {
+        fail_fast: args.fail_fast,
+        stop: None,
+    };
+    let saving = Saving {
+        dir: args.save_failures.clone(),
+    };
+    let report = sweep::run(&spec, content, jobs, &saving, options, &|_| {}, &mut |_| {})?;
+    let mut problems = report.summary.failures;
+    super::sweep::print_groups(
+        &format!("{name}: "),
+        &report.summary.groups,
+        &super::sweep::Text::STDOUT,
+    )?;
+    for problem in sweep::commands_that_never_work(&report.summary) {
+        crate::plumbing::output::out(format!("FAILURE {name} commands: {problem}"))?;
+        problems += 1;
+    }
+    let against = if args.bless {
+        if problems == 0 {
+            baselines.bless(&report).map_err(|e| {
+                format!("{}: {e}", crate::plumbing::printable::path(&args.baselines))
+            })?;
+        }
+        "blessed".to_string()
+    } else {
+        let (against, deviations) =
+            hold_to_baseline(&name, &report, baselines, &args.baselines, situations)?;
+        problems += deviations;
+        against
+    };
+    let line = format!(
+        "{name:<15} seeds {}..{}: {} failures, {against}; {:.1}s",
+        spec.seeds.start,
+        spec.seeds.end,
+        report.summary.failures,
+        clock.elapsed().as_secs_f64()
+    );
+    let reached = report
+        .summary
+        .bot
+        .as_ref()
+        .map(|bot| bot.reach.keys().cloned().collect())
+        .unwrap_or_default();
+    Ok(Swept {
+        problems,
+        line,
+        reached,
+    })
+}
+
+/// `--bless`: writes the blessed baselines when the probe found nothing;
+/// the line that says so.
+fn write_blessed(
+    args: &ProbeArgs,
+    baselines: &crate::sweep::baseline::Baselines,
+    found: u64,
+) -> Result<String, String> {
+    let file = crate::plumbing::printable::path(&args.baselines);
+    if found > 0 {
+        return Err(format!(
+            "{file}: not blessed: the probe found {found} problems; fix them first"
+        ));
+    }
+    crate::plumbing::files::write_atomic(&args.baselines, baselines.to_text().as_bytes())?;
+    Ok(format!("wrote {file}"))
 }
 
 /// The probe's lines, one per part, and its verdict; the exit code.
