@@ -857,3 +857,32 @@ fn the_caret_under_a_refused_condition_stands_under_its_column() {
         );
     }
 }
+
+#[test]
+fn a_key_that_would_not_show_as_itself_is_named_by_its_code_point() {
+    let dir = support::scratch("hostile-inputs", "invisible-key");
+    let played = deja()
+        .current_dir(&dir)
+        .args([
+            "play",
+            "--seed",
+            "7",
+            "--keys",
+            "l<U+200B>l",
+            "-o",
+            "keys.ron",
+        ])
+        .args(["--frames", "none"])
+        .output()
+        .unwrap();
+    assert_eq!(played.status.code(), Some(0), "{}", text(&played.stderr));
+    let out = deja()
+        .current_dir(&dir)
+        .args(["show", "keys.ron", "--at", "2"])
+        .output()
+        .unwrap();
+    let said = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(said.contains("(key <U+200B>)"), "{said}");
+    assert!(!said.contains('\u{200b}'), "printed raw: {said}");
+}

@@ -88,7 +88,8 @@ pub fn run(args: DiffArgs) -> Result<u8, String> {
     }
     let found = first_difference((&a, &name_a), (&b, &name_b), content_a, content_b)?;
     if args.format == Format::Json {
-        return json_report(&name_a, &name_b, found);
+        // JSON names the files as they are, and escapes by its own rules.
+        return json_report(&args.a.to_string_lossy(), &args.b.to_string_lossy(), found);
     }
     text_report(found, (&a, &name_a), (&b, &name_b))
 }
@@ -101,8 +102,8 @@ fn text_report(
     (b, name_b): (&Recording, &str),
 ) -> Result<u8, String> {
     let names = Names {
-        a: crate::plumbing::printable::escape(name_a).into_owned(),
-        b: crate::plumbing::printable::escape(name_b).into_owned(),
+        a: name_a.to_string(),
+        b: name_b.to_string(),
     };
     let Names {
         a: name_a,
