@@ -362,11 +362,9 @@ impl Reached<'_> {
     fn summary(&self) -> String {
         match self {
             Reached::Node(node) => state_view::summary(node),
-            Reached::Entity(entity) => format!(
-                "{}: {}",
-                entity.name,
-                state_view::summary(&Node::Group(entity.fields.clone()))
-            ),
+            // The entry's name goes beside its value (`Reading::values`),
+            // so the value is its fields alone.
+            Reached::Entity(entity) => state_view::summary(&Node::Group(entity.fields.clone())),
             Reached::Count(n) => n.to_string(),
             Reached::Absent => Value::None.to_string(),
         }
@@ -1509,6 +1507,21 @@ mod tests {
                 panic!("{failure}");
             }
         });
+    }
+
+    #[test]
+    fn a_picked_entry_is_named_once_beside_its_fields() {
+        let game = Game::new(GameConfig::new(7)).expect("starts");
+        let content = Content::shared_embedded();
+        let monster = &game.state().monsters[0];
+        let condition = Condition::parse(&format!("monsters[#{}]", monster.id.0)).unwrap();
+        let [reading] = &condition.readings(game.state(), &content)[..] else {
+            panic!("one field read");
+        };
+        let text = reading.text();
+        let name = content.monster(monster.kind).name.clone();
+        assert_eq!(text.matches(&format!("{name} #")).count(), 1, "{text}");
+        assert!(text.contains(&format!("kind {name}")), "{text}");
     }
 
     /// Each condition, and whether it holds of `state`; fails naming every
