@@ -164,7 +164,7 @@ impl Frame {
     /// draws as nothing) is written as its escape ([`crate::text::shown`]),
     /// so a row is never wider on a terminal than the frame.
     pub fn put_str(&mut self, x: i32, y: i32, text: &str, style: Style) -> i32 {
-        let text = crate::text::shown(text, crate::text::Place::Cell);
+        use crate::text::{Place, shown, shows_as_itself};
         let mut col = x;
         // The row found once, not once a character; none above or below
         // the frame.
@@ -172,7 +172,7 @@ impl Frame {
         let mut row = usize::try_from(y)
             .ok()
             .and_then(|y| self.cells.chunks_exact_mut(width).nth(y));
-        for glyph in text.chars() {
+        let mut put = |glyph: char| {
             if let Some(cell) = (row.as_mut())
                 .zip(usize::try_from(col).ok())
                 .and_then(|(row, col)| row.get_mut(col))
@@ -180,6 +180,17 @@ impl Frame {
                 *cell = Cell::new(glyph, style);
             }
             col += 1;
+        };
+        for glyph in text.chars() {
+            // Printable ASCII, nearly all the game's text, is asked about
+            // first: the frame is drawn on every eighth key of a sweep.
+            if (' '..='~').contains(&glyph) || shows_as_itself(glyph, Place::Cell) {
+                put(glyph);
+            } else {
+                shown(glyph.encode_utf8(&mut [0; 4]), Place::Cell)
+                    .chars()
+                    .for_each(&mut put);
+            }
         }
         col
     }
