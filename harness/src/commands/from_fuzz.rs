@@ -78,48 +78,7 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
     crate::run::watchdog::on_hang(Box::new(move |hang| {
         crate::run::watchdog::report_written(hang, &to);
     }));
-    // Exactly how libfuzzer-sys turns bytes into a typed input.
-    let unstructured = Unstructured::new(&bytes);
-    let runner = match args.target {
-        FuzzTarget::Intents => {
-            let input = IntentsInput::arbitrary_take_rest(unstructured).map_err(|e| {
-                format!(
-                    "{}: not an intents input: {e}",
-                    crate::plumbing::printable::path(&args.artifact)
-                )
-            })?;
-            crate::plumbing::output::note(format!(
-                "input: seed {}, {} intents",
-                input.seed,
-                input.intents.len()
-            ));
-            fuzz::play_intents_recorded(&input, canaries)
-        }
-        FuzzTarget::Keys => {
-            let input = KeysInput::arbitrary_take_rest(unstructured).map_err(|e| {
-                format!(
-                    "{}: not a keys input: {e}",
-                    crate::plumbing::printable::path(&args.artifact)
-                )
-            })?;
-            let keys = fuzz::lenient_keys(&input.keys);
-            crate::plumbing::output::note(format!(
-                "input: seed {}, {} keys: {}",
-                input.seed,
-                keys.len(),
-                Key::format_all(&keys)
-            ));
-            fuzz::play_keys_recorded(&input, canaries)
-        }
-        other => {
-            return Err(format!(
-                "from-fuzz turns intents and keys artifacts into recordings; a {} artifact is not a run of the game. Reproduce it with: cargo fuzz run {} {}",
-                other.name(),
-                other.name(),
-                crate::plumbing::printable::path(&args.artifact)
-            ));
-        }
-    };
+    let runner = play_artifact(&args, &bytes, canaries)?;
     let note = format!(
         "From the {} fuzz artifact {}.",
         args.target.name(),
@@ -134,32 +93,68 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
     }
     let recording = runner.recording(note);
     crate::recording::write(&args.output, &recording)?;
+    let output = crate::plumbing::printable::path(&args.output);
+    let err = |line: String| crate::plumbing::output::err(format_args!("{line}"));
     match runner.failure() {
         Some(failure) => {
-            crate::plumbing::output::err(format_args!(
+            err(format!(
                 "{} keys, failing at step {}: {}",
                 recording.keys.len(),
                 failure.step,
                 failure.kind
             ));
-            crate::plumbing::output::err(format_args!(
-                "wrote {}; reproduce with: deja replay {}",
-                crate::plumbing::printable::path(&args.output),
-                crate::plumbing::printable::path(&args.output)
+            err(format!(
+                "wrote {output}; reproduce with: deja replay {output}"
             ));
-            crate::plumbing::output::err(format_args!(
-                "shrink with: deja shrink {} -o small.ron",
-                crate::plumbing::printable::path(&args.output)
-            ));
+            err(format!("shrink with: deja shrink {output} -o small.ron"));
             Ok(exit::FAILURE)
         }
         None => {
-            crate::plumbing::output::err(format_args!(
-                "warning: the artifact does not fail in this build (a canary run? pass the same --canary); wrote the run anyway to {}",
-                crate::plumbing::printable::path(&args.output)
+            err(format!(
+                "warning: the artifact does not fail in this build (a canary run? pass the same --canary); wrote the run anyway to {output}"
             ));
             Ok(exit::OK)
         }
+    }
+}
+
+/// The artifact's bytes read as libfuzzer-sys reads them into its target's
+/// typed input, and played as the target plays it, every key hashed.
+fn play_artifact(
+    args: &FromFuzzArgs,
+    bytes: &[u8],
+    canaries: Canaries,
+) -> Result<crate::run::runner::Runner, String> {
+    let artifact = crate::plumbing::printable::path(&args.artifact);
+    let unstructured = Unstructured::new(bytes);
+    match args.target {
+        FuzzTarget::Intents => {
+            let input = IntentsInput::arbitrary_take_rest(unstructured)
+                .map_err(|e| format!("{artifact}: not an intents input: {e}"))?;
+            crate::plumbing::output::note(format!(
+                "input: seed {}, {} intents",
+                input.seed,
+                input.intents.len()
+            ));
+            Ok(fuzz::play_intents_recorded(&input, canaries))
+        }
+        FuzzTarget::Keys => {
+            let input = KeysInput::arbitrary_take_rest(unstructured)
+                .map_err(|e| format!("{artifact}: not a keys input: {e}"))?;
+            let keys = fuzz::lenient_keys(&input.keys);
+            crate::plumbing::output::note(format!(
+                "input: seed {}, {} keys: {}",
+                input.seed,
+                keys.len(),
+                Key::format_all(&keys)
+            ));
+            Ok(fuzz::play_keys_recorded(&input, canaries))
+        }
+        other => Err(format!(
+            "from-fuzz turns intents and keys artifacts into recordings; a {} artifact is not a run of the game. Reproduce it with: cargo fuzz run {} {artifact}",
+            other.name(),
+            other.name(),
+        )),
     }
 }
 

@@ -41,15 +41,7 @@ pub fn watch(file: &Path, args: &ReplayArgs, content: Arc<Content>) -> Result<u8
     let mut next_tick = Instant::now() + viewer.interval();
     let mut interrupted = false;
     loop {
-        if shown.0 != viewer.position {
-            let (from, to) = (shown.0, viewer.position);
-            if to > from && to - from < timeline.spacing() {
-                timeline.press_to(&mut shown.1, from, to);
-            } else {
-                shown.1 = timeline.game_at(to);
-            }
-            shown.0 = to;
-        }
+        move_to(&mut shown, viewer.position, &timeline);
         draw(&mut screen, &shown.1, &timeline, &viewer)?;
         let now = Instant::now();
         let wait = if viewer.playing {
@@ -96,6 +88,22 @@ pub fn watch(file: &Path, args: &ReplayArgs, content: Arc<Content>) -> Result<u8
     } else {
         timeline.verdict.exit_code()
     })
+}
+
+/// `shown`, the game at a step, moved to the game at step `to`: by pressing
+/// the keys between when they are fewer than the timeline's keyframes are
+/// apart, else from the keyframe before it.
+fn move_to(shown: &mut (u64, Game), to: u64, timeline: &Timeline) {
+    let from = shown.0;
+    if from == to {
+        return;
+    }
+    if to > from && to - from < timeline.spacing() {
+        timeline.press_to(&mut shown.1, from, to);
+    } else {
+        shown.1 = timeline.game_at(to);
+    }
+    shown.0 = to;
 }
 
 /// The viewer's `p`: the run from `step` on is the player's, recorded to a

@@ -341,30 +341,7 @@ fn found_failure(
     };
     let reproduce = match &saved {
         Some(path) => format!("deja replay {path}"),
-        None => {
-            let canaries: String = spec
-                .canaries
-                .iter()
-                .map(|c| format!(" --canary {c}"))
-                .collect();
-            let limit = if spec.progress_limit == default_progress_limit(spec.bot) {
-                String::new()
-            } else {
-                format!(" --progress-limit {}", spec.progress_limit)
-            };
-            let map = if (spec.map_width, spec.map_height) == (DEFAULT_WIDTH, DEFAULT_HEIGHT) {
-                String::new()
-            } else {
-                format!(" --map-size {}x{}", spec.map_width, spec.map_height)
-            };
-            format!(
-                "deja sweep --seeds {seed}..={seed} --depths {}..={} --bot {} --keys {}{map}{limit}{canaries} --save-failures DIR",
-                spec.depths.first,
-                spec.depths.last,
-                bot_name(spec.bot),
-                spec.keys
-            )
-        }
+        None => sweep_command(spec, seed),
     };
     FoundFailure {
         seed,
@@ -374,6 +351,33 @@ fn found_failure(
         recording: saved,
         reproduce,
     }
+}
+
+/// The command that sweeps `seed` alone as `spec` swept it, saving what it
+/// finds: how to reproduce a failure no file was saved for.
+fn sweep_command(spec: &SweepSpec, seed: u64) -> String {
+    let canaries: String = spec
+        .canaries
+        .iter()
+        .map(|c| format!(" --canary {c}"))
+        .collect();
+    let limit = if spec.progress_limit == default_progress_limit(spec.bot) {
+        String::new()
+    } else {
+        format!(" --progress-limit {}", spec.progress_limit)
+    };
+    let map = if (spec.map_width, spec.map_height) == (DEFAULT_WIDTH, DEFAULT_HEIGHT) {
+        String::new()
+    } else {
+        format!(" --map-size {}x{}", spec.map_width, spec.map_height)
+    };
+    format!(
+        "deja sweep --seeds {seed}..={seed} --depths {}..={} --bot {} --keys {}{map}{limit}{canaries} --save-failures DIR",
+        spec.depths.first,
+        spec.depths.last,
+        bot_name(spec.bot),
+        spec.keys
+    )
 }
 
 /// The bot as a bug report names it: "explorer bot", or for a swarm run
