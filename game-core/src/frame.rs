@@ -183,7 +183,9 @@ impl Frame {
         };
         for glyph in text.chars() {
             // Printable ASCII, nearly all the game's text, is asked about
-            // first: the frame is drawn on every eighth key of a sweep.
+            // here first: the frame is drawn on every eighth key of a
+            // sweep, and asking `shows_as_itself` alone costs 0.5% of the
+            // replay row's instructions.
             if (' '..='~').contains(&glyph) || shows_as_itself(glyph, Place::Cell) {
                 put(glyph);
             } else {
