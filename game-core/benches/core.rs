@@ -10,9 +10,9 @@
 //! Machines here are shared and noisy: read medians and ratios, not single
 //! numbers.
 
+use checks::check_floor;
 use divan::{Bencher, black_box};
 use game_core::fov::{self, SIGHT_RADIUS};
-use game_core::invariants::check_floor;
 use game_core::map::{BitGrid, DEFAULT_HEIGHT, DEFAULT_WIDTH};
 use game_core::mapgen::{GeneratorKind, build_with, generate_floor};
 use game_core::paths::DijkstraMap;
@@ -187,5 +187,5 @@ fn frame_80x24(bencher: Bencher) {
 fn screen_check_80x24(bencher: Bencher) {
     let game = in_play();
     let frame = game.frame(80, 24);
-    bencher.bench_local(|| black_box(game_core::invariants::check_screen(&game, &frame)));
+    bencher.bench_local(|| black_box(checks::check_screen(&game, &frame)));
 }

@@ -52,6 +52,18 @@ impl std::fmt::Display for Pos {
     }
 }
 
+/// "(3, 2) to (10, 8)": the corners, both inclusive.
+impl std::fmt::Display for Rect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} to {}",
+            Pos::new(self.x1, self.y1),
+            Pos::new(self.x2, self.y2)
+        )
+    }
+}
+
 /// One of the eight directions a step can take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]

@@ -22,13 +22,11 @@
 mod bound;
 pub mod canary;
 pub mod content;
-pub mod describe;
 pub mod dice;
 pub mod fov;
 pub mod frame;
 pub mod game;
 pub mod geom;
-pub mod invariants;
 pub mod keys;
 pub mod map;
 pub mod mapgen;
@@ -37,6 +35,7 @@ pub mod rng;
 pub mod rules;
 pub mod spawn;
 pub mod text;
+pub mod validity;
 
 /// The game's name, as recordings name it.
 pub const GAME_NAME: &str = "undercroft";

@@ -542,48 +542,6 @@ mod tests {
         assert_eq!(dist[map.xy_idx(Pos::new(0, 0))], UNREACHABLE);
     }
 
-    /// The index-based search gives the distances the oracles' plain
-    /// search gives, on generated floors and on random maps
-    /// (whose start may be walled in or on the edge).
-    #[test]
-    fn bfs_follows_the_step_rule() {
-        use crate::map::{DEFAULT_HEIGHT, DEFAULT_WIDTH, Tile};
-        use crate::mapgen::generate_floor;
-        use crate::rng::RunSeed;
-        // The oracles' plain reference search, which applies the rule cell by
-        // cell.
-        use crate::invariants::oracle::distances as by_the_rule;
-        for seed in 1..=12 {
-            let floor = generate_floor(
-                RunSeed(seed),
-                (seed % 6) as u32 + 1,
-                DEFAULT_WIDTH,
-                DEFAULT_HEIGHT,
-            );
-            assert_eq!(
-                bfs_distances(&floor.map, floor.start),
-                by_the_rule(&floor.map, floor.start),
-                "seed {seed}"
-            );
-        }
-        for seed in 0..200u64 {
-            let mut rng = RunSeed(seed).stream("bfs-test", 0);
-            let (w, h) = (1 + rng.below(12) as i32, 1 + rng.below(9) as i32);
-            let mut map = Map::new(w, h);
-            for p in map.bounds().cells() {
-                if rng.below(3) > 0 {
-                    map.set(p, Tile::Floor);
-                }
-            }
-            let start = Pos::new(rng.below(w as u32) as i32, rng.below(h as u32) as i32);
-            assert_eq!(
-                bfs_distances(&map, start),
-                by_the_rule(&map, start),
-                "seed {seed}"
-            );
-        }
-    }
-
     #[test]
     fn bfs_respects_the_diagonal_squeeze_rule() {
         let map = map_from(&["####", "#.##", "##.#", "####"]);

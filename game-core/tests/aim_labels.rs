@@ -4,8 +4,8 @@
 
 mod support;
 
+use checks::{Aiming, Command, TurnWatch};
 use game_core::Key;
-use game_core::invariants::{self, Aiming, Command, TurnWatch};
 use support::{edit, give, new_game, press};
 
 /// The command the tally gives `key` pressed after `keys`, once `items` are
@@ -20,7 +20,7 @@ fn command_of(items: &[&str], keys: impl Fn(&[char]) -> String, key: Key) -> Com
     press(&mut game, &keys(&letters));
     let before = TurnWatch::before(&game, key);
     let outcome = game.press(key).expect("not stuck");
-    invariants::key_effect(&before, &game, &outcome.events)
+    checks::key_effect(&before, &game, &outcome.events)
         .expect("a command's key")
         .0
 }

@@ -6,7 +6,7 @@
 #![cfg(feature = "arbitrary")]
 
 use arbitrary::{Arbitrary, Unstructured};
-use game_core::invariants::{self, TurnWatch};
+use checks::TurnWatch;
 use game_core::{Game, GameConfig, Intent};
 
 #[test]
@@ -28,7 +28,7 @@ fn intents_from_arbitrary_bytes_keep_the_invariants() {
                 let before = TurnWatch::before(&game, key);
                 let outcome = game.press(key).expect("never stuck");
                 turns += outcome.turns;
-                let violations = invariants::check_turn(&before, &game, &outcome);
+                let violations = checks::check_turn(&before, &game, &outcome);
                 assert!(
                     violations.is_empty(),
                     "case {case}, {intent:?}, key {key}: {violations:?}"

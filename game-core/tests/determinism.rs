@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
+use checks::TurnWatch;
 use game_core::content::Content;
 use game_core::game::state::GameState;
 use game_core::geom::Pos;
-use game_core::invariants::{self, TurnWatch};
 use game_core::{Game, GameConfig, Key};
 use proptest::prelude::*;
 
@@ -84,11 +84,11 @@ proptest! {
     ) {
         let content = content();
         let mut game = new_game(seed, &content);
-        prop_assert_eq!(invariants::check_state(&game), vec![]);
+        prop_assert_eq!(checks::check_state(&game), vec![]);
         for (step, &key) in keys.iter().enumerate() {
             let before = TurnWatch::before(&game, key);
             let outcome = game.press(key).expect("not stuck");
-            let violations = invariants::check_turn(&before, &game, &outcome);
+            let violations = checks::check_turn(&before, &game, &outcome);
             prop_assert!(violations.is_empty(), "step {} key {}: {:?}", step + 1, key, violations);
         }
     }

@@ -1,7 +1,7 @@
 //! Floor generation, checked by property rather than by shape: every
 //! generator, many seeds, every size it claims to fit.
 
-use game_core::invariants::{check_floor, vault_crossings, vault_wall_openings};
+use checks::{check_floor, vault_crossings, vault_wall_openings};
 use game_core::map::{
     DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH, Tile,
 };

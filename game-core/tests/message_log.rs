@@ -265,19 +265,19 @@ fn a_walk_that_stops_for_an_item_says_which() {
 
 #[test]
 fn the_scroll_contract_sees_a_screen_that_scrolls_wrong() {
-    use game_core::invariants::{self, TurnWatch};
+    use checks::TurnWatch;
     let mut game = thirty_messages();
     press(&mut game, "m");
     let key = game_core::Key::char('j');
     let before = TurnWatch::before(&game, key);
     let outcome = game.press(key).expect("not stuck");
-    assert!(invariants::check_turn(&before, &game, &outcome).is_empty());
+    assert!(checks::check_turn(&before, &game, &outcome).is_empty());
     // The same press, had it scrolled two rows, or not at all.
     for wrong in [2, 0] {
         let scrolled_wrong = edit(&game, |state, _| {
             state.screens = vec![Screen::History { top: wrong }];
         });
-        let found = invariants::check_turn(&before, &scrolled_wrong, &outcome);
+        let found = checks::check_turn(&before, &scrolled_wrong, &outcome);
         assert!(
             found.iter().any(|v| v.id == "key.contract"),
             "top {wrong}: {found:?}"

@@ -2,12 +2,12 @@
 //! symmetric, dice notation round-trips, the turn queue keeps its order, and
 //! every floor of every seed keeps the floor invariants.
 
+use checks::check_floor;
 use game_core::dice::Dice;
 use game_core::fov;
 use game_core::game::state::MonsterRef;
 use game_core::game::turn::{Actor, TurnQueue};
 use game_core::geom::Pos;
-use game_core::invariants::check_floor;
 use game_core::map::{BitGrid, DEFAULT_HEIGHT, DEFAULT_WIDTH, Map, Tile};
 use game_core::mapgen::{LAST_DEPTH, generate_floor};
 use game_core::paths::{UNREACHABLE, astar, bfs_distances};

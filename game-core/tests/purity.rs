@@ -1,17 +1,20 @@
-//! game-core is a pure function of (seed, content, keys). clippy.toml catches
-//! the disallowed calls when clippy runs; this test holds the line in every
-//! `cargo test` as well: no dependency that does I/O, and no source line that
-//! reaches for a clock, a file, the environment, a thread, a hash map or a
-//! float.
+//! game-core is a pure function of (seed, content, keys), and the checks'
+//! crate, which judges it, is as pure: a check that read a clock or iterated
+//! a hash map could report differently on two runs of the same keys.
+//! clippy.toml catches the disallowed calls when clippy runs; this test
+//! holds the line in every `cargo test` as well: no dependency that does
+//! I/O, and no source line that reaches for a clock, a file, the
+//! environment, a thread, a hash map or a float.
 
 // The test itself reads the crate's files; the game never does.
 #![allow(clippy::disallowed_methods)]
 
 use std::path::Path;
 
-/// What game-core may depend on: serialization, the ChaCha generator, the
-/// hash, and (optionally) the fuzzers' input type.
-const ALLOWED_DEPENDENCIES: [&str; 9] = [
+/// What game-core and the checks may depend on: serialization, the ChaCha
+/// generator, the hash, the width of a character, (optionally) the fuzzers'
+/// input type, and, for the checks, game-core.
+const ALLOWED_DEPENDENCIES: [&str; 10] = [
     "serde",
     "ron",
     "serde_bytes",
@@ -21,7 +24,19 @@ const ALLOWED_DEPENDENCIES: [&str; 9] = [
     "xxhash-rust",
     "arbitrary",
     "unicode-width",
+    "game-core",
 ];
+
+/// The pure crates, as folders beside this one.
+const PURE_CRATES: [&str; 2] = ["game-core", "checks"];
+
+/// A folder of the workspace, by its name.
+fn workspace_folder(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("game-core sits in the workspace")
+        .join(name)
+}
 
 /// Source text that must not appear outside comments.
 const FORBIDDEN: [&str; 14] = [
@@ -42,10 +57,15 @@ const FORBIDDEN: [&str; 14] = [
 ];
 
 #[test]
-fn game_core_depends_only_on_pure_crates() {
-    let manifest =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
-            .expect("game-core's manifest is readable");
+fn the_pure_crates_depend_only_on_pure_crates() {
+    for krate in PURE_CRATES {
+        depends_only_on_pure_crates(krate);
+    }
+}
+
+fn depends_only_on_pure_crates(krate: &str) {
+    let manifest = std::fs::read_to_string(workspace_folder(krate).join("Cargo.toml"))
+        .expect("the crate's manifest is readable");
     let mut section = "";
     for line in manifest.lines().map(str::trim) {
         if line.starts_with('[') {
@@ -58,7 +78,7 @@ fn game_core_depends_only_on_pure_crates() {
         let name = line.split(['=', '.', ' ']).next().unwrap_or_default();
         assert!(
             ALLOWED_DEPENDENCIES.contains(&name),
-            "game-core depends on {name:?}, which is not in the allow-list of pure crates; \
+            "{krate} depends on {name:?}, which is not in the allow-list of pure crates; \
              I/O belongs in harness"
         );
     }
@@ -66,7 +86,13 @@ fn game_core_depends_only_on_pure_crates() {
 
 #[test]
 fn no_source_line_reaches_outside() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    for krate in PURE_CRATES {
+        no_line_of_reaches_outside(krate);
+    }
+}
+
+fn no_line_of_reaches_outside(krate: &str) {
+    let src = workspace_folder(krate).join("src");
     let mut offences = Vec::new();
     let mut files = 0;
     visit(&src, &mut |path, text| {
@@ -80,10 +106,13 @@ fn no_source_line_reaches_outside() {
             }
         }
     });
-    assert!(files > 10, "the scan found only {files} source files");
+    assert!(
+        files > 5,
+        "the scan of {krate} found only {files} source files"
+    );
     assert!(
         offences.is_empty(),
-        "impure code in game-core:\n{}",
+        "impure code in {krate}:\n{}",
         offences.join("\n")
     );
 }

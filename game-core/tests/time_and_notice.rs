@@ -8,9 +8,9 @@
 
 mod support;
 
+use checks::{TurnWatch, Violation};
 use game_core::game::events::Event;
 use game_core::game::turn::Actor;
-use game_core::invariants::{self, TurnWatch, Violation};
 use game_core::{Game, Key, Outcome};
 use support::{edit, new_game, press};
 
@@ -20,14 +20,14 @@ fn played(game: &mut Game, key: &str) -> (TurnWatch, Outcome) {
     let key = Key::parse_all(key).expect("valid notation")[0];
     let before = TurnWatch::before(game, key);
     let outcome = game.press(key).expect("not stuck");
-    let found = invariants::check_turn(&before, game, &outcome);
+    let found = checks::check_turn(&before, game, &outcome);
     assert!(found.is_empty(), "the true record fails: {found:?}");
     (before, outcome)
 }
 
 /// The violations of `id` among what the check finds.
 fn broken(before: &TurnWatch, game: &Game, outcome: &Outcome, id: &str) -> Vec<Violation> {
-    invariants::check_turn(before, game, outcome)
+    checks::check_turn(before, game, outcome)
         .into_iter()
         .filter(|v| v.id == id)
         .collect()

@@ -17,7 +17,6 @@ use game_core::canary::{Canaries, Canary};
 use game_core::content::{Content, EMBEDDED_ITEMS, EMBEDDED_MONSTERS, Source};
 use game_core::game::screens::{Purpose, Screen};
 use game_core::geom::Pos;
-use game_core::invariants;
 use game_core::map::{MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH};
 use game_core::mapgen::{self, GeneratorKind, LAST_DEPTH};
 use game_core::{Aim, Game, GameConfig, Intent, Key, Outcome, RunSeed, Slot};
@@ -513,10 +512,10 @@ pub fn mapgen(input: &MapgenInput) -> Result<(), Failure> {
         if builder.fits(width, height) {
             let mut rng = seed.stream("mapgen", u64::from(depth));
             let floor = builder.build_planted(width, height, &mut rng, canaries);
-            found.extend(invariants::check_floor(&floor, false));
+            found.extend(checks::check_floor(&floor, false));
         }
         let floor = mapgen::generate_floor_planted(seed, depth, width, height, canaries);
-        found.extend(invariants::check_floor(&floor, depth == LAST_DEPTH));
+        found.extend(checks::check_floor(&floor, depth == LAST_DEPTH));
         found.into_iter().next()
     });
     match checked {
@@ -536,7 +535,7 @@ pub fn mapgen(input: &MapgenInput) -> Result<(), Failure> {
 
 /// A small map of arbitrary walls and a viewpoint on it: the fast field of
 /// view, distances, chase map and A* against the slow references
-/// (`game_core::invariants::reference`), where the generators never go.
+/// (`checks::reference`), where the generators never go.
 #[derive(Clone, Debug, Arbitrary)]
 pub struct SightInput {
     /// 4 to 43 wide, 4 to 33 high.
@@ -580,21 +579,20 @@ pub fn sight(input: &SightInput) -> Result<(), Failure> {
     let checked = catch_panic(|| {
         let mut visible = BitGrid::new(map.len());
         fov::compute(&map, origin, radius, &mut visible);
-        let mut found: Vec<invariants::Violation> =
-            invariants::check_view(&map, origin, radius, &visible)
-                .into_iter()
-                .collect();
+        let mut found: Vec<checks::Violation> = checks::check_view(&map, origin, radius, &visible)
+            .into_iter()
+            .collect();
         let corners = [
             game_core::geom::Pos::new(0, 0),
             game_core::geom::Pos::new(map.width() - 1, map.height() - 1),
         ];
-        found.extend(invariants::check_paths(&map, origin, &corners));
+        found.extend(checks::check_paths(&map, origin, &corners));
         let one_way = visible
             .iter_ones()
             .map(|i| map.idx_pos(i))
             .find(|&p| map.is_walkable(p) && !fov::can_see(&map, p, origin, radius));
         if let Some(p) = one_way {
-            found.push(invariants::Violation {
+            found.push(checks::Violation {
                 id: "fov.symmetric",
                 message: format!("{origin} sees {p}, which cannot see it back"),
             });

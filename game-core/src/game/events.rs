@@ -6,7 +6,7 @@
 //! it did, in order: the steps taken with what came of them, the swings with
 //! their d20 and damage, hit point changes and why, status doses, round ticks,
 //! items moving between the pack and the floor, stairs. The turn invariants
-//! (`crate::invariants`) replay this record against the state before the key
+//! (the checks crate's `check_turn`) replay this record against the state before the key
 //! and the rules' own bounds, and check that the state after the key is what
 //! the record explains: nothing changes that is not recorded, and nothing
 //! recorded breaks a rule.

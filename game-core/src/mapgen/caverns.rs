@@ -289,12 +289,14 @@ mod tests {
     use crate::mapgen::{BuiltFloor, Region};
     use crate::rng::RunSeed;
 
-    /// The map.connected violations of a floor: what the invariant catalogue
-    /// reports for an unreachable pocket.
-    fn unreachable(floor: &BuiltFloor) -> Vec<crate::invariants::Violation> {
-        crate::invariants::check_floor(floor, false)
-            .into_iter()
-            .filter(|v| v.id == "map.connected")
+    /// The walkable tiles of a floor that cannot be reached from its start:
+    /// what the invariant map.connected counts.
+    fn unreachable(floor: &BuiltFloor) -> Vec<Pos> {
+        let distances = crate::paths::bfs_distances(&floor.map, floor.start);
+        floor
+            .map
+            .walkable_cells()
+            .filter(|&p| distances[floor.map.xy_idx(p)] == crate::paths::UNREACHABLE)
             .collect()
     }
 

@@ -20,7 +20,7 @@
 //!
 //! Which floor uses which is [`generator_for_depth`]; [`generate_floor`] is
 //! the one entry point the game calls. The properties every floor must keep
-//! are in the invariant catalogue (`crate::invariants::check_floor`);
+//! are in the invariant catalogue (the checks crate's `check_floor`);
 //! [`stats`] measures a floor.
 
 use serde::{Deserialize, Serialize};

@@ -6,11 +6,11 @@
 
 use std::sync::Arc;
 
+use checks::TurnWatch;
 use game_core::content::Content;
 use game_core::game::state::{GameState, Monster, MonsterRef, Statuses};
 use game_core::game::turn::Actor;
 use game_core::geom::{Dir, Pos};
-use game_core::invariants::{self, TurnWatch};
 use game_core::{Game, GameConfig, Key, Outcome};
 
 pub fn content() -> Arc<Content> {
@@ -94,7 +94,7 @@ pub fn press(game: &mut Game, keys: &str) -> Outcome {
     for key in Key::parse_all(keys).expect("valid key notation") {
         let before = TurnWatch::before(game, key);
         let outcome = game.press(key).expect("the game never gets stuck");
-        let violations = invariants::check_turn(&before, game, &outcome);
+        let violations = checks::check_turn(&before, game, &outcome);
         assert!(violations.is_empty(), "after {key}: {violations:?}");
         total.turns += outcome.turns;
         total.messages.extend(outcome.messages);

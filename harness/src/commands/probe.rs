@@ -155,7 +155,7 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
     let mut found = 0u64;
     let mut lines = Vec::new();
     // The situations of the reach catalogue any bot sweep reached.
-    let situations = game_core::invariants::reach::ids(&content);
+    let situations = checks::reach::ids(&content);
     let mut reached = std::collections::BTreeSet::new();
     for probe in SWEEPS {
         let swept = sweep_one(probe, &args, &content, jobs, &mut baselines, &situations)?;

@@ -139,7 +139,7 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     let elapsed = started.elapsed();
     // The summary first: a report that cannot be written at the end (the
     // disk filled, the directory went) must not hide what the sweep found.
-    let situations = game_core::invariants::reach::ids(&content);
+    let situations = checks::reach::ids(&content);
     print_summary(&report, elapsed, &situations, &text)?;
     if let Some(cut) = &report.incomplete {
         text.say(format!(
@@ -277,7 +277,7 @@ fn bless_or_compare(
     }
     match &args.baseline {
         Some(path) => {
-            let situations = game_core::invariants::reach::ids(content);
+            let situations = checks::reach::ids(content);
             compare_with_baseline(report, &baselines, path, &situations, text)
         }
         None => Ok(0),

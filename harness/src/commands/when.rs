@@ -10,6 +10,7 @@
 
 use std::path::PathBuf;
 
+use checks::describe::describe_event;
 use clap::Args;
 use game_core::Game;
 use game_core::content::Content;
@@ -176,7 +177,7 @@ fn account(
         .events
         .iter()
         .filter(|event| tells(event))
-        .map(|event| event.describe(content, name))
+        .map(|event| describe_event(event, content, name))
         .collect();
     for event in events.iter().take(EVENTS_SHOWN) {
         lines.push(format!("  the record: {event}"));

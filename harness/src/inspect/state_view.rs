@@ -17,6 +17,7 @@
 
 use std::fmt;
 
+use checks::describe::Words;
 use game_core::content::Content;
 use game_core::game::state::{GameState, Poisoned, RunStatus, Statuses, slot_letter};
 use game_core::game::turn::Actor;
@@ -251,7 +252,7 @@ pub fn root(state: &GameState, content: &Content, name: &str) -> Option<Node> {
                 state
                     .screens
                     .iter()
-                    .map(ToString::to_string)
+                    .map(|screen| screen.words().to_string())
                     .collect::<Vec<_>>()
                     .join(" > "),
             )
@@ -260,7 +261,7 @@ pub fn root(state: &GameState, content: &Content, name: &str) -> Option<Node> {
             state
                 .screens
                 .last()
-                .map_or(Value::None, |s| Value::Text(s.to_string())),
+                .map_or(Value::None, |s| Value::Text(s.words().to_string())),
         ),
         "messages" => Node::Group(vec![
             ("said", number(state.log.total())),

@@ -6,6 +6,7 @@
 //! change or a bless turned into something else is caught by the tool, not
 //! only by a test that knows the file.
 
+use checks::describe::Words;
 use game_core::game::events::{Event, Place};
 use game_core::{Game, Outcome};
 use serde::{Deserialize, Serialize};
@@ -161,7 +162,7 @@ impl<'a> Watch<'a> {
                 Expectation::Screen(text) => state
                     .screens
                     .iter()
-                    .any(|screen| screen.to_string().contains(text.as_str())),
+                    .any(|screen| screen.words().to_string().contains(text.as_str())),
                 Expectation::Says(text) => {
                     outcome.is_some_and(|o| o.messages.iter().any(|m| m.contains(text.as_str())))
                 }

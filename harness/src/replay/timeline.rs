@@ -13,8 +13,8 @@
 
 use std::sync::Arc;
 
+use checks::Command;
 use game_core::content::Content;
-use game_core::invariants::Command;
 use game_core::{Game, Key};
 
 use crate::recording::{FailureKind, Recording};

@@ -12,10 +12,10 @@ use std::collections::BTreeMap;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Once};
 
+use checks::reach::{self, Reach};
+use checks::{Command, TurnWatch, Violation};
 use game_core::game::digest::{PartDigests, StateDigest, StateEncoder};
 use game_core::game::events::{Event, Place};
-use game_core::invariants::reach::{self, Reach};
-use game_core::invariants::{self, Command, TurnWatch, Violation};
 use game_core::mapgen::{self, LAST_DEPTH};
 use game_core::{Game, GameConfig, Key, Outcome};
 
@@ -50,8 +50,8 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             frame: crate::recording::DEFAULT_FRAME,
-            frame_every: invariants::FRAME_EVERY,
-            oracle_every: invariants::ORACLE_EVERY,
+            frame_every: checks::FRAME_EVERY,
+            oracle_every: checks::ORACLE_EVERY,
             progress_limit: None,
         }
     }
@@ -97,7 +97,7 @@ pub struct RunTally {
     met_here: Vec<u32>,
     /// The run's kills when it arrived on the current floor.
     kills_on_arrival: u32,
-    /// The situations the run reached (`game_core::invariants::reach`).
+    /// The situations the run reached (`checks::reach`).
     pub reach: Option<Reach>,
 }
 
@@ -404,10 +404,10 @@ impl Runner {
             last_effect: None,
         };
         let mut found = floor_violations(&runner.game);
-        found.extend(invariants::check_spawns(&runner.game));
-        found.extend(invariants::check_streams(runner.game.state().seed));
-        found.extend(invariants::check_play_stream(&runner.game));
-        found.extend(invariants::check_state(&runner.game));
+        found.extend(checks::check_spawns(&runner.game));
+        found.extend(checks::check_streams(runner.game.state().seed));
+        found.extend(checks::check_play_stream(&runner.game));
+        found.extend(checks::check_state(&runner.game));
         if let Some(v) = found.into_iter().next() {
             runner.failure = Some(Failure {
                 step: 0,
@@ -550,9 +550,9 @@ impl Runner {
             let _busy = self.trail.busy();
             catch_panic(|| -> Result<(Outcome, Vec<Violation>), game_core::Stuck> {
                 let outcome = game.press(key)?;
-                let mut found = invariants::check_turn(&before, game, &outcome);
-                if step % invariants::PERSIST_EVERY == 0 {
-                    found.extend(invariants::check_persistence(game));
+                let mut found = checks::check_turn(&before, game, &outcome);
+                if step % checks::PERSIST_EVERY == 0 {
+                    found.extend(checks::check_persistence(game));
                 }
                 if game.state().depth != floor_before {
                     found.extend(floor_violations(game));
@@ -611,7 +611,7 @@ impl Runner {
         let state = self.game.state();
         let revealed = state.floor.map.revealed.count();
         if let Some(tally) = &mut self.tally {
-            self.last_effect = invariants::key_effect(before, &self.game, events);
+            self.last_effect = checks::key_effect(before, &self.game, events);
             tally.count_key(
                 &self.game,
                 before,
@@ -817,7 +817,7 @@ fn floor_violations(game: &Game) -> Vec<Violation> {
         map.height(),
         state.canaries,
     );
-    invariants::check_floor(&built, state.depth == LAST_DEPTH)
+    checks::check_floor(&built, state.depth == LAST_DEPTH)
 }
 
 /// How a game stands, in the recording's terms.
@@ -872,11 +872,11 @@ fn check_frames(
     let frame = game.frame(w, h);
     // Closely on the sample (below), cheaply on every other key.
     if !sampled {
-        found.extend(invariants::check_screen(game, &frame));
+        found.extend(checks::check_screen(game, &frame));
     }
     if sampled {
-        found.extend(invariants::check_oracles(game));
-        found.extend(invariants::check_frame(game, &frame));
+        found.extend(checks::check_oracles(game));
+        found.extend(checks::check_frame(game, &frame));
         // And with room to spare round the map, where the camera
         // stops following and every cell past the map's edge
         // must stay blank.
@@ -884,12 +884,12 @@ fn check_frames(
         let (w, h) = (map.width() + 16, map.height() + 12);
         let side = |n: i32| u16::try_from(n).expect("maps are at most 256 a side");
         let roomy = game.frame(side(w), side(h));
-        found.extend(invariants::check_frame(game, &roomy));
+        found.extend(checks::check_frame(game, &roomy));
         // After frame.oracle, which names a bad map cell on the
         // sample first as it always has (the warped-frame
         // canary's proof expects it).
-        found.extend(invariants::check_screen_closely(game, &frame));
-        found.extend(invariants::check_screen_closely(game, &roomy));
+        found.extend(checks::check_screen_closely(game, &frame));
+        found.extend(checks::check_screen_closely(game, &roomy));
     }
     // The narrow sizes, where the status line takes its compact
     // and bare forms and boxes wrap and scroll, on the sample;
@@ -898,14 +898,14 @@ fn check_frames(
     if sampled || game.is_over() {
         for (w, h) in NARROW_FRAMES {
             let narrow = game.frame(w, h);
-            found.extend(invariants::check_screen_closely(game, &narrow));
+            found.extend(checks::check_screen_closely(game, &narrow));
         }
     }
     let statuses = &game.state().player.statuses;
     if sampled && (statuses.is_poisoned() || statuses.is_confused()) {
         for w in STATUS_WIDTHS {
             let narrow = game.frame(w, game_core::frame::MIN_FRAME_HEIGHT);
-            found.extend(invariants::check_screen_closely(game, &narrow));
+            found.extend(checks::check_screen_closely(game, &narrow));
         }
     }
     if game.is_over() {
@@ -913,9 +913,9 @@ fn check_frames(
             let tallest = game.frame(w, *ENDING_HEIGHTS.end());
             for h in ending_heights(&tallest) {
                 let ending = game.frame(w, h);
-                found.extend(invariants::check_screen_closely(game, &ending));
+                found.extend(checks::check_screen_closely(game, &ending));
             }
-            found.extend(invariants::check_screen_closely(game, &tallest));
+            found.extend(checks::check_screen_closely(game, &tallest));
         }
     }
 }

@@ -13,7 +13,7 @@
 //! table does not (harness/tests/probe.rs shows both).
 //!
 //! An entry also keeps how often a sweep's runs reached each situation of
-//! the reach catalogue (`game_core::invariants::reach`), per run. A sweep
+//! the reach catalogue (`checks::reach`), per run. A sweep
 //! fails a situation it reaches far less often than its baseline did (see
 //! [`shortfalls`]): a rule that silently stops working makes its situation
 //! vanish, though every check still passes. Reaching one more often is no
@@ -842,7 +842,7 @@ mod tests {
             .collect();
         let baselines = parsed(include_str!("../../../baselines/sweep.ron")).unwrap();
         let content = game_core::content::Content::embedded();
-        let unreached: Vec<String> = game_core::invariants::reach::ids(&content)
+        let unreached: Vec<String> = checks::reach::ids(&content)
             .into_iter()
             .filter(|id| {
                 !baselines

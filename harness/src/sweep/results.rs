@@ -45,7 +45,7 @@ pub struct BotResult {
     /// before it was counted.
     #[serde(default)]
     pub floors: Vec<crate::run::runner::FloorVisit>,
-    /// The situations the run reached, by id (`game_core::invariants::reach`),
+    /// The situations the run reached, by id (`checks::reach`),
     /// each reached at least once: how often.
     #[serde(default)]
     pub reach: BTreeMap<String, u64>,
@@ -218,7 +218,7 @@ pub struct BotSummary {
     #[serde(default)]
     pub by_depth: BTreeMap<u32, DepthPlay>,
     /// Each situation reached, by id: how often over every run, and in how
-    /// many runs (`game_core::invariants::reach`). A situation no run
+    /// many runs (`checks::reach`). A situation no run
     /// reached is absent.
     #[serde(default)]
     pub reach: BTreeMap<String, Reached>,

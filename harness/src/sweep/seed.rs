@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use game_core::content::Content;
-use game_core::invariants;
 use game_core::map::{DEFAULT_HEIGHT, DEFAULT_WIDTH};
 use game_core::mapgen::stats::FloorStats;
 use game_core::mapgen::{self, LAST_DEPTH};
@@ -247,9 +246,9 @@ fn check_floor(
         );
         // One search from the start serves the measure and the checks.
         let distances = game_core::paths::bfs_distances(&built.map, built.start);
-        let mut violations = invariants::check_floor_given(&built, depth == LAST_DEPTH, &distances);
+        let mut violations = checks::check_floor_given(&built, depth == LAST_DEPTH, &distances);
         let game = Game::new_on_floor(config, depth, &built).ok();
-        violations.extend(game.as_ref().and_then(invariants::check_spawns));
+        violations.extend(game.as_ref().and_then(checks::check_spawns));
         (FloorStats::given(&built, &distances), violations, game)
     });
     match generated {

@@ -31,7 +31,7 @@ pub fn commands_that_never_work(summary: &Summary) -> Vec<String> {
 /// The commands table: every command of the help, pressed or not, with how
 /// often it was pressed and worked, then the screens' own keys.
 pub fn command_table(bot: &BotSummary) -> Vec<String> {
-    use game_core::invariants::Command;
+    use checks::Command;
     let mut names: Vec<String> = Command::on_the_map().iter().map(|c| c.name()).collect();
     for name in bot.commands.keys() {
         if !names.contains(name) {

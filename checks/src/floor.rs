@@ -1,12 +1,14 @@
 //! The floor invariants: checked once on every generated floor, and on the
 //! floor a game is playing.
 
-use crate::geom::Pos;
-use crate::map::{BitGrid, Map, Tile};
-use crate::mapgen::{BuiltFloor, Vault};
-use crate::paths::{self, UNREACHABLE};
+use game_core::geom::Pos;
+use game_core::map::{BitGrid, Map, Tile};
+use game_core::mapgen::{BuiltFloor, Vault};
+use game_core::paths::{self, UNREACHABLE};
 
-use super::{Violation, violation};
+use crate::describe::Words;
+
+use crate::{Violation, violation};
 
 /// The floor invariants of a freshly generated floor. `last_floor` says
 /// whether its goal must be the exit rather than stairs.
@@ -20,7 +22,7 @@ pub fn check_floor(floor: &BuiltFloor, last_floor: bool) -> Vec<Violation> {
 
 /// [`check_floor`] with the steps from the floor's start to every tile
 /// ([`paths::bfs_distances`]) at hand: a sweep measures the floor with
-/// the same distances ([`crate::mapgen::stats::FloorStats::given`]).
+/// the same distances ([`game_core::mapgen::stats::FloorStats::given`]).
 pub fn check_floor_given(
     floor: &BuiltFloor,
     last_floor: bool,
@@ -102,6 +104,16 @@ fn map_violations(
         ));
         return found;
     }
+    found.extend(connectivity(map, start, dist));
+    found.extend(way_down(map, start, goal, last_floor, dist));
+    if let Some(vault) = vault {
+        vault_violations(map, vault, goal, &mut found);
+    }
+    found
+}
+
+/// map.connected: every walkable tile is a number of steps from the start.
+fn connectivity(map: &Map, start: Pos, dist: &[u32]) -> Option<Violation> {
     // Counted first, with wrapping adds (one a tile at most) that vectorise:
     // on a sound floor there is nothing more to look for.
     let cut_off = |(tile, steps): (&Tile, &u32)| tile.is_walkable() && *steps == UNREACHABLE;
@@ -110,14 +122,19 @@ fn map_violations(
     let first = (unreachable > 0)
         .then(|| map.tiles().iter().zip(dist).position(cut_off))
         .flatten();
-    if let Some(first) = first.map(|i| map.idx_pos(i)) {
-        found.push(violation(
+    first.map(|i| map.idx_pos(i)).map(|first| {
+        violation(
             "map.connected",
             format!(
                 "{unreachable} walkable tiles cannot be reached from the start {start}, the first at {first}"
             ),
-        ));
-    }
+        )
+    })
+}
+
+/// map.has_exit: one way down, at the goal, which is not the start and can
+/// be reached from it.
+fn way_down(map: &Map, start: Pos, goal: Pos, last_floor: bool, dist: &[u32]) -> Option<Violation> {
     let expected = if last_floor {
         Tile::Exit
     } else {
@@ -128,60 +145,57 @@ fn map_violations(
     let ways_down = (map.tiles().iter()).fold(0usize, |n, t| {
         n.wrapping_add(usize::from(matches!(t, Tile::StairsDown | Tile::Exit)))
     });
-    if map.tile(goal) != expected {
-        found.push(violation(
-            "map.has_exit",
-            format!("the goal {goal} is {}, not {expected}", map.tile(goal)),
-        ));
+    let message = if map.tile(goal) != expected {
+        format!(
+            "the goal {goal} is {}, not {}",
+            map.tile(goal).words(),
+            expected.words()
+        )
     } else if ways_down != 1 {
-        found.push(violation(
-            "map.has_exit",
-            format!("the floor has {ways_down} ways down, not 1"),
-        ));
+        format!("the floor has {ways_down} ways down, not 1")
     } else if goal == start {
-        found.push(violation(
-            "map.has_exit",
-            format!("the goal is the start {start}"),
-        ));
+        format!("the goal is the start {start}")
     } else if dist[map.xy_idx(goal)] == UNREACHABLE {
+        format!("the goal {goal} cannot be reached from the start {start}")
+    } else {
+        return None;
+    };
+    Some(violation("map.has_exit", message))
+}
+
+/// map.vault_single_entrance: one opening, one crossing of the moat, a
+/// doorway at the entrance and the goal inside.
+fn vault_violations(map: &Map, vault: &Vault, goal: Pos, found: &mut Vec<Violation>) {
+    let openings = vault_wall_openings(map, vault);
+    if openings != 1 {
         found.push(violation(
-            "map.has_exit",
-            format!("the goal {goal} cannot be reached from the start {start}"),
+            "map.vault_single_entrance",
+            format!("the vault's walls have {openings} openings, not 1"),
         ));
     }
-    if let Some(vault) = vault {
-        let openings = vault_wall_openings(map, vault);
-        if openings != 1 {
-            found.push(violation(
-                "map.vault_single_entrance",
-                format!("the vault's walls have {openings} openings, not 1"),
-            ));
-        }
-        let crossings = vault_crossings(map, vault);
-        if crossings != 1 {
-            found.push(violation(
-                "map.vault_single_entrance",
-                format!("{crossings} walkable tiles cross the column west of the vault, not 1"),
-            ));
-        }
-        if map.tile(vault.entrance) != Tile::Door {
-            found.push(violation(
-                "map.vault_single_entrance",
-                format!(
-                    "the vault's entrance {} is {}, not a doorway",
-                    vault.entrance,
-                    map.tile(vault.entrance)
-                ),
-            ));
-        }
-        if !vault.rect.grow(-1).contains(goal) {
-            found.push(violation(
-                "map.vault_single_entrance",
-                format!("the goal {goal} is not inside the vault"),
-            ));
-        }
+    let crossings = vault_crossings(map, vault);
+    if crossings != 1 {
+        found.push(violation(
+            "map.vault_single_entrance",
+            format!("{crossings} walkable tiles cross the column west of the vault, not 1"),
+        ));
     }
-    found
+    if map.tile(vault.entrance) != Tile::Door {
+        found.push(violation(
+            "map.vault_single_entrance",
+            format!(
+                "the vault's entrance {} is {}, not a doorway",
+                vault.entrance,
+                map.tile(vault.entrance).words()
+            ),
+        ));
+    }
+    if !vault.rect.grow(-1).contains(goal) {
+        found.push(violation(
+            "map.vault_single_entrance",
+            format!("the goal {goal} is not inside the vault"),
+        ));
+    }
 }
 
 /// Walkable tiles on the vault's outer wall. A sound temple has exactly one,

@@ -12,13 +12,13 @@
 //! sample of turns (`harness::run::runner`) and on every input of the `sight`
 //! fuzz target.
 
-use crate::fov::SIGHT_RADIUS;
-use crate::game::{CHASE_RADIUS, Game};
-use crate::geom::{Dir, Pos};
-use crate::map::{BitGrid, Map, Tile};
-use crate::paths::{self, DijkstraMap, UNREACHABLE};
+use game_core::fov::SIGHT_RADIUS;
+use game_core::game::{CHASE_RADIUS, Game};
+use game_core::geom::{Dir, Pos};
+use game_core::map::{BitGrid, Map, Tile};
+use game_core::paths::{self, DijkstraMap, UNREACHABLE};
 
-use super::{Violation, violation};
+use crate::{Violation, violation};
 
 /// The eight neighbours as (dx, dy), clockwise from north: the order the
 /// game's searches break ties in (`Dir::ALL`).
@@ -570,10 +570,10 @@ fn show(d: u32) -> String {
 /// the play's dice (`rng.rs`) draw from streams that differ for every domain
 /// and index, so no two parts of the game share (or shift) each other's
 /// randomness.
-pub fn check_streams(seed: crate::RunSeed) -> Option<Violation> {
+pub fn check_streams(seed: game_core::RunSeed) -> Option<Violation> {
     let mut first: Vec<(u32, &str, u64)> = Vec::new();
     for domain in ["mapgen", "spawn", "play"] {
-        for index in 0..=crate::mapgen::LAST_DEPTH {
+        for index in 0..=game_core::mapgen::LAST_DEPTH {
             let mut stream = seed.stream(domain, u64::from(index));
             let draws = [stream.below(u32::MAX), stream.below(u32::MAX)];
             first.push((
@@ -614,9 +614,9 @@ pub fn check_play_stream(game: &Game) -> Option<Violation> {
 /// edges, each cell the tile remembered or in view, or what stands on it in
 /// view, the player on top. Only while playing with no screen open (screens
 /// draw over the map and move its camera).
-pub fn check_frame(game: &Game, frame: &crate::Frame) -> Option<Violation> {
-    use crate::frame::{Cell, MIN_FRAME_HEIGHT, MIN_FRAME_WIDTH, Style};
-    use crate::game::state::RunStatus;
+pub fn check_frame(game: &Game, frame: &game_core::Frame) -> Option<Violation> {
+    use game_core::frame::{Cell, MIN_FRAME_HEIGHT, MIN_FRAME_WIDTH, Style};
+    use game_core::game::state::RunStatus;
     let state = game.state();
     if state.status != RunStatus::Playing
         || !state.screens.is_empty()
@@ -718,7 +718,7 @@ pub fn check_persistence(game: &Game) -> Vec<Violation> {
     // left something out would give two different states the same hash,
     // and a replay would miss the drift. Decoding it back must give the
     // whole state.
-    match postcard::from_bytes::<crate::game::state::GameState>(&bytes) {
+    match postcard::from_bytes::<game_core::game::state::GameState>(&bytes) {
         Err(e) => found.push(violation(
             "state.persist",
             format!(
@@ -796,7 +796,7 @@ pub fn check_persistence(game: &Game) -> Vec<Violation> {
 
 /// Which part of the state does not come back through its binary
 /// encoding, for the report: ", in the player", or nothing.
-fn undecodable_part(state: &crate::game::state::GameState) -> String {
+fn undecodable_part(state: &game_core::game::state::GameState) -> String {
     fn back<T>(part: &T) -> bool
     where
         T: serde::Serialize + serde::de::DeserializeOwned + PartialEq,
@@ -827,8 +827,20 @@ fn undecodable_part(state: &crate::game::state::GameState) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fov;
-    use crate::map::map_from;
+    use game_core::fov;
+
+    /// A map from rows of text, `#` for rock and anything else for floor.
+    fn map_from(rows: &[&str]) -> Map {
+        let mut map = Map::new(rows[0].len() as i32, rows.len() as i32);
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                if c != '#' {
+                    map.set(Pos::new(x as i32, y as i32), Tile::Floor);
+                }
+            }
+        }
+        map
+    }
 
     #[test]
     fn the_reference_field_of_view_agrees_with_the_game_on_a_room_of_pillars() {
@@ -859,11 +871,12 @@ mod tests {
     /// The first floor of a game on each seed, with the embedded content.
     fn first_floors(
         seeds: std::ops::RangeInclusive<u64>,
-    ) -> impl Iterator<Item = (u64, crate::game::Game)> {
-        let content = crate::content::Content::shared_embedded();
+    ) -> impl Iterator<Item = (u64, game_core::game::Game)> {
+        let content = game_core::content::Content::shared_embedded();
         seeds.map(move |seed| {
-            let config = crate::GameConfig::new(seed).with_content(content.clone());
-            let game = crate::game::Game::new(config).expect("the embedded content starts a game");
+            let config = game_core::GameConfig::new(seed).with_content(content.clone());
+            let game =
+                game_core::game::Game::new(config).expect("the embedded content starts a game");
             (seed, game)
         })
     }
@@ -959,7 +972,7 @@ mod tests {
     #[test]
     fn the_padded_search_labels_what_the_plain_search_labels() {
         for seed in 0..400u64 {
-            let mut rng = crate::rng::RunSeed(seed).stream("oracle-bfs-test", 0);
+            let mut rng = game_core::rng::RunSeed(seed).stream("oracle-bfs-test", 0);
             let (w, h) = (1 + rng.below(12) as i32, 1 + rng.below(9) as i32);
             let mut map = Map::new(w, h);
             for p in map.bounds().cells() {
@@ -1004,5 +1017,47 @@ mod tests {
         assert_eq!(floor_div(-7, 2), -4);
         assert_eq!(floor_div(-8, 2), -4);
         assert_eq!(floor_div(0, 5), 0);
+    }
+
+    /// The game's index-based search gives the distances the plain
+    /// reference search gives, on generated floors and on random maps
+    /// (whose start may be walled in or on the edge).
+    #[test]
+    fn bfs_follows_the_step_rule() {
+        use game_core::map::{DEFAULT_HEIGHT, DEFAULT_WIDTH};
+        use game_core::mapgen::generate_floor;
+        use game_core::paths::bfs_distances;
+        use game_core::rng::RunSeed;
+        // The plain reference search, which applies the rule cell by cell.
+        let by_the_rule = distances;
+        for seed in 1..=12 {
+            let floor = generate_floor(
+                RunSeed(seed),
+                (seed % 6) as u32 + 1,
+                DEFAULT_WIDTH,
+                DEFAULT_HEIGHT,
+            );
+            assert_eq!(
+                bfs_distances(&floor.map, floor.start),
+                by_the_rule(&floor.map, floor.start),
+                "seed {seed}"
+            );
+        }
+        for seed in 0..200u64 {
+            let mut rng = RunSeed(seed).stream("bfs-test", 0);
+            let (w, h) = (1 + rng.below(12) as i32, 1 + rng.below(9) as i32);
+            let mut map = Map::new(w, h);
+            for p in map.bounds().cells() {
+                if rng.below(3) > 0 {
+                    map.set(p, Tile::Floor);
+                }
+            }
+            let start = Pos::new(rng.below(w as u32) as i32, rng.below(h as u32) as i32);
+            assert_eq!(
+                bfs_distances(&map, start),
+                by_the_rule(&map, start),
+                "seed {seed}"
+            );
+        }
     }
 }

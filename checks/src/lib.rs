@@ -1,19 +1,28 @@
-//! The invariant catalogue: what must always hold, each with a stable id.
+//! The checks of the Undercroft game core: the invariant catalogue, what
+//! must always hold, each with a stable id.
 //!
-//! Tests, the sweep, the fuzz targets and save loading all use this one
-//! catalogue (documented in docs/invariants.md). Floor invariants are checked
-//! once per generated floor; turn invariants after every key, against the
-//! state before it and the record of what the key did; the oracles on a
-//! sample of turns; the progress of a bot over its run.
+//! The game does not depend on this crate; it reads the game only through
+//! game-core's public API, so a bug in the game's code is judged by code
+//! that does not share it. Tests, the sweep and the fuzz targets all use
+//! this one catalogue (documented in docs/invariants.md). Floor invariants
+//! are checked once per generated floor; turn invariants after every key,
+//! against the state before it and the record of what the key did; the
+//! oracles on a sample of turns; the progress of a bot over its run.
 //!
 //! - `floor`: connectivity, the way down, spawn regions, the temple vault.
-//! - `state`: what the state after a key must be on its own.
+//! - [`check_state`]: what the state after a key must be on its own: the
+//!   validity check a load also runs (game-core's `validity`).
 //! - `record`: the state change explained by the record, within the rules.
 //! - `keys`: every key does what the help promises.
 //! - `oracle`: slow reference implementations against the fast code.
 //! - `reach`: not a check but its proof: which situations a key reached,
 //!   counted from the same record, so a sweep can show its checks ran.
+//! - `describe`: how reports word the game's values.
 
+#![forbid(unsafe_code)]
+#![deny(clippy::float_arithmetic, clippy::float_cmp)]
+
+pub mod describe;
 mod floor;
 mod keys;
 pub(crate) mod oracle;
@@ -21,21 +30,22 @@ pub mod reach;
 mod record;
 pub mod screen;
 mod spawns;
-mod state;
 
 use std::fmt;
 
-use crate::content::{ItemId, MonsterId};
-use crate::dice::Dice;
-use crate::game::Game;
-use crate::game::Outcome;
-use crate::game::events::Who;
-use crate::game::screens::Screen;
-use crate::game::state::{Pack, RunStatus};
-use crate::game::turn::Actor;
-use crate::geom::Pos;
-use crate::keys::Key;
-use crate::map::Tile;
+use game_core::content::{ItemId, MonsterId};
+use game_core::dice::Dice;
+use game_core::game::Game;
+use game_core::game::Outcome;
+use game_core::game::events::Who;
+use game_core::game::screens::Screen;
+use game_core::game::state::{Pack, RunStatus};
+use game_core::game::turn::Actor;
+use game_core::geom::Pos;
+use game_core::keys::Key;
+use game_core::map::Tile;
+
+use crate::describe::{Words, describe_top};
 
 pub use floor::{
     check_floor, check_floor_given, check_floor_map, vault_crossings, vault_wall_openings,
@@ -47,7 +57,6 @@ pub use oracle::{
 };
 pub use screen::{check_screen, check_screen_closely};
 pub use spawns::check_spawns;
-pub use state::check_state;
 
 /// The reference implementations, for the fuzz target that compares them
 /// with the fast code on arbitrary maps.
@@ -308,6 +317,15 @@ pub const CATALOGUE: &[Invariant] = &[
     },
 ];
 
+/// The state invariants: game-core's validity check, which a load of a save
+/// also runs, with each broken rule named by its catalogue id.
+pub fn check_state(game: &Game) -> Vec<Violation> {
+    game_core::validity::check_state(game)
+        .into_iter()
+        .map(|invalid| violation(invalid.rule.id(), invalid.message))
+        .collect()
+}
+
 /// A broken invariant: its id and what was seen.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
@@ -350,7 +368,7 @@ struct Seen {
 
 /// What the turn invariants compare against: the state before the key, and
 /// the key. Taken with [`TurnWatch::before`], handed to [`check_turn`] with
-/// the state after the key and the key's [`crate::Outcome`].
+/// the state after the key and the key's [`game_core::Outcome`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TurnWatch {
     pub clock: u64,
@@ -393,7 +411,7 @@ impl TurnWatch {
         let state = game.state();
         let map = &state.floor.map;
         let content = game.content();
-        let status = |s: &crate::game::state::Statuses| {
+        let status = |s: &game_core::game::state::Statuses| {
             (s.poison.as_ref().map(|p| (p.rounds, p.damage)), s.confused)
         };
         let (poison, confused) = status(&state.player.statuses);
@@ -542,11 +560,11 @@ fn check_outcome(before: &TurnWatch, game: &Game, outcome: &Outcome) -> Option<V
     newest.reverse();
     let ended = match &state.status {
         RunStatus::Playing => None,
-        RunStatus::Died(death) => Some(crate::game::RunEnd::Died {
+        RunStatus::Died(death) => Some(game_core::game::RunEnd::Died {
             cause: death.cause.clone(),
         }),
-        RunStatus::Won { .. } => Some(crate::game::RunEnd::Won),
-        RunStatus::Quit { .. } => Some(crate::game::RunEnd::Quit),
+        RunStatus::Won { .. } => Some(game_core::game::RunEnd::Won),
+        RunStatus::Quit { .. } => Some(game_core::game::RunEnd::Quit),
     };
     let problem = if outcome.turns != spent {
         format!(
@@ -562,10 +580,10 @@ fn check_outcome(before: &TurnWatch, game: &Game, outcome: &Outcome) -> Option<V
     } else if outcome.ended != ended {
         format!(
             "the press says the run {}, but the run is {}",
-            outcome
-                .ended
-                .as_ref()
-                .map_or_else(|| "goes on".into(), |end| format!("was {end}")),
+            outcome.ended.as_ref().map_or_else(
+                || "goes on".into(),
+                |end| format!("was {end}", end = end.words())
+            ),
             state.status
         )
     } else {
@@ -622,7 +640,7 @@ fn check_escapable(game: &Game) -> Vec<Violation> {
         }
         Ok(_) if copy.state().screens.len() + 1 != depth => Some(format!(
             "Esc on {} left {} screens open, not {}",
-            Screen::describe_top(game.state().screens.last()),
+            describe_top(game.state().screens.last()),
             copy.state().screens.len(),
             depth - 1
         )),

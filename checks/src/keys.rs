@@ -10,18 +10,19 @@
 //! command a key was and whether it worked, for the sweep's tally of
 //! commands, so a command that never works shows.
 
-use crate::content::ItemEffect;
-use crate::game::events::{Event, Place, Who};
-use crate::game::screens::{PackMode, Purpose, Reticle, Screen};
-use crate::game::state::{MAX_STACK, PACK_SLOTS, RunStatus, letter_slot, slot_letter};
-use crate::game::{AUTO_EXPLORE_LIMIT, Game, RUN_LIMIT};
-use crate::geom::{Dir, Pos};
-use crate::keys::{Key, KeyCode, Mods};
-use crate::map::{BitGrid, Map, Tile};
-use crate::rules::{StepResult, THROW_RANGE};
+use game_core::content::ItemEffect;
+use game_core::game::events::{Event, Place, Who};
+use game_core::game::screens::{PackMode, Purpose, Reticle, Screen};
+use game_core::game::state::{MAX_STACK, PACK_SLOTS, RunStatus, letter_slot, slot_letter};
+use game_core::game::{AUTO_EXPLORE_LIMIT, Game, RUN_LIMIT};
+use game_core::geom::{Dir, Pos};
+use game_core::keys::{Key, KeyCode, Mods};
+use game_core::map::{BitGrid, Map, Tile};
+use game_core::rules::{StepResult, THROW_RANGE};
 
-use super::oracle;
-use super::{TurnWatch, Violation, violation};
+use crate::describe::{Words, describe_top, pack_verb};
+use crate::oracle;
+use crate::{TurnWatch, Violation, violation};
 
 /// A command of the help screen (and the screens' own keys), as the help
 /// names it.
@@ -327,9 +328,12 @@ fn unbound_key(before: &TurnWatch, game: &Game, events: &[Event]) -> Option<Stri
     if acted > 0 || seen.player_steps().next().is_some() {
         Some(format!("it should do nothing, but it spent {acted} turns"))
     } else {
-        seen.screens()
-            .last()
-            .map(|opened| format!("it should do nothing, but it opened {opened}"))
+        seen.screens().last().map(|opened| {
+            format!(
+                "it should do nothing, but it opened {opened}",
+                opened = opened.words()
+            )
+        })
     }
 }
 
@@ -399,7 +403,7 @@ fn on_the_map(seen: &Seen, command: Command) -> (bool, Option<String>) {
             let problem = (key.opened.as_ref() != Some(&want)).then(|| {
                 format!(
                     "the look reticle should open on the player, not {}",
-                    Screen::describe_top(key.opened.as_ref())
+                    describe_top(key.opened.as_ref())
                 )
             });
             (key.opened.is_some(), key.free(problem))
@@ -413,7 +417,8 @@ fn on_the_map(seen: &Seen, command: Command) -> (bool, Option<String>) {
             let problem = (key.opened.as_ref() != Some(&want)).then(|| {
                 format!(
                     "the screen is {}, not {want}",
-                    Screen::describe_top(key.opened.as_ref())
+                    describe_top(key.opened.as_ref()),
+                    want = want.words()
                 )
             });
             (key.opened.is_some(), key.free(problem))
@@ -464,9 +469,9 @@ impl MapKey<'_, '_> {
                 } else {
                     "holds nothing"
                 },
-                mode.verb(),
-                Screen::describe_top(want.as_ref()),
-                Screen::describe_top(opened.as_ref())
+                pack_verb(mode),
+                describe_top(want.as_ref()),
+                describe_top(opened.as_ref())
             )
         });
         (opened.is_some(), self.free(problem))
@@ -763,7 +768,7 @@ fn items_spotted_untold(seen: &Seen) -> Option<String> {
         .take(said)
         .map(|m| m.text.as_str())
         .collect();
-    let unseen_before = |pile: &(Pos, crate::content::ItemId, u32)| {
+    let unseen_before = |pile: &(Pos, game_core::content::ItemId, u32)| {
         before.unseen_items.contains(&pile.0) && before.items.contains(pile)
     };
     state
@@ -877,7 +882,7 @@ fn walk_went_past_a_reason(seen: &Seen, run: Option<Dir>) -> Option<String> {
 /// (`watch`), and the monsters as the record moves them (who, where, alive).
 fn follow(events: &[Event], watch: &mut (i32, bool, bool), monsters: &mut [(Who, Pos, bool)]) {
     for event in events {
-        use crate::game::events::StatusChange;
+        use game_core::game::events::StatusChange;
         match *event {
             Event::HitPoints {
                 who: Who::Player,
@@ -917,7 +922,7 @@ fn follow(events: &[Event], watch: &mut (i32, bool, bool), monsters: &mut [(Who,
 /// view: a monster in view, or an item the player had not seen. Only
 /// computed when one stands within sight's reach.
 fn in_view_from(
-    map: &crate::map::Map,
+    map: &game_core::map::Map,
     at: Pos,
     monsters: impl Iterator<Item = Pos>,
     unseen_items: impl Iterator<Item = Pos>,
@@ -936,7 +941,7 @@ fn in_view_from(
         .map(|p| p.chebyshev(at))
         .max()
         .unwrap_or(0);
-    let view = oracle::field_of_view_within(map, at, crate::fov::SIGHT_RADIUS, rows);
+    let view = oracle::field_of_view_within(map, at, game_core::fov::SIGHT_RADIUS, rows);
     let seen = |p: &Pos| view.get(map.xy_idx(*p));
     if monsters.iter().any(seen) {
         Some("a monster stood in view")
@@ -964,7 +969,7 @@ fn on_a_screen(seen: &Seen, screen: Screen) -> Option<(Command, bool, Option<Str
     match screen {
         Screen::Help { top } | Screen::History { top } => {
             let (own, rows) = match screen {
-                Screen::Help { .. } => ('?', crate::game::HELP.len()),
+                Screen::Help { .. } => ('?', game_core::game::HELP.len()),
                 _ => ('m', seen.game.state().log.messages().len()),
             };
             let closes = plain
@@ -975,7 +980,8 @@ fn on_a_screen(seen: &Seen, screen: Screen) -> Option<(Command, bool, Option<Str
                 return Some((
                     Command::Close,
                     worked,
-                    (!worked).then(|| format!("{key} should close {screen}")),
+                    (!worked)
+                        .then(|| format!("{key} should close {screen}", screen = screen.words())),
                 ));
             }
             scroll(seen, &screen, top, rows)
@@ -1061,7 +1067,7 @@ fn pick(seen: &Seen, mode: PackMode, slot: u8, c: char) -> (Command, bool, Optio
         let problem = (!unchanged).then(|| {
             format!(
                 "slot {c} cannot be picked to {}, yet something happened",
-                mode.verb()
+                pack_verb(mode)
             )
         });
         return (Command::PickItem, false, problem);
@@ -1071,7 +1077,7 @@ fn pick(seen: &Seen, mode: PackMode, slot: u8, c: char) -> (Command, bool, Optio
         PackMode::Browse => (after.last() != Some(&Screen::ItemMenu { slot })).then(|| {
             format!(
                 "picking {c} should open its menu, not {}",
-                Screen::describe_top(after.last())
+                describe_top(after.last())
             )
         }),
         PackMode::Drop => {
@@ -1092,7 +1098,7 @@ fn pick(seen: &Seen, mode: PackMode, slot: u8, c: char) -> (Command, bool, Optio
             (!aiming).then(|| {
                 format!(
                     "picking {c} to throw should open the reticle, not {}",
-                    Screen::describe_top(after.last())
+                    describe_top(after.last())
                 )
             })
         }
@@ -1106,7 +1112,7 @@ fn pick(seen: &Seen, mode: PackMode, slot: u8, c: char) -> (Command, bool, Optio
                 (!aiming).then(|| {
                     format!(
                         "using {c} should open the reticle, not {}",
-                        Screen::describe_top(after.last())
+                        describe_top(after.last())
                     )
                 })
             } else {
@@ -1161,8 +1167,9 @@ fn scroll(
             "{key} on {screen} at row {from} of {rows} should show row {want} first, but {}",
             match moved_to {
                 Some(row) => format!("it shows row {row} first"),
-                None => format!("the top screen is {}", Screen::describe_top(after.last())),
-            }
+                None => format!("the top screen is {}", describe_top(after.last())),
+            },
+            screen = screen.words()
         )
     });
     Some((Command::Scroll, moved_to != Some(i64::from(top)), problem))
@@ -1317,7 +1324,7 @@ mod tests {
             revealed(p) && map.tile(p) != Tile::Wall
         };
         oracle::distances_over(map, from, known, Some(goal))[map.xy_idx(goal)]
-            != crate::paths::UNREACHABLE
+            != game_core::paths::UNREACHABLE
     }
 
     /// Random maps, mostly revealed, with the start and the way down
@@ -1326,7 +1333,7 @@ mod tests {
     fn one_flood_finds_what_two_floods_find() {
         let (mut answers, mut explored) = ([0; 2], [0; 2]);
         for seed in 0..3000u64 {
-            let mut rng = crate::rng::RunSeed(seed).stream("explore-target-test", 0);
+            let mut rng = game_core::rng::RunSeed(seed).stream("explore-target-test", 0);
             let (w, h) = (1 + rng.below(10) as i32, 1 + rng.below(8) as i32);
             let mut map = Map::new(w, h);
             let hidden = rng.below(12);

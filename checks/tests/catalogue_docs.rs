@@ -2,7 +2,7 @@
 //! order: an id added, renamed or dropped in the code and not in the docs
 //! (or the other way round) fails here.
 
-use game_core::invariants::CATALOGUE;
+use checks::CATALOGUE;
 
 #[test]
 fn the_invariants_doc_lists_exactly_the_catalogue() {
@@ -44,7 +44,7 @@ fn the_invariants_doc_lists_exactly_the_catalogue() {
 /// catalogue: every fixed situation, in its order, and every template.
 #[test]
 fn the_invariants_doc_lists_every_situation_of_the_reach_catalogue() {
-    use game_core::invariants::reach::{FIXED, PER_DEPTH, PER_GENERATOR, PER_ITEM, PER_MONSTER};
+    use checks::reach::{FIXED, PER_DEPTH, PER_GENERATOR, PER_ITEM, PER_MONSTER};
     let doc = include_str!("../../docs/invariants.md");
     let start = doc
         .find("## Proof of reach")

@@ -13,20 +13,21 @@
 //! the revealed and visible layers and the entities' tiles: cheap enough for
 //! every key. `frame.oracle` still redraws the map cell by cell on a sample.
 
-use crate::content::ItemEffect;
-use crate::frame::{Cell, Frame, MIN_FRAME_HEIGHT, MIN_FRAME_WIDTH, Style};
-use crate::game::Game;
-use crate::game::HELP;
-use crate::game::screens::{PackMode, Purpose, Reticle, Screen};
-use crate::game::state::{GameState, MessageLog, RunStatus, slot_letter};
-use crate::geom::Pos;
-use crate::map::Tile;
+use game_core::content::ItemEffect;
+use game_core::frame::{Cell, Frame, MIN_FRAME_HEIGHT, MIN_FRAME_WIDTH, Style};
+use game_core::game::Game;
+use game_core::game::HELP;
+use game_core::game::screens::{PackMode, Purpose, Reticle, Screen};
+use game_core::game::state::{GameState, MessageLog, RunStatus, slot_letter};
+use game_core::geom::Pos;
+use game_core::map::Tile;
 
-use super::{Violation, violation};
+use crate::describe::describe_top;
+use crate::{Violation, violation};
 
 /// What the frame drawn after a key must show of `game`: the first thing
 /// it gets wrong. The cheap form, for the frames a run reads (every
-/// [`super::FRAME_EVERY`]th key's, harness/src/run/runner.rs): the map's rows
+/// [`crate::FRAME_EVERY`]th key's, harness/src/run/runner.rs): the map's rows
 /// counted by the kind of each cell and judged cell by cell only where the
 /// counts are off, and an open screen's box found on the frame and held to
 /// its border, its place and its title. [`check_screen_closely`] does the
@@ -70,7 +71,7 @@ fn check(game: &Game, frame: &Frame, closely: bool) -> Option<Violation> {
         Some(Screen::Reticle(r)) => Some(*r),
         _ => None,
     };
-    let what = || Screen::describe_top(top);
+    let what = || describe_top(top);
     // The box of the screen on top, when it draws one, found or laid out
     // first, so the map's scan can leave what it covers to the box's check.
     let (area, wrong_box) = match top.and_then(|screen| box_title(game, screen)) {
@@ -218,7 +219,7 @@ const fn kind_of(style: Style) -> u64 {
 }
 
 /// How many of `cells` are of each kind, packed as [`kind_of`] packs one.
-/// A row is at most [`crate::frame::MAX_FRAME_WIDTH`] wide, which a field
+/// A row is at most [`game_core::frame::MAX_FRAME_WIDTH`] wide, which a field
 /// holds. It runs over every map row of every frame: a lookup and an add.
 fn kinds(cells: &[Cell]) -> u64 {
     // Four sums side by side, so an add need not wait for the one before:
@@ -562,12 +563,12 @@ fn status_cells(state: &GameState, form: Form, low: bool) -> impl Iterator<Item 
 /// asked of the clock, so a clock that counts its turns wrong is shown
 /// wrong and caught.
 fn whole_turns(state: &GameState) -> u64 {
-    state.clock.now() / crate::rules::BASE_ACTION_COST
+    state.clock.now() / game_core::rules::BASE_ACTION_COST
 }
 
 /// A message as the player reads it, the rule written a second time: a
 /// line said more than once in a row carries its count, "You miss. (x2)".
-fn as_said(message: &crate::game::state::Message) -> std::borrow::Cow<'_, str> {
+fn as_said(message: &game_core::game::state::Message) -> std::borrow::Cow<'_, str> {
     if message.count > 1 {
         format!("{} (x{})", message.text, message.count).into()
     } else {
@@ -887,7 +888,7 @@ fn check_map(
 struct MapView<'a> {
     game: &'a Game,
     state: &'a GameState,
-    map: &'a crate::map::Map,
+    map: &'a game_core::map::Map,
     frame: &'a Frame,
     /// The view's width and rows, and the map's tile at its top-left.
     w: i32,
@@ -957,16 +958,16 @@ impl<'a> MapView<'a> {
             && !self.boxed.is_some_and(|b| b.covers(x, y))
     }
 
-    fn monster_at(&self, p: Pos) -> Option<&'a crate::game::state::Monster> {
+    fn monster_at(&self, p: Pos) -> Option<&'a game_core::game::state::Monster> {
         self.state.monsters.iter().find(|m| m.pos == p)
     }
 
-    fn seen_monster_at(&self, p: Pos) -> Option<&'a crate::game::state::Monster> {
+    fn seen_monster_at(&self, p: Pos) -> Option<&'a game_core::game::state::Monster> {
         self.monster_at(p).filter(|_| self.map.is_visible(p))
     }
 
     /// The item drawn on a tile in view: the last one put there.
-    fn seen_item_at(&self, p: Pos) -> Option<&'a crate::game::state::FloorItem> {
+    fn seen_item_at(&self, p: Pos) -> Option<&'a game_core::game::state::FloorItem> {
         self.state
             .items
             .iter()
@@ -1079,7 +1080,7 @@ impl<'a> MapView<'a> {
         let (map_cols, row_start) = self.row_bounds(sy);
         let row = &self.frame.cells()[(sy * w) as usize..((sy + 1) * w) as usize];
         let (near, far) = (skip_from.min(map_cols), skip_to.min(map_cols));
-        let count = |layer: &crate::map::BitGrid| {
+        let count = |layer: &game_core::map::BitGrid| {
             let segment = |from: i32, to: i32| {
                 layer.count_in(row_start + from as usize, row_start + to as usize)
             };
@@ -2366,10 +2367,10 @@ fn check_reticle_rows(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::GameConfig;
-    use crate::Key;
-    use crate::game::state::Poisoned;
-    use crate::keys::KeyCode;
+    use game_core::GameConfig;
+    use game_core::Key;
+    use game_core::game::state::Poisoned;
+    use game_core::keys::KeyCode;
 
     fn new_game(seed: u64) -> Game {
         Game::new(GameConfig::new(seed)).expect("the default size is valid")
@@ -2780,7 +2781,7 @@ mod tests {
     #[test]
     fn the_ending_passes_and_fails_when_its_figures_are_wrong() {
         let game = edit(&new_game(15), |state| {
-            state.status = RunStatus::Died(crate::game::state::Death {
+            state.status = RunStatus::Died(game_core::game::state::Death {
                 cause: "died of poison from a giant newt".into(),
                 depth: 2,
                 turn: 1234,

@@ -1,18 +1,135 @@
-//! The turn invariants that need only the state after a key: where
-//! everything stands, hit points, stacks, the queue and sight.
+//! Whether a state is one the game could be in: where everything stands,
+//! hit points, stacks, the queue and sight, judged from the state alone.
+//!
+//! A load refuses a save that fails it ([`crate::Game::from_state`]): a
+//! save is a file from outside, and a state the game cannot reach may index
+//! past a map or a pack. The checks' crate runs it after every key too, as
+//! the state invariants of its catalogue, which name each [`Rule`] by its
+//! [`Rule::id`].
+
+use std::fmt;
 
 use crate::content::ItemEffect;
 use crate::fov::{self, SIGHT_RADIUS};
 use crate::game::Game;
-use crate::game::state::{MAX_STACK, RunStatus, slot_letter};
+use crate::game::state::{MAX_STACK, MonsterRef, RunStatus, slot_letter};
 use crate::game::turn::Actor;
 use crate::geom::Pos;
 
-use super::{Violation, violation};
+/// A rule of a valid state: each is an invariant of the checks' catalogue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Rule {
+    EntityInBounds,
+    EntityInWall,
+    EntityOverlap,
+    HpRange,
+    InventoryCapacity,
+    ClockQueue,
+    FovRevealedCoversVisible,
+    FovAroundPlayer,
+    MonsterNotice,
+    FovSymmetric,
+}
 
-/// The turn invariants that need only the current state (no history, no
-/// key presses): also what loading a save checks.
-pub fn check_state(game: &Game) -> Vec<Violation> {
+impl Rule {
+    /// Every rule, in the order the state is checked.
+    pub const ALL: [Rule; 10] = [
+        Rule::EntityInBounds,
+        Rule::EntityInWall,
+        Rule::EntityOverlap,
+        Rule::HpRange,
+        Rule::InventoryCapacity,
+        Rule::ClockQueue,
+        Rule::FovRevealedCoversVisible,
+        Rule::FovAroundPlayer,
+        Rule::MonsterNotice,
+        Rule::FovSymmetric,
+    ];
+
+    /// The rule's id, as the invariant catalogue and a refused load name it.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Rule::EntityInBounds => "entity.in_bounds",
+            Rule::EntityInWall => "entity.in_wall",
+            Rule::EntityOverlap => "entity.overlap",
+            Rule::HpRange => "hp.range",
+            Rule::InventoryCapacity => "inventory.capacity",
+            Rule::ClockQueue => "clock.queue",
+            Rule::FovRevealedCoversVisible => "fov.revealed_covers_visible",
+            Rule::FovAroundPlayer => "fov.around_player",
+            Rule::MonsterNotice => "monster.notice",
+            Rule::FovSymmetric => "fov.symmetric",
+        }
+    }
+}
+
+/// A broken rule and what was seen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invalid {
+    pub rule: Rule,
+    pub message: String,
+}
+
+impl fmt::Display for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.rule.id(), self.message)
+    }
+}
+
+fn violation(rule: Rule, message: String) -> Invalid {
+    Invalid { rule, message }
+}
+
+/// How the run stands, after "the run is": "in play", "won (turn 300)",
+/// "lost (killed by a goblin on depth 3, turn 120)". A refused load says
+/// it, and so do the checks' reports.
+impl fmt::Display for RunStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunStatus::Playing => f.write_str("in play"),
+            RunStatus::Died(death) => write!(
+                f,
+                "lost ({} on depth {}, turn {})",
+                death.cause, death.depth, death.turn
+            ),
+            RunStatus::Won { turn } => write!(f, "won (turn {turn})"),
+            RunStatus::Quit { turn } => write!(f, "quit (turn {turn})"),
+        }
+    }
+}
+
+/// "the player", "monster 3".
+impl fmt::Display for Actor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Actor::Player => f.write_str("the player"),
+            Actor::Monster(id) => write!(f, "{id}"),
+        }
+    }
+}
+
+/// "monster 3": its id, which stays the same all the run.
+impl fmt::Display for MonsterRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "monster {}", self.0)
+    }
+}
+
+/// The eight tiles around one, as (dx, dy).
+const AROUND: [(i32, i32); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
+
+/// Every way the state breaks a rule, without history or key presses; an
+/// empty list for a valid state. The passing path allocates nothing.
+pub fn check_state(game: &Game) -> Vec<Invalid> {
     let mut found = Vec::new();
     check_entities(game, &mut found);
     check_hit_points(game, &mut found);
@@ -58,7 +175,7 @@ impl Entity {
     }
 }
 
-fn check_entities(game: &Game, found: &mut Vec<Violation>) {
+fn check_entities(game: &Game, found: &mut Vec<Invalid>) {
     let state = game.state();
     let map = &state.floor.map;
     let creatures =
@@ -70,12 +187,12 @@ fn check_entities(game: &Game, found: &mut Vec<Violation>) {
         let pos = entity.pos(game);
         if !map.in_bounds(pos) {
             found.push(violation(
-                "entity.in_bounds",
+                Rule::EntityInBounds,
                 format!("{} is at {pos}, off the map", entity.name(game)),
             ));
         } else if !map.is_walkable(pos) {
             found.push(violation(
-                "entity.in_wall",
+                Rule::EntityInWall,
                 format!("{} is inside the wall at {pos}", entity.name(game)),
             ));
         }
@@ -90,7 +207,7 @@ fn check_entities(game: &Game, found: &mut Vec<Violation>) {
                 i => Entity::Monster(i - 1).name(game),
             };
             found.push(violation(
-                "entity.overlap",
+                Rule::EntityOverlap,
                 format!(
                     "{} and {} both stand at {}",
                     name(pair[0].1),
@@ -102,13 +219,13 @@ fn check_entities(game: &Game, found: &mut Vec<Violation>) {
     }
 }
 
-fn check_hit_points(game: &Game, found: &mut Vec<Violation>) {
+fn check_hit_points(game: &Game, found: &mut Vec<Invalid>) {
     let state = game.state();
     let player = &state.player;
     let dead = matches!(state.status, RunStatus::Died(_));
     if player.hp > player.max_hp || (!dead && player.hp <= 0) || (dead && player.hp > 0) {
         found.push(violation(
-            "hp.range",
+            Rule::HpRange,
             format!(
                 "the player has {}/{} hp while the run is {}",
                 player.hp, player.max_hp, state.status
@@ -119,7 +236,7 @@ fn check_hit_points(game: &Game, found: &mut Vec<Violation>) {
         let max = game.content().monster(m.kind).max_hp;
         if m.hp <= 0 || m.hp > max {
             found.push(violation(
-                "hp.range",
+                Rule::HpRange,
                 format!(
                     "monster {} has {}/{max} hp but is still on the floor",
                     m.id.0, m.hp
@@ -129,7 +246,7 @@ fn check_hit_points(game: &Game, found: &mut Vec<Violation>) {
     }
 }
 
-fn check_inventory(game: &Game, found: &mut Vec<Violation>) {
+fn check_inventory(game: &Game, found: &mut Vec<Invalid>) {
     let state = game.state();
     let content = game.content();
     let out_of_range = |count: u32, stackable: bool| {
@@ -140,7 +257,7 @@ fn check_inventory(game: &Game, found: &mut Vec<Violation>) {
         let def = content.item(stack.item);
         if let Some(limit) = out_of_range(stack.count, def.stackable) {
             found.push(violation(
-                "inventory.capacity",
+                Rule::InventoryCapacity,
                 format!(
                     "pack slot {} ({}) holds {}, outside 1..={limit}",
                     slot_letter(slot),
@@ -154,7 +271,7 @@ fn check_inventory(game: &Game, found: &mut Vec<Violation>) {
         let def = content.item(item.item);
         if let Some(limit) = out_of_range(item.count, def.stackable) {
             found.push(violation(
-                "inventory.capacity",
+                Rule::InventoryCapacity,
                 format!(
                     "the pile of {} at {} holds {}, outside 1..={limit}",
                     def.name, item.pos, item.count
@@ -178,7 +295,7 @@ fn check_inventory(game: &Game, found: &mut Vec<Violation>) {
             if pos == pos2 && item == item2 && a + b <= MAX_STACK {
                 let name = &content.item(crate::content::ItemId(item)).name;
                 found.push(violation(
-                    "inventory.capacity",
+                    Rule::InventoryCapacity,
                     format!("two piles of {name} at {pos} ({a} and {b}) were not put together"),
                 ));
             }
@@ -202,7 +319,7 @@ fn check_inventory(game: &Game, found: &mut Vec<Violation>) {
         };
         if !fits {
             found.push(violation(
-                "inventory.capacity",
+                Rule::InventoryCapacity,
                 format!(
                     "the {what} slot {} does not hold something to be {what}",
                     slot_letter(slot)
@@ -212,7 +329,7 @@ fn check_inventory(game: &Game, found: &mut Vec<Violation>) {
     }
 }
 
-fn check_queue(game: &Game, found: &mut Vec<Violation>) {
+fn check_queue(game: &Game, found: &mut Vec<Invalid>) {
     let state = game.state();
     if state.status != RunStatus::Playing {
         return;
@@ -220,7 +337,7 @@ fn check_queue(game: &Game, found: &mut Vec<Violation>) {
     let clock = &state.clock;
     if clock.contains(Actor::Player) {
         found.push(violation(
-            "clock.queue",
+            Rule::ClockQueue,
             "the player is queued while it is the player's turn".into(),
         ));
     }
@@ -232,7 +349,7 @@ fn check_queue(game: &Game, found: &mut Vec<Violation>) {
             .count();
         if entries != 1 {
             found.push(violation(
-                "clock.queue",
+                Rule::ClockQueue,
                 format!("monster {} is queued {entries} times, not once", m.id.0),
             ));
         }
@@ -242,13 +359,13 @@ fn check_queue(game: &Game, found: &mut Vec<Violation>) {
             && !state.monsters.iter().any(|m| m.id == id)
         {
             found.push(violation(
-                "clock.queue",
+                Rule::ClockQueue,
                 format!("monster {} is queued but not on the floor", id.0),
             ));
         }
         if entry.at < clock.now() {
             found.push(violation(
-                "clock.queue",
+                Rule::ClockQueue,
                 format!(
                     "{} is queued at {}, before now ({})",
                     entry.actor,
@@ -260,7 +377,7 @@ fn check_queue(game: &Game, found: &mut Vec<Violation>) {
     }
 }
 
-fn check_sight(game: &Game, found: &mut Vec<Violation>) {
+fn check_sight(game: &Game, found: &mut Vec<Invalid>) {
     let map = &game.state().floor.map;
     if !map.visible.is_subset_of(&map.revealed) {
         let first = map
@@ -269,7 +386,7 @@ fn check_sight(game: &Game, found: &mut Vec<Violation>) {
             .find(|&i| !map.revealed.get(i))
             .map(|i| map.idx_pos(i));
         found.push(violation(
-            "fov.revealed_covers_visible",
+            Rule::FovRevealedCoversVisible,
             match first {
                 Some(at) => format!("the tile at {at} is visible but not revealed"),
                 None => "a tile is visible but not revealed".into(),
@@ -280,12 +397,12 @@ fn check_sight(game: &Game, found: &mut Vec<Violation>) {
     if map.in_bounds(player) {
         // Every neighbour of the viewer lies inside the first row of every
         // quadrant's scan, so it is seen: a blind player is a broken view.
-        let around = std::iter::once((0, 0)).chain(super::oracle::NEIGHBOURS);
+        let around = std::iter::once((0, 0)).chain(AROUND);
         for (dx, dy) in around {
             let p = Pos::new(player.x + dx, player.y + dy);
             if map.in_bounds(p) && map.is_walkable(p) && !map.is_visible(p) {
                 found.push(violation(
-                    "fov.around_player",
+                    Rule::FovAroundPlayer,
                     format!("the player at {player} cannot see {p}"),
                 ));
                 break;
@@ -296,7 +413,7 @@ fn check_sight(game: &Game, found: &mut Vec<Violation>) {
     for m in &game.state().monsters {
         if playing && !m.awake && map.is_visible(m.pos) {
             found.push(violation(
-                "monster.notice",
+                Rule::MonsterNotice,
                 format!(
                     "monster {} at {} is in view but has not noticed the player",
                     m.id.0, m.pos
@@ -305,7 +422,7 @@ fn check_sight(game: &Game, found: &mut Vec<Violation>) {
         }
         if map.is_visible(m.pos) && !fov::can_see(map, m.pos, player, SIGHT_RADIUS) {
             found.push(violation(
-                "fov.symmetric",
+                Rule::FovSymmetric,
                 format!(
                     "the player sees monster {} at {} but it cannot see the player at {player}",
                     m.id.0, m.pos

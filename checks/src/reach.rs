@@ -24,17 +24,17 @@
 //! generation) has: [`ids`] lists them for a content in the order [`Reach`]
 //! counts them. docs/invariants.md documents every one.
 
-use crate::content::{Content, ItemEffect, ItemId, MonsterId};
-use crate::game::events::{Event, HpCause, Place, StatusChange, Who};
-use crate::game::screens::{PackMode, Screen};
-use crate::game::state::RunStatus;
-use crate::game::{Game, RUN_LIMIT};
-use crate::geom::Dir;
-use crate::mapgen::{GeneratorKind, LAST_DEPTH};
-use crate::rules::StepResult;
+use game_core::content::{Content, ItemEffect, ItemId, MonsterId};
+use game_core::game::events::{Event, HpCause, Place, StatusChange, Who};
+use game_core::game::screens::{PackMode, Screen};
+use game_core::game::state::RunStatus;
+use game_core::game::{Game, RUN_LIMIT};
+use game_core::geom::Dir;
+use game_core::mapgen::{GeneratorKind, LAST_DEPTH};
+use game_core::rules::StepResult;
 
-use super::keys::{Command, map_command};
-use super::{Seen, TurnWatch};
+use crate::keys::{Command, map_command};
+use crate::{Seen, TurnWatch};
 
 /// Declares the fixed situations: an enum to count them by and the table of
 /// their ids and descriptions, in one order.
@@ -835,7 +835,7 @@ fn run_stop(key: &Key, dir: Dir) -> At {
     }
     if matches!(
         map.tile(here),
-        crate::map::Tile::StairsDown | crate::map::Tile::Exit
+        game_core::map::Tile::StairsDown | game_core::map::Tile::Exit
     ) {
         return At::RunStairs;
     }

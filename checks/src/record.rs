@@ -1,5 +1,5 @@
 //! Rules that explain every change: the record a press returns
-//! ([`crate::game::events`]) replayed against a model of the state before
+//! ([`game_core::game::events`]) replayed against a model of the state before
 //! the key, event by event, each held to the rules' own bounds; then the
 //! model must be the state after the key.
 //!
@@ -10,25 +10,25 @@
 //! once a round and ends, a round ticks for every hundred of the clock, and a
 //! message names only monsters in view. The rules are written here a second
 //! time, plainly, from the design (the to-hit roll, the heal cap, the step
-//! rule through [`super::oracle`]), never by calling the functions they
+//! rule through [`crate::oracle`]), never by calling the functions they
 //! check.
 
 use std::collections::VecDeque;
 
-use crate::content::{ItemEffect, ItemId, MonsterId};
-use crate::describe::describe_slot;
-use crate::dice::Dice;
-use crate::fov::{self, SIGHT_RADIUS};
-use crate::game::Game;
-use crate::game::events::{Event, HpCause, Place, StatusChange, Who};
-use crate::game::state::{MAX_STACK, PACK_SLOTS, Pack, RunStatus, Stack, slot_letter};
-use crate::game::turn::Actor;
-use crate::geom::{Dir, Pos};
-use crate::map::{Map, Tile};
-use crate::rules;
+use game_core::content::{ItemEffect, ItemId, MonsterId};
+use game_core::dice::Dice;
+use game_core::fov::{self, SIGHT_RADIUS};
+use game_core::game::Game;
+use game_core::game::events::{Event, HpCause, Place, StatusChange, Who};
+use game_core::game::state::{MAX_STACK, PACK_SLOTS, Pack, RunStatus, Stack, slot_letter};
+use game_core::game::turn::Actor;
+use game_core::geom::{Dir, Pos};
+use game_core::map::{Map, Tile};
+use game_core::rules;
 
-use super::oracle;
-use super::{Seen, TurnWatch, Violation, violation};
+use crate::describe::{Words, describe_event, describe_slot, stack_words};
+use crate::oracle;
+use crate::{Seen, TurnWatch, Violation, violation};
 
 /// A creature as the record has left it so far.
 #[derive(Clone, Debug)]
@@ -190,7 +190,7 @@ struct Model<'a> {
     noticing: bool,
     /// The reference field of view, from where the player stood when it was
     /// last needed, out to how many rows it was scanned.
-    sight: Option<(Pos, i32, crate::map::BitGrid)>,
+    sight: Option<(Pos, i32, game_core::map::BitGrid)>,
     found: Vec<Violation>,
 }
 
@@ -361,7 +361,10 @@ impl Model<'_> {
 
     /// What a pack slot holds, as a report says it: "3 darts", "nothing".
     fn describe_stack(&self, stack: Option<Stack>) -> String {
-        stack.map_or_else(|| "nothing".into(), |s| s.describe(self.game.content()))
+        stack.map_or_else(
+            || "nothing".into(),
+            |s| stack_words(&s, self.game.content()),
+        )
     }
 
     /// The expectation at the front, taken if `matches` says it is the one.
@@ -478,7 +481,7 @@ impl Model<'_> {
                     format!(
                         "{} was owed, but the record goes on: {}",
                         self.describe_expect(owed),
-                        event.describe(self.game.content(), |who| self.name(who))
+                        describe_event(&event, self.game.content(), |who| self.name(who))
                     ),
                 );
                 self.expect.clear();
@@ -486,7 +489,7 @@ impl Model<'_> {
         }
     }
 
-    fn monster_turn(&mut self, id: crate::game::state::MonsterRef) {
+    fn monster_turn(&mut self, id: game_core::game::state::MonsterRef) {
         let who = Who::Monster(id);
         match self.index_of(who) {
             Some(i) if self.creatures[i].alive => {
@@ -576,7 +579,7 @@ impl Model<'_> {
     /// The reference field of view from `viewer` at least `rows` rows out:
     /// the kept one when it is from there and as deep, else scanned again
     /// only as deep as asked (the scan costs the square of its depth).
-    fn look_out(&mut self, viewer: Pos, rows: i32) -> &crate::map::BitGrid {
+    fn look_out(&mut self, viewer: Pos, rows: i32) -> &game_core::map::BitGrid {
         let game = self.game;
         let map = &game.state().floor.map;
         if self
@@ -787,7 +790,9 @@ impl Model<'_> {
                         "{} stepping {} from {} came to {result}; the step rule says {expected}",
                         self.name(who),
                         dir.name(),
-                        c.pos
+                        c.pos,
+                        result = result.words(),
+                        expected = expected.words()
                     ),
                 );
                 return;
@@ -1194,7 +1199,8 @@ impl Model<'_> {
             }
             (change, owed) => Some(format!(
                 "{change}, where the record owed {}",
-                owed.map_or_else(|| "nothing".into(), |owed| self.describe_expect(owed))
+                owed.map_or_else(|| "nothing".into(), |owed| self.describe_expect(owed)),
+                change = change.words()
             )),
         };
         if let Some(problem) = problem {
@@ -1407,7 +1413,13 @@ impl Model<'_> {
             let content = self.game.content();
             let holds = self.pack.get(slot).map_or_else(
                 || "nothing".into(),
-                |s| format!("{}, {}", s.describe(content), content.item(s.item).effect),
+                |s| {
+                    format!(
+                        "{}, {}",
+                        stack_words(&s, content),
+                        content.item(s.item).effect
+                    )
+                },
             );
             self.fail(
                 "items.conserved",
@@ -1452,7 +1464,8 @@ impl Model<'_> {
                 "move.legal",
                 format!(
                     "the player went from depth {} to {depth}, standing on {}",
-                    self.depth, before.standing_on
+                    self.depth,
+                    before.standing_on.words()
                 ),
             );
         }
@@ -1491,7 +1504,7 @@ impl Model<'_> {
                 turns: 0,
             });
         }
-        if let Some(broken) = super::spawns::check_spawns(self.game) {
+        if let Some(broken) = crate::spawns::check_spawns(self.game) {
             self.fail(broken.id, broken.message);
         }
     }

@@ -3,10 +3,10 @@
 //! start of a run make on every floor they build, so a spawn defect is found
 //! with no key pressed on any depth, not only on the depths a bot reaches.
 
-use crate::game::{BASE_ITEMS, BASE_MONSTERS, Game, START_CLEARANCE};
-use crate::geom::Pos;
+use game_core::game::{BASE_ITEMS, BASE_MONSTERS, Game, START_CLEARANCE};
+use game_core::geom::Pos;
 
-use super::{Violation, violation};
+use crate::{Violation, violation};
 
 /// The first way the floor `game` has just arrived on breaks the spawn
 /// rules: monsters whole, unafflicted, away from the start and off the way
@@ -31,16 +31,16 @@ pub fn check_spawns(game: &Game) -> Option<Violation> {
                 m.id.0, m.pos, floor.start
             ));
         }
-        if depth < crate::spawn::NUDGES_FROM
-            && def.danger > depth.saturating_add(crate::spawn::OUT_OF_DEPTH)
+        if depth < game_core::spawn::NUDGES_FROM
+            && def.danger > depth.saturating_add(game_core::spawn::OUT_OF_DEPTH)
         {
             problems.push(format!(
                 "monster {} is {} of danger {} on depth {depth}, more than {} above it before nudges happen (depth {})",
                 m.id.0,
                 def.name,
                 def.danger,
-                crate::spawn::OUT_OF_DEPTH,
-                crate::spawn::NUDGES_FROM
+                game_core::spawn::OUT_OF_DEPTH,
+                game_core::spawn::NUDGES_FROM
             ));
         }
         taken.push(m.pos);
