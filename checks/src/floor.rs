@@ -8,7 +8,7 @@ use game_core::paths::{self, UNREACHABLE};
 
 use crate::describe::Words;
 
-use crate::{Violation, violation};
+use crate::{Id, Violation, violation};
 
 /// The floor invariants of a freshly generated floor. `last_floor` says
 /// whether its goal must be the exit rather than stairs.
@@ -42,7 +42,7 @@ pub fn check_floor_given(
         .is_some_and(|region| region.cells.contains(&floor.start))
     {
         found.push(violation(
-            "map.start_in_region0",
+            Id::MapStartInRegion0,
             format!("the start {} is not in region 0", floor.start),
         ));
     }
@@ -51,19 +51,19 @@ pub fn check_floor_given(
     for (i, region) in floor.regions.iter().enumerate() {
         if region.cells.is_empty() {
             found.push(violation(
-                "map.start_in_region0",
+                Id::MapStartInRegion0,
                 format!("region {i} is empty"),
             ));
         }
         for &p in &region.cells {
             if !map.is_walkable(p) {
                 found.push(violation(
-                    "map.start_in_region0",
+                    Id::MapStartInRegion0,
                     format!("region {i} holds the unwalkable tile {p}"),
                 ));
             } else if claimed.get(map.xy_idx(p)) {
                 found.push(violation(
-                    "map.start_in_region0",
+                    Id::MapStartInRegion0,
                     format!("region {i} shares the tile {p} with an earlier region"),
                 ));
             } else {
@@ -99,7 +99,7 @@ fn map_violations(
     let mut found = Vec::new();
     if !map.is_walkable(start) {
         found.push(violation(
-            "map.connected",
+            Id::MapConnected,
             format!("the start {start} is not walkable"),
         ));
         return found;
@@ -124,7 +124,7 @@ fn connectivity(map: &Map, start: Pos, dist: &[u32]) -> Option<Violation> {
         .flatten();
     first.map(|i| map.idx_pos(i)).map(|first| {
         violation(
-            "map.connected",
+            Id::MapConnected,
             format!(
                 "{unreachable} walkable tiles cannot be reached from the start {start}, the first at {first}"
             ),
@@ -160,7 +160,7 @@ fn way_down(map: &Map, start: Pos, goal: Pos, last_floor: bool, dist: &[u32]) ->
     } else {
         return None;
     };
-    Some(violation("map.has_exit", message))
+    Some(violation(Id::MapHasExit, message))
 }
 
 /// map.vault_single_entrance: one opening, one crossing of the moat, a
@@ -169,20 +169,20 @@ fn vault_violations(map: &Map, vault: &Vault, goal: Pos, found: &mut Vec<Violati
     let openings = vault_wall_openings(map, vault);
     if openings != 1 {
         found.push(violation(
-            "map.vault_single_entrance",
+            Id::MapVaultSingleEntrance,
             format!("the vault's walls have {openings} openings, not 1"),
         ));
     }
     let crossings = vault_crossings(map, vault);
     if crossings != 1 {
         found.push(violation(
-            "map.vault_single_entrance",
+            Id::MapVaultSingleEntrance,
             format!("{crossings} walkable tiles cross the column west of the vault, not 1"),
         ));
     }
     if map.tile(vault.entrance) != Tile::Door {
         found.push(violation(
-            "map.vault_single_entrance",
+            Id::MapVaultSingleEntrance,
             format!(
                 "the vault's entrance {} is {}, not a doorway",
                 vault.entrance,
@@ -192,7 +192,7 @@ fn vault_violations(map: &Map, vault: &Vault, goal: Pos, found: &mut Vec<Violati
     }
     if !vault.rect.grow(-1).contains(goal) {
         found.push(violation(
-            "map.vault_single_entrance",
+            Id::MapVaultSingleEntrance,
             format!("the goal {goal} is not inside the vault"),
         ));
     }

@@ -22,7 +22,7 @@ use game_core::rules::{StepResult, THROW_RANGE};
 
 use crate::describe::{Words, describe_top, pack_verb};
 use crate::oracle;
-use crate::{TurnWatch, Violation, violation};
+use crate::{Id, TurnWatch, Violation, violation};
 
 /// A command of the help screen (and the screens' own keys), as the help
 /// names it.
@@ -296,14 +296,14 @@ pub(super) fn check_keys(
 ) {
     if let Some(problem) = unbound_key(before, game, events) {
         found.push(violation(
-            "key.contract",
+            Id::KeyContract,
             format!("{} (no command's key): {problem}", before.key),
         ));
         return;
     }
     if let Some((command, _, Some(problem))) = judge(before, game, events) {
         found.push(violation(
-            "key.contract",
+            Id::KeyContract,
             format!("{} ({}): {problem}", before.key, command.name()),
         ));
     }

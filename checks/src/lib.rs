@@ -44,6 +44,7 @@ use game_core::game::turn::Actor;
 use game_core::geom::Pos;
 use game_core::keys::Key;
 use game_core::map::Tile;
+use game_core::validity::Rule;
 
 use crate::describe::{Words, describe_top};
 
@@ -94,242 +95,172 @@ pub const PERSIST_EVERY: u64 = 512;
 /// the mutation sample with and without).
 pub const FRAME_EVERY: u64 = 8;
 
+/// Declares the catalogue: each invariant's name in the code, its stable
+/// id, when it is checked and what it asserts. The compiler checks every id
+/// a check names; reports, recordings and docs/invariants.md use the text.
+macro_rules! catalogue {
+    ($($name:ident = $id:literal, $when:ident: $asserts:literal,)*) => {
+        /// An invariant of the catalogue.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Id {
+            $($name,)*
+        }
+
+        impl Id {
+            /// The stable id, as reports, recordings and the docs write it.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Id::$name => $id,)*
+                }
+            }
+        }
+
+        /// Every invariant, in the order they are documented.
+        pub const CATALOGUE: &[Invariant] = &[
+            $(Invariant { id: Id::$name, when: When::$when, asserts: $asserts },)*
+        ];
+    };
+}
+
 /// One entry of the catalogue.
 #[derive(Clone, Copy, Debug)]
 pub struct Invariant {
-    /// Stable id, used in reports, recordings and docs/invariants.md.
-    pub id: &'static str,
+    pub id: Id,
     pub when: When,
     pub asserts: &'static str,
 }
 
-/// Every invariant, in the order they are documented.
-pub const CATALOGUE: &[Invariant] = &[
-    Invariant {
-        id: "map.connected",
-        when: When::Floor,
-        asserts: "every walkable tile is reachable from the start by legal steps",
-    },
-    Invariant {
-        id: "map.has_exit",
-        when: When::Floor,
-        asserts: "the goal is stairs (the exit on the last floor), is not the start, and is reachable",
-    },
-    Invariant {
-        id: "map.start_in_region0",
-        when: When::Floor,
-        asserts: "spawn region 0 contains the start, and every region's cells are walkable",
-    },
-    Invariant {
-        id: "map.vault_single_entrance",
-        when: When::Floor,
-        asserts: "a temple vault has exactly one opening in its walls and one crossing of the moat",
-    },
-    Invariant {
-        id: "entity.in_bounds",
-        when: When::Turn,
-        asserts: "the player, every monster and every floor item is on the map",
-    },
-    Invariant {
-        id: "entity.in_wall",
-        when: When::Turn,
-        asserts: "the player, every monster and every floor item stands on a walkable tile",
-    },
-    Invariant {
-        id: "entity.overlap",
-        when: When::Turn,
-        asserts: "no two creatures share a tile",
-    },
-    Invariant {
-        id: "hp.range",
-        when: When::Turn,
-        asserts: "hit points are within 1..=max for the living; the player is at 0 or below only when dead",
-    },
-    Invariant {
-        id: "inventory.capacity",
-        when: When::Turn,
-        asserts: "stacks hold 1..=99, unstackable items one each, piles of one stackable item on one tile are put together while they fit, and wielded/worn slots hold a weapon/armour",
-    },
-    Invariant {
-        id: "clock.monotonic",
-        when: When::Turn,
-        asserts: "the turn clock never runs backwards",
-    },
-    Invariant {
-        id: "clock.advances",
-        when: When::Turn,
-        asserts: "a key that spends the player's turns moves the clock on",
-    },
-    Invariant {
-        id: "clock.queue",
-        when: When::Turn,
-        asserts: "on the player's turn every monster is queued exactly once, no later-than-now entry is missing, and the player is not queued",
-    },
-    Invariant {
-        id: "rng.only_with_time",
-        when: When::Turn,
-        asserts: "the in-play dice are rolled only by keys that spend time, so no roll can be retried for free",
-    },
-    Invariant {
-        id: "fov.symmetric",
-        when: When::Turn,
-        asserts: "every monster the player can see can see the player",
-    },
-    Invariant {
-        id: "fov.revealed_covers_visible",
-        when: When::Turn,
-        asserts: "every visible tile is also revealed",
-    },
-    Invariant {
-        id: "screen.escapable",
-        when: When::Turn,
-        asserts: "Esc closes the top screen without spending time",
-    },
-    Invariant {
-        id: "press.outcome",
-        when: When::Turn,
-        asserts: "what a press returns is what happened: the turns it spent, the messages it said, how the run ended",
-    },
-    Invariant {
-        id: "fov.around_player",
-        when: When::Turn,
-        asserts: "the player's own tile and its open neighbours are always in view",
-    },
-    Invariant {
-        id: "move.legal",
-        when: When::Turn,
-        asserts: "creatures move only by recorded steps, one tile at a time, one per action, each resolved by the step rule (move, attack, refused, or wasted when confused)",
-    },
-    Invariant {
-        id: "combat.rules",
-        when: When::Turn,
-        asserts: "every swing is at a neighbour, rolls a d20 that hits by the to-hit rule, and deals damage within the attacker's dice",
-    },
-    Invariant {
-        id: "hp.explained",
-        when: When::Turn,
-        asserts: "hit points change only by recorded blows, poison bites within their dice and heals capped at the maximum; a creature dies exactly when they reach 0",
-    },
-    Invariant {
-        id: "status.rules",
-        when: When::Turn,
-        asserts: "a poisoner's or confuser's hit, a scroll and an antidote set statuses as the rules say, and statuses count down once a round and end",
-    },
-    Invariant {
-        id: "items.conserved",
-        when: When::Turn,
-        asserts: "items are never made or lost except by a recorded spawn, pickup, drop, throw or use, and equipment changes only by wearing or losing it",
-    },
-    Invariant {
-        id: "clock.rounds",
-        when: When::Turn,
-        asserts: "statuses tick once for every hundred the clock passes, and every turn counted is a recorded action",
-    },
-    Invariant {
-        id: "clock.time",
-        when: When::Turn,
-        asserts: "the clock moves from one player turn to the next by the cost of the player's action at the player's speed, and every monster takes each turn its speed gives it, in the player's action it falls in, no more and no fewer",
-    },
-    Invariant {
-        id: "monster.notice",
-        when: When::Turn,
-        asserts: "a monster wakes exactly when the player can see its tile (the reference field of view): every one in view after the player acts and when the player's turn comes round, none out of view; an asleep monster does not walk unless confused",
-    },
-    Invariant {
-        id: "message.unseen",
-        when: When::Turn,
-        asserts: "a message names a monster only when the player can see it",
-    },
-    Invariant {
-        id: "message.form",
-        when: When::Turn,
-        asserts: "every message a key says is a sentence: it starts with a capital letter or a digit, ends with `.`, `!` or `?`, and has no space at either end or two in a row (names are single-spaced labels, so a word left out shows as a doubled space)",
-    },
-    Invariant {
-        id: "spawn.rules",
-        when: When::Floor,
-        asserts: "a new floor's monsters arrive whole, away from the start, no more than the rules allow and none out of depth on the first floors; items one each, off the start and the way down (checked on every floor a sweep or a run builds, and again on arriving by the stairs)",
-    },
-    Invariant {
-        id: "key.contract",
-        when: When::Turn,
-        asserts: "every key does what the help promises when its conditions hold: a move key steps, `o` explores while there is somewhere to go, `i` opens a pack that holds something",
-    },
-    Invariant {
-        id: "rng.streams",
-        when: When::Floor,
-        asserts: "a seed's named streams (maps, spawns and play, for every depth) are all different, so no part of the game shares another's randomness",
-    },
-    Invariant {
-        id: "fov.oracle",
-        when: When::Sampled,
-        asserts: "what the player sees is the reference symmetric shadowcasting from where they stand",
-    },
-    Invariant {
-        id: "paths.oracle",
-        when: When::Sampled,
-        asserts: "distances, the chase map and A* routes from the player agree with a plain breadth-first search",
-    },
-    Invariant {
-        id: "frame.oracle",
-        when: When::Sampled,
-        asserts: "the map part of the frame shows what the state holds: the camera on the player, each tile remembered or in view, and what stands on it in view",
-    },
-    Invariant {
-        id: "screen.size",
-        when: When::Turn,
-        asserts: "the frame holds as many cells as its size says, and one below the smallest size shows only the notice of the size it needs",
-    },
-    Invariant {
-        id: "screen.status",
-        when: When::Turn,
-        asserts: "the status line shows the depth, hit points, the statuses that hold and the turn, in the widest form that fits, the head an alarm at a third of the hit points or less",
-    },
-    Invariant {
-        id: "screen.map",
-        when: When::Turn,
-        asserts: "the map rows show, through the camera on the focus, unknown ground blank, known ground remembered or in view, every creature and item in view where it stands and none where none is, and the reticle's path and cursor",
-    },
-    Invariant {
-        id: "screen.box",
-        when: When::Turn,
-        asserts: "the top screen's box, centred over the map and inside the frame, shows its title and its rows from where it is scrolled to, counting the lines above and below",
-    },
-    Invariant {
-        id: "screen.messages",
-        when: When::Turn,
-        asserts: "the message rows end with the newest message, read from its start, this key's lines bright and older ones dim, no row blank while the log holds more; under a reticle, what the cursor is on and the keys",
-    },
-    Invariant {
-        id: "screen.ending",
-        when: When::Turn,
-        asserts: "the end of a run shows how it ended, the depth, the turn and the kills the state holds, in a box on a blank frame",
-    },
-    Invariant {
-        id: "state.persist",
-        when: When::Sampled,
-        asserts: "the state hash is the documented hash of the state, and a save loads back into the same state",
-    },
-    Invariant {
-        id: "play.progress",
-        when: When::Run,
-        asserts: "a bot's run reveals ground, changes floor, fights, picks up or uses something, or comes nearer than ever since then to the unknown or the way down, at least once in every stretch of keys of the stated length",
-    },
-];
+impl Id {
+    /// The invariant whose stable id is `name`, if the catalogue has one.
+    pub fn named(name: &str) -> Option<Id> {
+        CATALOGUE.iter().map(|i| i.id).find(|id| id.name() == name)
+    }
+}
+
+impl fmt::Display for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+catalogue! {
+    MapConnected = "map.connected", Floor:
+        "every walkable tile is reachable from the start by legal steps",
+    MapHasExit = "map.has_exit", Floor:
+        "the goal is stairs (the exit on the last floor), is not the start, and is reachable",
+    MapStartInRegion0 = "map.start_in_region0", Floor:
+        "spawn region 0 contains the start, and every region's cells are walkable",
+    MapVaultSingleEntrance = "map.vault_single_entrance", Floor:
+        "a temple vault has exactly one opening in its walls and one crossing of the moat",
+    EntityInBounds = "entity.in_bounds", Turn:
+        "the player, every monster and every floor item is on the map",
+    EntityInWall = "entity.in_wall", Turn:
+        "the player, every monster and every floor item stands on a walkable tile",
+    EntityOverlap = "entity.overlap", Turn:
+        "no two creatures share a tile",
+    HpRange = "hp.range", Turn:
+        "hit points are within 1..=max for the living; the player is at 0 or below only when dead",
+    InventoryCapacity = "inventory.capacity", Turn:
+        "stacks hold 1..=99, unstackable items one each, piles of one stackable item on one tile are put together while they fit, and wielded/worn slots hold a weapon/armour",
+    ClockMonotonic = "clock.monotonic", Turn:
+        "the turn clock never runs backwards",
+    ClockAdvances = "clock.advances", Turn:
+        "a key that spends the player's turns moves the clock on",
+    ClockQueue = "clock.queue", Turn:
+        "on the player's turn every monster is queued exactly once, no later-than-now entry is missing, and the player is not queued",
+    RngOnlyWithTime = "rng.only_with_time", Turn:
+        "the in-play dice are rolled only by keys that spend time, so no roll can be retried for free",
+    FovSymmetric = "fov.symmetric", Turn:
+        "every monster the player can see can see the player",
+    FovRevealedCoversVisible = "fov.revealed_covers_visible", Turn:
+        "every visible tile is also revealed",
+    ScreenEscapable = "screen.escapable", Turn:
+        "Esc closes the top screen without spending time",
+    PressOutcome = "press.outcome", Turn:
+        "what a press returns is what happened: the turns it spent, the messages it said, how the run ended",
+    FovAroundPlayer = "fov.around_player", Turn:
+        "the player's own tile and its open neighbours are always in view",
+    MoveLegal = "move.legal", Turn:
+        "creatures move only by recorded steps, one tile at a time, one per action, each resolved by the step rule (move, attack, refused, or wasted when confused)",
+    CombatRules = "combat.rules", Turn:
+        "every swing is at a neighbour, rolls a d20 that hits by the to-hit rule, and deals damage within the attacker's dice",
+    HpExplained = "hp.explained", Turn:
+        "hit points change only by recorded blows, poison bites within their dice and heals capped at the maximum; a creature dies exactly when they reach 0",
+    StatusRules = "status.rules", Turn:
+        "a poisoner's or confuser's hit, a scroll and an antidote set statuses as the rules say, and statuses count down once a round and end",
+    ItemsConserved = "items.conserved", Turn:
+        "items are never made or lost except by a recorded spawn, pickup, drop, throw or use, and equipment changes only by wearing or losing it",
+    ClockRounds = "clock.rounds", Turn:
+        "statuses tick once for every hundred the clock passes, and every turn counted is a recorded action",
+    ClockTime = "clock.time", Turn:
+        "the clock moves from one player turn to the next by the cost of the player's action at the player's speed, and every monster takes each turn its speed gives it, in the player's action it falls in, no more and no fewer",
+    MonsterNotice = "monster.notice", Turn:
+        "a monster wakes exactly when the player can see its tile (the reference field of view): every one in view after the player acts and when the player's turn comes round, none out of view; an asleep monster does not walk unless confused",
+    MessageUnseen = "message.unseen", Turn:
+        "a message names a monster only when the player can see it",
+    MessageForm = "message.form", Turn:
+        "every message a key says is a sentence: it starts with a capital letter or a digit, ends with `.`, `!` or `?`, and has no space at either end or two in a row (names are single-spaced labels, so a word left out shows as a doubled space)",
+    SpawnRules = "spawn.rules", Floor:
+        "a new floor's monsters arrive whole, away from the start, no more than the rules allow and none out of depth on the first floors; items one each, off the start and the way down (checked on every floor a sweep or a run builds, and again on arriving by the stairs)",
+    KeyContract = "key.contract", Turn:
+        "every key does what the help promises when its conditions hold: a move key steps, `o` explores while there is somewhere to go, `i` opens a pack that holds something",
+    RngStreams = "rng.streams", Floor:
+        "a seed's named streams (maps, spawns and play, for every depth) are all different, so no part of the game shares another's randomness",
+    FovOracle = "fov.oracle", Sampled:
+        "what the player sees is the reference symmetric shadowcasting from where they stand",
+    PathsOracle = "paths.oracle", Sampled:
+        "distances, the chase map and A* routes from the player agree with a plain breadth-first search",
+    FrameOracle = "frame.oracle", Sampled:
+        "the map part of the frame shows what the state holds: the camera on the player, each tile remembered or in view, and what stands on it in view",
+    ScreenSize = "screen.size", Turn:
+        "the frame holds as many cells as its size says, and one below the smallest size shows only the notice of the size it needs",
+    ScreenStatus = "screen.status", Turn:
+        "the status line shows the depth, hit points, the statuses that hold and the turn, in the widest form that fits, the head an alarm at a third of the hit points or less",
+    ScreenMap = "screen.map", Turn:
+        "the map rows show, through the camera on the focus, unknown ground blank, known ground remembered or in view, every creature and item in view where it stands and none where none is, and the reticle's path and cursor",
+    ScreenBox = "screen.box", Turn:
+        "the top screen's box, centred over the map and inside the frame, shows its title and its rows from where it is scrolled to, counting the lines above and below",
+    ScreenMessages = "screen.messages", Turn:
+        "the message rows end with the newest message, read from its start, this key's lines bright and older ones dim, no row blank while the log holds more; under a reticle, what the cursor is on and the keys",
+    ScreenEnding = "screen.ending", Turn:
+        "the end of a run shows how it ended, the depth, the turn and the kills the state holds, in a box on a blank frame",
+    StatePersist = "state.persist", Sampled:
+        "the state hash is the documented hash of the state, and a save loads back into the same state",
+    PlayProgress = "play.progress", Run:
+        "a bot's run reveals ground, changes floor, fights, picks up or uses something, or comes nearer than ever since then to the unknown or the way down, at least once in every stretch of keys of the stated length",
+}
 
 /// The state invariants: game-core's validity check, which a load of a save
 /// also runs, with each broken rule named by its catalogue id.
 pub fn check_state(game: &Game) -> Vec<Violation> {
     game_core::validity::check_state(game)
         .into_iter()
-        .map(|invalid| violation(invalid.rule.id(), invalid.message))
+        .map(|invalid| violation(invalid.rule.into(), invalid.message))
         .collect()
+}
+
+/// Each rule of a valid state is the catalogue's invariant of the same id.
+impl From<Rule> for Id {
+    fn from(rule: Rule) -> Id {
+        match rule {
+            Rule::EntityInBounds => Id::EntityInBounds,
+            Rule::EntityInWall => Id::EntityInWall,
+            Rule::EntityOverlap => Id::EntityOverlap,
+            Rule::HpRange => Id::HpRange,
+            Rule::InventoryCapacity => Id::InventoryCapacity,
+            Rule::ClockQueue => Id::ClockQueue,
+            Rule::FovRevealedCoversVisible => Id::FovRevealedCoversVisible,
+            Rule::FovAroundPlayer => Id::FovAroundPlayer,
+            Rule::MonsterNotice => Id::MonsterNotice,
+            Rule::FovSymmetric => Id::FovSymmetric,
+        }
+    }
 }
 
 /// A broken invariant: its id and what was seen.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
-    pub id: &'static str,
+    pub id: Id,
     pub message: String,
 }
 
@@ -339,11 +270,7 @@ impl fmt::Display for Violation {
     }
 }
 
-fn violation(id: &'static str, message: String) -> Violation {
-    debug_assert!(
-        CATALOGUE.iter().any(|i| i.id == id),
-        "{id} is not in the catalogue"
-    );
+fn violation(id: Id, message: String) -> Violation {
     Violation { id, message }
 }
 
@@ -513,21 +440,21 @@ pub fn check_turn(before: &TurnWatch, game: &Game, outcome: &Outcome) -> Vec<Vio
     let now = game.state().clock.now();
     if now < before.clock {
         found.push(violation(
-            "clock.monotonic",
+            Id::ClockMonotonic,
             format!("the clock went back from {} to {now}", before.clock),
         ));
     }
     let spent = game.state().turns_taken.saturating_sub(before.turns_taken);
     if spent > 0 && now == before.clock && game.state().status == RunStatus::Playing {
         found.push(violation(
-            "clock.advances",
+            Id::ClockAdvances,
             format!("{spent} player turns were spent but the clock stayed at {now}"),
         ));
     }
     let drawn = game.state().rng.position() != before.rng;
     if drawn && now == before.clock && game.state().status == RunStatus::Playing {
         found.push(violation(
-            "rng.only_with_time",
+            Id::RngOnlyWithTime,
             format!("the dice were rolled but the clock stayed at {now}: a free reroll"),
         ));
     }
@@ -589,7 +516,7 @@ fn check_outcome(before: &TurnWatch, game: &Game, outcome: &Outcome) -> Option<V
     } else {
         return None;
     };
-    Some(violation("press.outcome", problem))
+    Some(violation(Id::PressOutcome, problem))
 }
 
 /// Messages as a report quotes them: `"You hit it.", "It dies."`, or
@@ -610,7 +537,7 @@ fn message_form(message: &str) -> Option<Violation> {
         return None;
     };
     Some(violation(
-        "message.form",
+        Id::MessageForm,
         format!("the key said {message:?}: {problem}"),
     ))
 }
@@ -647,7 +574,7 @@ fn check_escapable(game: &Game) -> Vec<Violation> {
         Ok(_) => None,
     };
     message
-        .map(|m| vec![violation("screen.escapable", m)])
+        .map(|m| vec![violation(Id::ScreenEscapable, m)])
         .unwrap_or_default()
 }
 
@@ -674,34 +601,45 @@ mod tests {
             ("You wait. ", "end with"),
         ] {
             let found = message_form(bad).expect(bad);
-            assert_eq!(found.id, "message.form");
+            assert_eq!(found.id, Id::MessageForm);
             assert!(found.message.contains(why), "{bad}: {}", found.message);
         }
     }
 
     #[test]
     fn ids_are_unique_and_the_required_ones_are_there() {
-        let mut ids: Vec<&str> = CATALOGUE.iter().map(|i| i.id).collect();
+        let mut ids: Vec<&str> = CATALOGUE.iter().map(|i| i.id.name()).collect();
         ids.sort_unstable();
         let before = ids.len();
         ids.dedup();
         assert_eq!(ids.len(), before, "duplicate ids");
         for required in [
-            "map.connected",
-            "map.has_exit",
-            "map.start_in_region0",
-            "map.vault_single_entrance",
-            "entity.in_bounds",
-            "entity.in_wall",
-            "entity.overlap",
-            "hp.range",
-            "inventory.capacity",
-            "clock.monotonic",
-            "fov.symmetric",
-            "fov.revealed_covers_visible",
-            "screen.escapable",
+            Id::MapConnected,
+            Id::MapHasExit,
+            Id::MapStartInRegion0,
+            Id::MapVaultSingleEntrance,
+            Id::EntityInBounds,
+            Id::EntityInWall,
+            Id::EntityOverlap,
+            Id::HpRange,
+            Id::InventoryCapacity,
+            Id::ClockMonotonic,
+            Id::FovSymmetric,
+            Id::FovRevealedCoversVisible,
+            Id::ScreenEscapable,
         ] {
-            assert!(ids.contains(&required), "{required} missing");
+            assert!(ids.contains(&required.name()), "{required} missing");
+        }
+        for invariant in CATALOGUE {
+            assert_eq!(Id::named(invariant.id.name()), Some(invariant.id));
+        }
+        assert_eq!(Id::named("map.conected"), None);
+    }
+
+    #[test]
+    fn each_rule_of_a_valid_state_is_the_invariant_of_its_id() {
+        for rule in Rule::ALL {
+            assert_eq!(Id::from(rule).name(), rule.id());
         }
     }
 }

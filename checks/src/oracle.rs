@@ -18,7 +18,7 @@ use game_core::geom::{Dir, Pos};
 use game_core::map::{BitGrid, Map, Tile};
 use game_core::paths::{self, DijkstraMap, UNREACHABLE};
 
-use crate::{Violation, violation};
+use crate::{Id, Violation, violation};
 
 /// The eight neighbours as (dx, dy), clockwise from north: the order the
 /// game's searches break ties in (`Dir::ALL`).
@@ -426,7 +426,7 @@ pub fn check_view(map: &Map, origin: Pos, radius: i32, visible: &BitGrid) -> Opt
         .find(|&i| expected.get(i) != visible.get(i))
         .map(|i| map.idx_pos(i))?;
     Some(violation(
-        "fov.oracle",
+        Id::FovOracle,
         format!(
             "from {origin} the game {} {at}, the reference field of view {}",
             if visible.get(map.xy_idx(at)) {
@@ -476,7 +476,7 @@ fn check_distances(map: &Map, from: Pos, reference: &[u32], found: &mut Vec<Viol
     };
     if let Some(i) = first_difference {
         found.push(violation(
-            "paths.oracle",
+            Id::PathsOracle,
             format!(
                 "breadth-first distance from {from} to {} is {}, the reference says {}",
                 map.idx_pos(i),
@@ -514,7 +514,7 @@ fn check_chase_map(
     if let Some((i, got, want)) = first_difference {
         let at = map.idx_pos(i);
         found.push(violation(
-            "paths.oracle",
+            Id::PathsOracle,
             format!(
                 "the chase map from {from} puts {at} at {}, the reference at {}",
                 got.map_or("out of reach".into(), |d| d.to_string()),
@@ -552,7 +552,7 @@ fn check_route(map: &Map, from: Pos, to: Pos, reference: &[u32], found: &mut Vec
     };
     if let Some(problem) = problem {
         found.push(violation(
-            "paths.oracle",
+            Id::PathsOracle,
             format!("A* from {from} to {to} {problem}"),
         ));
     }
@@ -586,7 +586,7 @@ pub fn check_streams(seed: game_core::RunSeed) -> Option<Violation> {
     first.sort_unstable();
     first.windows(2).find(|w| w[0].0 == w[1].0).map(|w| {
         violation(
-            "rng.streams",
+            Id::RngStreams,
             format!(
                 "seed {}: the streams ({}, {}) and ({}, {}) draw the same",
                 seed.0, w[0].1, w[0].2, w[1].1, w[1].2
@@ -602,7 +602,7 @@ pub fn check_play_stream(game: &Game) -> Option<Violation> {
     let fresh = state.turns_taken == 0 && state.clock.now() == 0;
     (fresh && state.rng != state.seed.stream("play", 0)).then(|| {
         violation(
-            "rng.streams",
+            Id::RngStreams,
             "the run's dice do not come from its own stream (\"play\", 0)".into(),
         )
     })
@@ -687,7 +687,7 @@ pub fn check_frame(game: &Game, frame: &game_core::Frame) -> Option<Violation> {
             let got = frame.get(sx as u16, sy as u16);
             if got != Some(want) {
                 return Some(violation(
-                    "frame.oracle",
+                    Id::FrameOracle,
                     format!(
                         "the frame shows {} at column {sx}, row {sy} (the map's {at}); what is there is {want}",
                         got.map_or_else(|| "no cell".into(), |cell| cell.to_string())
@@ -708,7 +708,7 @@ pub fn check_persistence(game: &Game) -> Vec<Violation> {
         Ok(bytes) => bytes,
         Err(e) => {
             found.push(violation(
-                "state.persist",
+                Id::StatePersist,
                 format!("the state does not encode: {e}"),
             ));
             return found;
@@ -720,14 +720,14 @@ pub fn check_persistence(game: &Game) -> Vec<Violation> {
     // whole state.
     match postcard::from_bytes::<game_core::game::state::GameState>(&bytes) {
         Err(e) => found.push(violation(
-            "state.persist",
+            Id::StatePersist,
             format!(
                 "the hashed encoding of the state does not decode ({e}){}",
                 undecodable_part(game.state())
             ),
         )),
         Ok(decoded) if &decoded != game.state() => found.push(violation(
-            "state.persist",
+            Id::StatePersist,
             format!(
                 "the hashed encoding of the state decodes into a different state{}",
                 undecodable_part(game.state())
@@ -738,7 +738,7 @@ pub fn check_persistence(game: &Game) -> Vec<Violation> {
     let documented = xxhash_rust::xxh3::xxh3_64(&bytes);
     if game.state_hash() != documented {
         found.push(violation(
-            "state.persist",
+            Id::StatePersist,
             format!(
                 "state_hash says {:016x}, the documented hash of the state is {documented:016x}",
                 game.state_hash()
@@ -766,7 +766,7 @@ pub fn check_persistence(game: &Game) -> Vec<Violation> {
     match postcard::to_allocvec(&play) {
         Ok(bytes) if game.play_hash() != xxhash_rust::xxh3::xxh3_64(&bytes) => {
             found.push(violation(
-                "state.persist",
+                Id::StatePersist,
                 format!(
                     "play_hash says {:016x}, the documented hash of the state without seed, content and canaries is {:016x}",
                     game.play_hash(),
@@ -778,15 +778,15 @@ pub fn check_persistence(game: &Game) -> Vec<Violation> {
     }
     match Game::load(&game.save(), game.content().clone()) {
         Err(e) => found.push(violation(
-            "state.persist",
+            Id::StatePersist,
             format!("a save of this state does not load: {e}"),
         )),
         Ok(loaded) if loaded.state() != game.state() => found.push(violation(
-            "state.persist",
+            Id::StatePersist,
             "a save of this state loads into a different state".into(),
         )),
         Ok(loaded) if loaded.state_hash() != game.state_hash() => found.push(violation(
-            "state.persist",
+            Id::StatePersist,
             "a save of this state loads with a different hash".into(),
         )),
         Ok(_) => {}

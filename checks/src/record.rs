@@ -28,7 +28,7 @@ use game_core::rules;
 
 use crate::describe::{Words, describe_event, describe_slot, stack_words};
 use crate::oracle;
-use crate::{Seen, TurnWatch, Violation, violation};
+use crate::{Id, Seen, TurnWatch, Violation, violation};
 
 /// A creature as the record has left it so far.
 #[derive(Clone, Debug)]
@@ -138,16 +138,16 @@ enum Expect {
 }
 
 impl Expect {
-    fn id(self) -> &'static str {
+    fn id(self) -> Id {
         match self {
-            Expect::Attack { .. } | Expect::Blow { .. } => "combat.rules",
-            Expect::Lurch { .. } => "move.legal",
-            Expect::Death { .. } | Expect::Heal { .. } | Expect::Bite { .. } => "hp.explained",
+            Expect::Attack { .. } | Expect::Blow { .. } => Id::CombatRules,
+            Expect::Lurch { .. } => Id::MoveLegal,
+            Expect::Death { .. } | Expect::Heal { .. } | Expect::Bite { .. } => Id::HpExplained,
             Expect::Dose { .. }
             | Expect::Confusion { .. }
             | Expect::ScrollConfusion { .. }
-            | Expect::Cure => "status.rules",
-            Expect::Reveal => "items.conserved",
+            | Expect::Cure => Id::StatusRules,
+            Expect::Reveal => Id::ItemsConserved,
         }
     }
 }
@@ -264,7 +264,7 @@ pub(super) fn check_record(
 }
 
 impl Model<'_> {
-    fn fail(&mut self, id: &'static str, message: String) {
+    fn fail(&mut self, id: Id, message: String) {
         self.found.push(violation(id, message));
     }
 
@@ -442,7 +442,7 @@ impl Model<'_> {
             Event::Noticed { id } => match self.index_of(Who::Monster(id)) {
                 Some(i) if self.creatures[i].alive => self.noticed(index, i),
                 _ => self.fail(
-                    "monster.notice",
+                    Id::MonsterNotice,
                     format!(
                         "monster {} noticed the player but is not on the floor",
                         id.0
@@ -498,7 +498,7 @@ impl Model<'_> {
                 self.monster_turn_time(i);
             }
             _ => self.fail(
-                "move.legal",
+                Id::MoveLegal,
                 format!("monster {} took a turn but is not on the floor", id.0),
             ),
         }
@@ -508,7 +508,7 @@ impl Model<'_> {
     fn map_revealed(&mut self) {
         if self.take(|e| matches!(e, Expect::Reveal)).is_none() {
             self.fail(
-                "items.conserved",
+                Id::ItemsConserved,
                 "the floor was revealed without a scroll of magic mapping".into(),
             );
         }
@@ -524,7 +524,7 @@ impl Model<'_> {
         }
         if cost != ACTION_COST {
             self.fail(
-                "clock.time",
+                Id::ClockTime,
                 format!(
                     "the player's action cost {cost}; every action costs {ACTION_COST} (a step)"
                 ),
@@ -552,7 +552,7 @@ impl Model<'_> {
         if at < start || at > end {
             let (interval, who) = (c.interval, c.who);
             self.fail(
-                "clock.time",
+                Id::ClockTime,
                 format!(
                     "{} took its turn due at {at} (one every {interval} from {due}) in the player's action from {start} to {end}",
                     self.name(who)
@@ -607,7 +607,7 @@ impl Model<'_> {
         let viewer = self.player().pos;
         if awake {
             self.fail(
-                "monster.notice",
+                Id::MonsterNotice,
                 format!(
                     "{} noticed the player, but it was awake already",
                     self.name(who)
@@ -615,7 +615,7 @@ impl Model<'_> {
             );
         } else if !self.sees(viewer, at) {
             self.fail(
-                "monster.notice",
+                Id::MonsterNotice,
                 format!(
                     "{} at {at} noticed the player at {viewer}, who cannot see its tile",
                     self.name(who)
@@ -649,7 +649,7 @@ impl Model<'_> {
         for (who, at) in asleep {
             if self.sees(viewer, at) {
                 self.fail(
-                    "monster.notice",
+                    Id::MonsterNotice,
                     format!(
                         "{} at {at} is asleep {when}, though the player at {viewer} sees its tile",
                         self.name(who)
@@ -692,7 +692,7 @@ impl Model<'_> {
         const ASTRAY_BELOW: u32 = 50;
         if hijack >= 100 || direction >= 8 {
             self.fail(
-                "move.legal",
+                Id::MoveLegal,
                 format!(
                     "{} rolled {hijack} of 100 and {direction} of 8 for a confused step",
                     self.name(who)
@@ -702,7 +702,7 @@ impl Model<'_> {
         }
         if self.creature(who).is_none_or(|c| c.confused == 0) {
             self.fail(
-                "move.legal",
+                Id::MoveLegal,
                 format!(
                     "{} rolled a confused step but is not confused",
                     self.name(who)
@@ -729,7 +729,7 @@ impl Model<'_> {
         use rules::StepResult;
         let Some(i) = self.index_of(who).filter(|&i| self.creatures[i].alive) else {
             self.fail(
-                "move.legal",
+                Id::MoveLegal,
                 format!("{} stepped but is not on the floor", self.name(who)),
             );
             return;
@@ -737,7 +737,7 @@ impl Model<'_> {
         let c = self.creatures[i].clone();
         if c.pos != from {
             self.fail(
-                "move.legal",
+                Id::MoveLegal,
                 format!(
                     "{} stepped from {from} but stood at {}",
                     self.name(who),
@@ -747,7 +747,7 @@ impl Model<'_> {
         }
         if confused != (c.confused > 0) {
             self.fail(
-                "move.legal",
+                Id::MoveLegal,
                 format!(
                     "{} stepped {} while it had {} rounds of confusion",
                     self.name(who),
@@ -758,7 +758,7 @@ impl Model<'_> {
         }
         if c.stepped {
             self.fail(
-                "move.legal",
+                Id::MoveLegal,
                 format!("{} stepped twice in one action", self.name(who)),
             );
         }
@@ -785,7 +785,7 @@ impl Model<'_> {
             };
             if result != expected {
                 self.fail(
-                    "move.legal",
+                    Id::MoveLegal,
                     format!(
                         "{} stepping {} from {} came to {result}; the step rule says {expected}",
                         self.name(who),
@@ -809,7 +809,7 @@ impl Model<'_> {
                     missile: None,
                 }),
                 None => self.fail(
-                    "combat.rules",
+                    Id::CombatRules,
                     format!("{} attacked the empty tile {to}", self.name(who)),
                 ),
             },
@@ -821,7 +821,7 @@ impl Model<'_> {
     fn lurched_as_rolled(&mut self, who: Who, dir: Dir) {
         match self.take(|e| matches!(e, Expect::Lurch { who: w, .. } if w == who)) {
             Some(Expect::Lurch { dir: want, .. }) if want != dir => self.fail(
-                "move.legal",
+                Id::MoveLegal,
                 format!(
                     "{} stepped {} while confused; its roll sends it {}",
                     self.name(who),
@@ -831,7 +831,7 @@ impl Model<'_> {
             ),
             Some(_) => {}
             None => self.fail(
-                "move.legal",
+                Id::MoveLegal,
                 format!(
                     "{} stepped while confused without rolling where to",
                     self.name(who)
@@ -844,13 +844,13 @@ impl Model<'_> {
     fn monster_stepped(&mut self, who: Who, awake: bool, confused: u32) {
         if self.turn_of != Some(who) {
             self.fail(
-                "move.legal",
+                Id::MoveLegal,
                 format!("{} stepped outside its own turn", self.name(who)),
             );
         }
         if !awake && confused == 0 {
             self.fail(
-                "monster.notice",
+                Id::MonsterNotice,
                 format!("{} walked while asleep", self.name(who)),
             );
         }
@@ -921,7 +921,7 @@ impl Model<'_> {
         });
         if owed.is_none() {
             self.fail(
-                "combat.rules",
+                Id::CombatRules,
                 format!(
                     "{} attacked {} with no step or throw that called for it",
                     self.name(attacker),
@@ -935,7 +935,7 @@ impl Model<'_> {
         };
         if !a.alive || !d.alive {
             self.fail(
-                "combat.rules",
+                Id::CombatRules,
                 format!(
                     "{} attacked {}, but one of them is dead",
                     self.name(attacker),
@@ -946,7 +946,7 @@ impl Model<'_> {
         }
         if missile.is_none() && a.pos.chebyshev(d.pos) != 1 {
             self.fail(
-                "combat.rules",
+                Id::CombatRules,
                 format!(
                     "{} at {} swung at {} at {}, which is not next to it",
                     self.name(attacker),
@@ -959,7 +959,7 @@ impl Model<'_> {
         let (attack, dice) = self.offence(attacker, missile);
         let defence = self.defence(defender);
         if !(1..=20).contains(&roll) {
-            self.fail("combat.rules", format!("a d20 to hit rolled {roll}"));
+            self.fail(Id::CombatRules, format!("a d20 to hit rolled {roll}"));
             return;
         }
         // The to-hit rule: a natural 1 misses, a natural 20 hits, otherwise
@@ -967,7 +967,7 @@ impl Model<'_> {
         let connects = roll == 20 || (roll != 1 && roll + attack >= defence);
         if hit != connects {
             self.fail(
-                "combat.rules",
+                Id::CombatRules,
                 format!(
                     "{} rolled {roll} +{attack} against defence {defence} and {}; the to-hit rule says it {}",
                     self.name(attacker),
@@ -979,7 +979,7 @@ impl Model<'_> {
         let (low, high) = damage_bounds(dice);
         if hit && !(low..=high).contains(&damage) {
             self.fail(
-                "combat.rules",
+                Id::CombatRules,
                 format!(
                     "{} dealt {damage} with {dice}, which deals {low} to {high}",
                     self.name(attacker)
@@ -988,7 +988,7 @@ impl Model<'_> {
         }
         if !hit && damage != 0 {
             self.fail(
-                "combat.rules",
+                Id::CombatRules,
                 format!("{} missed but dealt {damage}", self.name(attacker)),
             );
         }
@@ -1004,7 +1004,7 @@ impl Model<'_> {
     fn hit_points(&mut self, who: Who, before: i32, after: i32, cause: HpCause) {
         let Some(i) = self.index_of(who).filter(|&i| self.creatures[i].alive) else {
             self.fail(
-                "hp.explained",
+                Id::HpExplained,
                 format!(
                     "{} lost or gained hit points but is not alive",
                     self.name(who)
@@ -1015,7 +1015,7 @@ impl Model<'_> {
         let c = self.creatures[i].clone();
         if before != c.hp {
             self.fail(
-                "hp.explained",
+                Id::HpExplained,
                 format!(
                     "{}'s hit points went from {before}, but the record left them at {}",
                     self.name(who),
@@ -1035,7 +1035,7 @@ impl Model<'_> {
                         attacker_kind = self.creature(attacker).and_then(|a| a.kind);
                         if after != c.hp - damage {
                             self.fail(
-                                "hp.explained",
+                                Id::HpExplained,
                                 format!(
                                     "a blow of {damage} took {} from {} to {after}",
                                     self.name(who),
@@ -1045,7 +1045,7 @@ impl Model<'_> {
                         }
                     }
                     _ => self.fail(
-                        "hp.explained",
+                        Id::HpExplained,
                         format!("{} was wounded by a blow nobody struck", self.name(who)),
                     ),
                 }
@@ -1082,7 +1082,7 @@ impl Model<'_> {
                 let dealt = hp - after;
                 if !(low..=high).contains(&dealt) {
                     self.fail(
-                        "hp.explained",
+                        Id::HpExplained,
                         format!(
                             "poison took {dealt} from {}; its {dice} deals {low} to {high}",
                             self.name(who)
@@ -1091,7 +1091,7 @@ impl Model<'_> {
                 }
             }
             _ => self.fail(
-                "hp.explained",
+                Id::HpExplained,
                 format!(
                     "poison bit {} outside its round, or when it was not poisoned",
                     self.name(who)
@@ -1115,12 +1115,12 @@ impl Model<'_> {
                 };
                 if !(low..=high).contains(&rolled) {
                     self.fail(
-                        "hp.explained",
+                        Id::HpExplained,
                         format!("a potion of {dice} rolled {rolled}, outside {low} to {high}"),
                     );
                 } else if after != want {
                     self.fail(
-                        "hp.explained",
+                        Id::HpExplained,
                         format!(
                             "healing {rolled} took the player from {hp}/{max_hp} to {after}, not {want}"
                         ),
@@ -1128,7 +1128,7 @@ impl Model<'_> {
                 }
             }
             _ => self.fail(
-                "hp.explained",
+                Id::HpExplained,
                 format!("{} was healed without drinking a potion", self.name(who)),
             ),
         }
@@ -1145,7 +1145,7 @@ impl Model<'_> {
                 }
             }
             _ => self.fail(
-                "hp.explained",
+                Id::HpExplained,
                 format!("{} died with hit points left", self.name(who)),
             ),
         }
@@ -1154,7 +1154,7 @@ impl Model<'_> {
     fn status(&mut self, who: Who, change: StatusChange) {
         let Some(i) = self.index_of(who).filter(|&i| self.creatures[i].alive) else {
             self.fail(
-                "status.rules",
+                Id::StatusRules,
                 format!("{}'s statuses changed but it is not alive", self.name(who)),
             );
             return;
@@ -1205,7 +1205,7 @@ impl Model<'_> {
         };
         if let Some(problem) = problem {
             let name = self.name(who);
-            self.fail("status.rules", format!("{name}: {problem}"));
+            self.fail(Id::StatusRules, format!("{name}: {problem}"));
         }
     }
 
@@ -1226,7 +1226,7 @@ impl Model<'_> {
             other => {
                 let name = &self.game.content().item(item).name;
                 self.fail(
-                    "items.conserved",
+                    Id::ItemsConserved,
                     format!(
                         "{count} {name} left pack slot {}, which held {}",
                         slot_letter(slot),
@@ -1241,7 +1241,7 @@ impl Model<'_> {
     fn items(&mut self, item: ItemId, count: u32, from: Place, to: Place) {
         let def = self.game.content().item(item);
         if count == 0 {
-            self.fail("items.conserved", format!("0 {} moved", def.name));
+            self.fail(Id::ItemsConserved, format!("0 {} moved", def.name));
             return;
         }
         if self.items_left(from, item, count) {
@@ -1274,7 +1274,7 @@ impl Model<'_> {
                     }
                     _ => {
                         self.fail(
-                            "items.conserved",
+                            Id::ItemsConserved,
                             format!(
                                 "{count} {} were picked up at {at}, where the player at {here} finds no such pile",
                                 def.name
@@ -1286,7 +1286,7 @@ impl Model<'_> {
             }
             Place::Used => {
                 self.fail(
-                    "items.conserved",
+                    Id::ItemsConserved,
                     format!("{} came back from being used", def.name),
                 );
                 return false;
@@ -1305,7 +1305,7 @@ impl Model<'_> {
                 let want = slot_for(&self.pack, item, count, def.stackable);
                 if want != Some(slot) {
                     self.fail(
-                        "items.conserved",
+                        Id::ItemsConserved,
                         format!(
                             "{count} {} went into pack slot {}; the pack's rule picks {}",
                             def.name,
@@ -1319,7 +1319,7 @@ impl Model<'_> {
                 self.pack.add(slot, item, count);
                 if total > MAX_STACK {
                     self.fail(
-                        "items.conserved",
+                        Id::ItemsConserved,
                         format!(
                             "pack slot {} would hold {total} {}",
                             slot_letter(slot),
@@ -1331,7 +1331,7 @@ impl Model<'_> {
             Place::Floor(at) => {
                 if at != here {
                     self.fail(
-                        "items.conserved",
+                        Id::ItemsConserved,
                         format!(
                             "{} dropped at {at}, away from the player at {here}",
                             def.name
@@ -1354,7 +1354,7 @@ impl Model<'_> {
                     | ItemEffect::Weapon { .. }
                     | ItemEffect::Armour { .. } => {
                         self.fail(
-                            "items.conserved",
+                            Id::ItemsConserved,
                             format!(
                                 "{} was used up, which only a potion or scroll can be",
                                 def.name
@@ -1373,7 +1373,7 @@ impl Model<'_> {
     fn thrown(&mut self, item: ItemId, slot: u8, landing: Pos) {
         let def = self.game.content().item(item);
         if !matches!(def.effect, ItemEffect::Thrown { .. }) {
-            self.fail("items.conserved", format!("{} was thrown", def.name));
+            self.fail(Id::ItemsConserved, format!("{} was thrown", def.name));
         }
         if !self.take_from_pack(slot, item, 1) {
             return;
@@ -1385,7 +1385,7 @@ impl Model<'_> {
             || !oracle::can_step(self.map(), landing, 0, 0)
         {
             self.fail(
-                "items.conserved",
+                Id::ItemsConserved,
                 format!("a {} thrown from {from} came down at {landing}", def.name),
             );
         }
@@ -1422,7 +1422,7 @@ impl Model<'_> {
                 },
             );
             self.fail(
-                "items.conserved",
+                Id::ItemsConserved,
                 format!(
                     "pack slot {} was {} but holds {holds}",
                     slot_letter(slot),
@@ -1440,7 +1440,7 @@ impl Model<'_> {
     fn teleported(&mut self, allowed: bool, from: Pos, to: Pos) {
         if !allowed {
             self.fail(
-                "move.legal",
+                Id::MoveLegal,
                 "the player was teleported without a scroll".into(),
             );
         }
@@ -1451,7 +1451,7 @@ impl Model<'_> {
             || self.occupant(to, Who::Player).is_some()
         {
             self.fail(
-                "move.legal",
+                Id::MoveLegal,
                 format!("a teleport from {from} (the player stood at {here}) landed on {to}"),
             );
         }
@@ -1461,7 +1461,7 @@ impl Model<'_> {
     fn descended(&mut self, depth: u32, before: &TurnWatch) {
         if depth != self.depth + 1 || before.standing_on != Tile::StairsDown {
             self.fail(
-                "move.legal",
+                Id::MoveLegal,
                 format!(
                     "the player went from depth {} to {depth}, standing on {}",
                     self.depth,
@@ -1513,7 +1513,7 @@ impl Model<'_> {
         let Who::Monster(_) = who else { return };
         let Some(c) = self.creature(who) else {
             self.fail(
-                "message.unseen",
+                Id::MessageUnseen,
                 format!(
                     "a message names {}, which is not on the floor",
                     self.name(who)
@@ -1534,7 +1534,7 @@ impl Model<'_> {
         };
         if !seen {
             self.fail(
-                "message.unseen",
+                Id::MessageUnseen,
                 format!(
                     "a message names {} at {}, which the player at {viewer} cannot see",
                     self.name(who),
@@ -1564,7 +1564,7 @@ impl Model<'_> {
         let poison = actual.statuses.poison.as_ref().map(|q| q.rounds);
         if p.pos != actual.pos {
             self.fail(
-                "move.legal",
+                Id::MoveLegal,
                 format!(
                     "the player stands at {}, but the record left them at {}",
                     actual.pos, p.pos
@@ -1573,7 +1573,7 @@ impl Model<'_> {
         }
         if p.hp != actual.hp {
             self.fail(
-                "hp.explained",
+                Id::HpExplained,
                 format!(
                     "the player has {} hp, but the record explains {}",
                     actual.hp, p.hp
@@ -1582,7 +1582,7 @@ impl Model<'_> {
         }
         if poison != p.poison.map(|(r, _)| r) || actual.statuses.confused != p.confused {
             self.fail(
-                "status.rules",
+                Id::StatusRules,
                 format!(
                     "the player has {} and {}, the record explains {} and {}",
                     poisoning(poison),
@@ -1595,7 +1595,7 @@ impl Model<'_> {
         if actual.pack != self.pack || actual.wielded != self.wielded || actual.worn != self.worn {
             let slot = (0..PACK_SLOTS as u8).find(|&s| actual.pack.get(s) != self.pack.get(s));
             self.fail(
-                "items.conserved",
+                Id::ItemsConserved,
                 match slot {
                     Some(s) => format!(
                         "pack slot {} holds {}, the record explains {}",
@@ -1615,7 +1615,7 @@ impl Model<'_> {
         }
         if p.alive != !matches!(state.status, RunStatus::Died(_)) {
             self.fail(
-                "hp.explained",
+                Id::HpExplained,
                 format!(
                     "the run is {}, but the record says the player is {}",
                     state.status,
@@ -1635,16 +1635,18 @@ impl Model<'_> {
             let there = state.monsters.iter().find(|m| m.id == id);
             let problem = match (there, c.alive) {
                 (None, true) => Some((
-                    "hp.explained",
+                    Id::HpExplained,
                     "is gone from the floor, though nothing killed it".to_string(),
                 )),
-                (Some(_), false) => Some(("hp.explained", "died but is still on the floor".into())),
+                (Some(_), false) => {
+                    Some((Id::HpExplained, "died but is still on the floor".into()))
+                }
                 (Some(m), true) if m.pos != c.pos => Some((
-                    "move.legal",
+                    Id::MoveLegal,
                     format!("stands at {}, the record left it at {}", m.pos, c.pos),
                 )),
                 (Some(m), true) if m.hp != c.hp => Some((
-                    "hp.explained",
+                    Id::HpExplained,
                     format!("has {} hp, the record explains {}", m.hp, c.hp),
                 )),
                 (Some(m), true)
@@ -1652,7 +1654,7 @@ impl Model<'_> {
                         || m.statuses.confused != c.confused =>
                 {
                     Some((
-                        "status.rules",
+                        Id::StatusRules,
                         format!(
                             "has {} and {}, the record explains {} and {}",
                             poisoning(m.statuses.poison.as_ref().map(|q| q.rounds)),
@@ -1663,7 +1665,7 @@ impl Model<'_> {
                     ))
                 }
                 (Some(m), true) if m.awake != c.awake => Some((
-                    "monster.notice",
+                    Id::MonsterNotice,
                     format!(
                         "is {} with no record of it noticing the player",
                         if m.awake { "awake" } else { "asleep" }
@@ -1684,7 +1686,7 @@ impl Model<'_> {
             .find(|m| self.index_of(Who::Monster(m.id)).is_none())
         {
             self.fail(
-                "spawn.rules",
+                Id::SpawnRules,
                 format!(
                     "monster {} is on the floor with no record of arriving",
                     stray.id.0
@@ -1710,7 +1712,7 @@ impl Model<'_> {
         }
         if self.revealed_all && state.floor.map.revealed.count() != state.floor.map.len() {
             self.fail(
-                "items.conserved",
+                Id::ItemsConserved,
                 "a scroll of magic mapping left part of the floor unrevealed".into(),
             );
         }
@@ -1737,7 +1739,7 @@ impl Model<'_> {
                         .map_or(0, |p| p.2)
                 };
                 self.fail(
-                    "items.conserved",
+                    Id::ItemsConserved,
                     format!(
                         "{} {} lie at {at}; the record explains {}",
                         count(&actual_items),
@@ -1755,7 +1757,7 @@ impl Model<'_> {
         let spent = state.turns_taken.wrapping_sub(before.turns_taken);
         if spent != self.acted {
             self.fail(
-                "clock.rounds",
+                Id::ClockRounds,
                 format!(
                     "{spent} turns were counted, the record shows {} actions",
                     self.acted
@@ -1764,7 +1766,7 @@ impl Model<'_> {
         }
         if state.kills.wrapping_sub(before.kills) != self.kills {
             self.fail(
-                "hp.explained",
+                Id::HpExplained,
                 format!(
                     "the kill count went from {} to {}, the record shows {} kills",
                     before.kills, state.kills, self.kills
@@ -1781,7 +1783,7 @@ impl Model<'_> {
             let passed = state.clock.now() / hundred - before.clock / hundred;
             if passed != self.rounds {
                 self.fail(
-                    "clock.rounds",
+                    Id::ClockRounds,
                     format!(
                         "the clock went from {} to {}, {passed} rounds, but {} round ticks happened",
                         before.clock,
@@ -1806,7 +1808,7 @@ impl Model<'_> {
         let now = clock.now();
         if now != self.player_time {
             self.fail(
-                "clock.time",
+                Id::ClockTime,
                 format!(
                     "the clock reads {now} on the player's turn; {} from {} at speed {} bring it to {}",
                     match self.acted {
@@ -1850,7 +1852,7 @@ impl Model<'_> {
             }
         }
         if let Some(problem) = problems.into_iter().next() {
-            self.fail("clock.time", problem);
+            self.fail(Id::ClockTime, problem);
         }
     }
 }

@@ -23,7 +23,7 @@ use game_core::geom::Pos;
 use game_core::map::Tile;
 
 use crate::describe::describe_top;
-use crate::{Violation, violation};
+use crate::{Id, Violation, violation};
 
 /// What the frame drawn after a key must show of `game`: the first thing
 /// it gets wrong. The cheap form, for the frames a run reads (every
@@ -47,7 +47,7 @@ fn check(game: &Game, frame: &Frame, closely: bool) -> Option<Violation> {
     let (w, h) = (i32::from(frame.width()), i32::from(frame.height()));
     if frame.cells().len() != (w * h) as usize {
         return Some(violation(
-            "screen.size",
+            Id::ScreenSize,
             format!(
                 "the frame says it is {w}x{h} but holds {} cells, not {}",
                 frame.cells().len(),
@@ -86,7 +86,7 @@ fn check(game: &Game, frame: &Frame, closely: bool) -> Option<Violation> {
                 .map(|spec| spec.lay_out(frame, w, layout.map_rows));
             let wrong = laid
                 .as_ref()
-                .and_then(|laid| check_box(frame, laid, "screen.box", &what));
+                .and_then(|laid| check_box(frame, laid, Id::ScreenBox, &what));
             (laid.map(|l| l.area()), wrong)
         }
     };
@@ -347,7 +347,7 @@ fn check_text(frame: &Frame) -> Option<Violation> {
             line => {
                 let expected: String = glyphs.collect();
                 return Some(violation(
-                    "screen.size",
+                    Id::ScreenSize,
                     format!(
                         "the frame's text reads {} as its row {y}; the row's cells read {expected:?}",
                         line.map_or("nothing".to_string(), |l| format!("{l:?}"))
@@ -359,7 +359,7 @@ fn check_text(frame: &Frame) -> Option<Violation> {
     let rows = usize::from(frame.height());
     lines.next().map(|extra| {
         violation(
-            "screen.size",
+            Id::ScreenSize,
             format!("the frame's text goes on past its {rows} rows with {extra:?}"),
         )
     })
@@ -382,7 +382,7 @@ fn check_notice(frame: &Frame) -> Option<Violation> {
         let row = if y == 0 { notice.as_str() } else { "" };
         let (x, got, expected) = first_difference(frame, y, 0, cells(row, Style::Text))?;
         Some(violation(
-            "screen.size",
+            Id::ScreenSize,
             format!(
                 "a {}x{} frame, smaller than {MIN_FRAME_WIDTH}x{MIN_FRAME_HEIGHT}, shows {got} at column {x}, row {y}; it shows only {notice:?} in its top row, so there must be {expected}",
                 frame.width(),
@@ -784,7 +784,7 @@ fn check_status(state: &GameState, frame: &Frame, layout: &Layout) -> Option<Vio
             chosen.text
         )
     };
-    Some(violation("screen.status", problem))
+    Some(violation(Id::ScreenStatus, problem))
 }
 
 // ---------------------------------------------------------------------------
@@ -1108,7 +1108,7 @@ impl<'a> MapView<'a> {
         let report = |sx: i32, inside: bool| {
             let problem = self.judge(sx, sy, row_start + sx as usize, inside)?;
             Some(violation(
-                "screen.map",
+                Id::ScreenMap,
                 format!(
                     "the frame shows {} at column {sx}, row {sy} (the map's {}); {problem}",
                     at(self.frame, sx, sy),
@@ -1250,7 +1250,7 @@ impl<'a> MapView<'a> {
         let (x, y) = self.screen_of(p);
         (at(self.frame, x, y) != want).then(|| {
             violation(
-                "screen.map",
+                Id::ScreenMap,
                 format!(
                     "the frame shows {} at column {x}, row {y}, where {} at {p}: it must show {want}",
                     at(self.frame, x, y),
@@ -1741,7 +1741,7 @@ fn find_box(
     what: &dyn Fn() -> String,
 ) -> Result<Area, Violation> {
     let (w, rows) = (layout.width, layout.map_rows);
-    let fail = |message: String| Err(violation("screen.box", format!("{}: {message}", what())));
+    let fail = |message: String| Err(violation(Id::ScreenBox, format!("{}: {message}", what())));
     let corner = Cell::new('+', Style::Border);
     let map_cells = &frame.cells()[..(rows * w) as usize];
     let first = map_cells.iter().position(|c| c.style == Style::Border);
@@ -1856,7 +1856,7 @@ fn title_problem(frame: &Frame, w: i32, area: &Area, title: &str) -> Option<Stri
 fn check_box(
     frame: &Frame,
     laid: &LaidBox,
-    id: &'static str,
+    id: Id,
     what: &dyn Fn() -> String,
 ) -> Option<Violation> {
     let (w, h) = (i32::from(frame.width()), i32::from(frame.height()));
@@ -1993,7 +1993,7 @@ fn check_ending(game: &Game, frame: &Frame) -> Option<Violation> {
     let laid = spec.lay_out(frame, w, h);
     // What the box is of, in words: only for a report.
     let what = || format!("the {} ({})", title.to_lowercase(), how_it_ended(state));
-    if let Some(v) = check_box(frame, &laid, "screen.ending", &what) {
+    if let Some(v) = check_box(frame, &laid, Id::ScreenEnding, &what) {
         return Some(v);
     }
     // Outside the box, row by row: a row's stretches either side of the
@@ -2013,7 +2013,7 @@ fn check_ending(game: &Game, frame: &Frame) -> Option<Violation> {
         }? as i32;
         let got = row[x as usize];
         Some(violation(
-            "screen.ending",
+            Id::ScreenEnding,
             format!(
                 "the frame shows {got} at column {x}, row {y}, outside the box of {} ({}x{} at column {}, row {}); the end of a run is drawn on a blank frame",
                 what(), laid.width, laid.height, laid.left, laid.top
@@ -2297,7 +2297,7 @@ fn check_messages(state: &GameState, frame: &Frame, layout: &Layout) -> Option<V
                         i + 1
                     )
                 };
-                return Some(violation("screen.messages", problem));
+                return Some(violation(Id::ScreenMessages, problem));
             }
         }
         bottom = top;
@@ -2305,7 +2305,7 @@ fn check_messages(state: &GameState, frame: &Frame, layout: &Layout) -> Option<V
     (first_row..bottom).find_map(|y| {
         let (x, got, _) = first_difference(frame, y, 0, std::iter::empty())?;
         Some(violation(
-            "screen.messages",
+            Id::ScreenMessages,
             format!(
                 "message row {y} shows {got} at column {x} ({:?}); the log's {} messages fill only the rows below it",
                 row_text(frame, y),
@@ -2335,7 +2335,7 @@ fn check_reticle_rows(
         let line = lines.get(i as usize).map_or("", String::as_str);
         if let Some((x, got, expected)) = first_difference(frame, y, 0, cells(line, Style::Text)) {
             return Some(violation(
-                "screen.messages",
+                Id::ScreenMessages,
                 format!(
                     "under the reticle, message row {y} shows {got} at column {x} ({:?}); what the cursor at {} is on reads {description:?}, so the row must show {expected}",
                     row_text(frame, y),
@@ -2354,7 +2354,7 @@ fn check_reticle_rows(
         });
         if hint.trim().is_empty() || hint.starts_with(' ') || !hinted {
             return Some(violation(
-                "screen.messages",
+                Id::ScreenMessages,
                 format!(
                     "under the reticle, the last message row {y} reads {hint:?}; it must show the reticle's keys as a hint from column 0"
                 ),
@@ -2425,7 +2425,7 @@ mod tests {
     fn fails(
         game: &Game,
         size: (u16, u16),
-        id: &str,
+        id: Id,
         says: &str,
         change: impl FnOnce(&mut Frame),
     ) -> Violation {
@@ -2445,7 +2445,7 @@ mod tests {
     fn altered(
         game: &Game,
         size: (u16, u16),
-        id: &str,
+        id: Id,
         says: &str,
         change: impl FnOnce(&mut Frame),
     ) -> Frame {
@@ -2549,19 +2549,19 @@ mod tests {
         fails(
             &game,
             (80, 24),
-            "screen.status",
+            Id::ScreenStatus,
             "the player has 3/10",
             |f| {
                 f.set(12, 20, Cell::new('4', Style::StatusAlert));
             },
         );
         // A status word missing.
-        fails(&game, (80, 24), "screen.status", "poisoned", |f| {
+        fails(&game, (80, 24), Id::ScreenStatus, "poisoned", |f| {
             let (x, y) = find(f, "Poisoned");
             f.put_str(x, y, "        ", Style::Blank);
         });
         // The compact form where the full one fits.
-        fails(&game, (80, 24), "screen.status", "full form", |f| {
+        fails(&game, (80, 24), Id::ScreenStatus, "full form", |f| {
             f.fill(0, 20, 80, 1, Cell::BLANK);
             f.put_str(0, 20, "D1 HP3/10 Psn Cnf T0", Style::Status);
         });
@@ -2569,21 +2569,21 @@ mod tests {
         // form with both statuses and the turn.
         let narrow = game.frame(24, 10);
         assert_eq!(narrow.row_text(8).trim_end(), "D1 HP3/10 Psn Cnf T0");
-        fails(&game, (24, 10), "screen.status", "shows no turn", |f| {
+        fails(&game, (24, 10), Id::ScreenStatus, "shows no turn", |f| {
             f.put_str(18, 8, "  ", Style::Blank);
         });
         // The bare form at the smallest size keeps the statuses.
         let smallest = game.frame(20, 8);
         assert_eq!(smallest.row_text(6).trim_end(), "D1 HP3/10 Psn Cnf T0");
         // A wounded player's head is an alarm.
-        fails(&game, (80, 24), "screen.status", "a third or less", |f| {
+        fails(&game, (80, 24), Id::ScreenStatus, "a third or less", |f| {
             f.set(0, 20, Cell::new('D', Style::Status));
         });
         // A wrong turn.
         fails(
             &game,
             (80, 24),
-            "screen.status",
+            Id::ScreenStatus,
             "the clock is at turn 0",
             |f| {
                 let (x, y) = find(f, "Turn 0");
@@ -2606,7 +2606,7 @@ mod tests {
             });
         });
         passes_at_every_size(&game, "the widest status");
-        fails(&game, (20, 8), "screen.status", "confused", |f| {
+        fails(&game, (20, 8), Id::ScreenStatus, "confused", |f| {
             f.put_str(16, 6, "   ", Style::Blank);
         });
     }
@@ -2643,18 +2643,18 @@ mod tests {
         fails(
             &game,
             (80, 24),
-            "screen.map",
+            Id::ScreenMap,
             "no monster there is in view",
             |f| {
                 let beside = if mx > 0 { mx - 1 } else { mx + 1 };
                 f.set(beside, my, Cell::new(glyph, Style::Monster));
             },
         );
-        fails(&game, (80, 24), "screen.map", "stands in view", |f| {
+        fails(&game, (80, 24), Id::ScreenMap, "stands in view", |f| {
             f.set(mx, my, Cell::new('.', Style::Floor));
         });
         // The player drawn elsewhere.
-        fails(&game, (80, 24), "screen.map", "the player", |f| {
+        fails(&game, (80, 24), Id::ScreenMap, "the player", |f| {
             let (px, py) = (0..24)
                 .flat_map(|y| (0..80).map(move |x| (x, y)))
                 .find(|&(x, y)| at(f, x, y).style == Style::Player)
@@ -2662,7 +2662,7 @@ mod tests {
             f.set(px, py, Cell::new('.', Style::Floor));
         });
         // Unknown ground drawn as floor.
-        fails(&game, (80, 24), "screen.map", "not been seen", |f| {
+        fails(&game, (80, 24), Id::ScreenMap, "not been seen", |f| {
             let blank = (0..20)
                 .flat_map(|y| (0..80).map(move |x| (x, y)))
                 .find(|&(x, y)| at(f, x, y) == Cell::BLANK)
@@ -2677,7 +2677,7 @@ mod tests {
         fails(
             &game,
             (80, 24),
-            "screen.map",
+            Id::ScreenMap,
             "outside a screen's box",
             |f| {
                 f.set(0, 0, Cell::new('?', Style::Text));
@@ -2702,21 +2702,21 @@ mod tests {
         passes_at_every_size(&game, "a long newest message");
         assert!(game.state().log.messages().len() >= 3);
         // A blanked message row.
-        fails(&game, (80, 24), "screen.messages", "message row 21", |f| {
+        fails(&game, (80, 24), Id::ScreenMessages, "message row 21", |f| {
             f.fill(0, 21, 80, 1, Cell::BLANK);
         });
         // The newest message cut short at the smallest size without `...`.
         fails(
             &game,
             (20, 8),
-            "screen.messages",
+            Id::ScreenMessages,
             "the newest message",
             |f| {
                 f.put_str(17, 7, "   ", Style::Blank);
             },
         );
         // An old line drawn bright.
-        fails(&game, (80, 24), "screen.messages", "is drawn as", |f| {
+        fails(&game, (80, 24), Id::ScreenMessages, "is drawn as", |f| {
             let text = f.row_text(21);
             f.put_str(0, 21, text.trim_end(), Style::Message);
         });
@@ -2729,12 +2729,12 @@ mod tests {
         passes_at_every_size(&game, "help");
         // A help row's text altered: what the box says is checked closely
         // (on the sample), its border, place and title on every key.
-        altered(&game, (80, 24), "screen.box", "help screen", |f| {
+        altered(&game, (80, 24), Id::ScreenBox, "help screen", |f| {
             let (x, y) = find(f, "wait a turn");
             f.put_str(x, y, "W", Style::Text);
         });
         // A corner missing.
-        fails(&game, (80, 24), "screen.box", "its top border", |f| {
+        fails(&game, (80, 24), Id::ScreenBox, "its top border", |f| {
             let (x, y) = find(f, "+-");
             f.set(x, y, Cell::new('-', Style::Border));
         });
@@ -2742,7 +2742,7 @@ mod tests {
         let mut scrolled = game.clone();
         keys(&mut scrolled, "jjjj");
         passes_at_every_size(&scrolled, "help scrolled");
-        altered(&scrolled, (20, 8), "screen.box", "above", |f| {
+        altered(&scrolled, (20, 8), Id::ScreenBox, "above", |f| {
             // Stacked at this width: row 4 of the help starts at line 11.
             let (x, y) = find(f, "(11 lines above)");
             f.put_str(x, y, "(10", Style::Text);
@@ -2750,12 +2750,12 @@ mod tests {
         // The pack lists its items by letter.
         let mut pack = new_game(15);
         keys(&mut pack, "i");
-        altered(&pack, (80, 24), "screen.box", "pack", |f| {
+        altered(&pack, (80, 24), Id::ScreenBox, "pack", |f| {
             let (x, y) = find(f, "a - ");
             f.set(x, y, Cell::new('b', Style::Key));
         });
         // The box moved a row down, and its title misspelt: on every key.
-        let moved = fails(&pack, (80, 24), "screen.box", "must show", |f| {
+        let moved = fails(&pack, (80, 24), Id::ScreenBox, "must show", |f| {
             let (x, y) = find(f, "+- Your pack");
             let width = f.row_text(y as u16).trim_end().chars().count() as i32 - x;
             let height = (y..f.height() as i32)
@@ -2772,7 +2772,7 @@ mod tests {
             }
         });
         assert!(moved.message.contains("centred"), "{moved}");
-        fails(&pack, (80, 24), "screen.box", "title", |f| {
+        fails(&pack, (80, 24), Id::ScreenBox, "title", |f| {
             let (x, y) = find(f, "Your pack");
             f.set(x, y, Cell::new('Y', Style::Text));
         });
@@ -2790,11 +2790,11 @@ mod tests {
             state.kills = 7;
         });
         passes_at_every_size(&game, "the tombstone");
-        fails(&game, (80, 24), "screen.ending", "turn 1234", |f| {
+        fails(&game, (80, 24), Id::ScreenEnding, "turn 1234", |f| {
             let (x, y) = find(f, "1234");
             f.put_str(x, y, "1235", Style::Text);
         });
-        fails(&game, (80, 24), "screen.ending", "outside", |f| {
+        fails(&game, (80, 24), Id::ScreenEnding, "outside", |f| {
             f.set(0, 0, Cell::new('?', Style::Text));
         });
         let mut quit = new_game(15);
@@ -2807,7 +2807,7 @@ mod tests {
     fn a_frame_too_small_shows_only_its_notice() {
         let game = new_game(15);
         passes_at_every_size(&game, "the start");
-        fails(&game, (19, 8), "screen.size", "Needs 20x8", |f| {
+        fails(&game, (19, 8), Id::ScreenSize, "Needs 20x8", |f| {
             f.set(3, 3, Cell::new('#', Style::Wall));
         });
     }
@@ -2820,13 +2820,13 @@ mod tests {
         fails(
             &game,
             (20, 8),
-            "screen.messages",
+            Id::ScreenMessages,
             "under the reticle",
             |f| {
                 f.fill(0, 7, 20, 1, Cell::BLANK);
             },
         );
-        fails(&game, (80, 24), "screen.messages", "keys", |f| {
+        fails(&game, (80, 24), Id::ScreenMessages, "keys", |f| {
             f.fill(0, 23, 80, 1, Cell::BLANK);
         });
     }

@@ -6,7 +6,7 @@
 use game_core::game::{BASE_ITEMS, BASE_MONSTERS, Game, START_CLEARANCE};
 use game_core::geom::Pos;
 
-use crate::{Violation, violation};
+use crate::{Id, Violation, violation};
 
 /// The first way the floor `game` has just arrived on breaks the spawn
 /// rules: monsters whole, unafflicted, away from the start and off the way
@@ -69,5 +69,5 @@ pub fn check_spawns(game: &Game) -> Option<Violation> {
     problems
         .into_iter()
         .next()
-        .map(|problem| violation("spawn.rules", format!("depth {depth}: {problem}")))
+        .map(|problem| violation(Id::SpawnRules, format!("depth {depth}: {problem}")))
 }

@@ -21,7 +21,7 @@ fn the_invariants_doc_lists_exactly_the_catalogue() {
             id.trim_matches('`')
         })
         .collect();
-    let catalogue: Vec<&str> = CATALOGUE.iter().map(|i| i.id).collect();
+    let catalogue: Vec<&str> = CATALOGUE.iter().map(|i| i.id.name()).collect();
     for id in &catalogue {
         assert!(
             documented.contains(id),

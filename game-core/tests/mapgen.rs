@@ -1,7 +1,7 @@
 //! Floor generation, checked by property rather than by shape: every
 //! generator, many seeds, every size it claims to fit.
 
-use checks::{check_floor, vault_crossings, vault_wall_openings};
+use checks::{Id, check_floor, vault_crossings, vault_wall_openings};
 use game_core::map::{
     DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH, Tile,
 };
@@ -297,17 +297,17 @@ fn checks_see_a_second_way_into_the_vault() {
     }
     assert_eq!(vault_crossings(&floor.map, &vault), 2);
     assert_eq!(vault_wall_openings(&floor.map, &vault), 2);
-    let ids: Vec<&str> = check_floor(&floor, false).iter().map(|v| v.id).collect();
-    assert!(ids.contains(&"map.vault_single_entrance"), "{ids:?}");
+    let ids: Vec<Id> = check_floor(&floor, false).iter().map(|v| v.id).collect();
+    assert!(ids.contains(&Id::MapVaultSingleEntrance), "{ids:?}");
 }
 
 #[test]
 fn the_catalogue_sees_a_pocket_a_lost_start_and_a_missing_way_down() {
     let sound = build(GeneratorKind::Rooms, 1, DEFAULT_WIDTH, DEFAULT_HEIGHT);
-    let ids = |floor: &BuiltFloor| -> Vec<&'static str> {
+    let ids = |floor: &BuiltFloor| -> Vec<Id> {
         check_floor(floor, false).iter().map(|v| v.id).collect()
     };
-    assert_eq!(ids(&sound), Vec::<&str>::new());
+    assert_eq!(ids(&sound), Vec::<Id>::new());
 
     // A pocket of floor sealed in rock in a corner.
     let mut pocket = sound.clone();
@@ -321,7 +321,7 @@ fn the_catalogue_sees_a_pocket_a_lost_start_and_a_missing_way_down() {
         })
         .expect("rock somewhere");
     pocket.map.set(corner, Tile::Floor);
-    assert_eq!(ids(&pocket), vec!["map.connected"]);
+    assert_eq!(ids(&pocket), vec![Id::MapConnected]);
     let said = &check_floor(&pocket, false)[0].message;
     assert!(
         said.starts_with("1 walkable tiles cannot be reached")
@@ -331,11 +331,11 @@ fn the_catalogue_sees_a_pocket_a_lost_start_and_a_missing_way_down() {
 
     let mut lost = sound.clone();
     lost.regions.swap(0, 1);
-    assert_eq!(ids(&lost), vec!["map.start_in_region0"]);
+    assert_eq!(ids(&lost), vec![Id::MapStartInRegion0]);
 
     let mut no_stairs = sound.clone();
     no_stairs.map.set(no_stairs.goal, Tile::Floor);
-    assert_eq!(ids(&no_stairs), vec!["map.has_exit"]);
+    assert_eq!(ids(&no_stairs), vec![Id::MapHasExit]);
     assert_eq!(
         check_floor(&sound, true).len(),
         1,

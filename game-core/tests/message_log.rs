@@ -265,7 +265,7 @@ fn a_walk_that_stops_for_an_item_says_which() {
 
 #[test]
 fn the_scroll_contract_sees_a_screen_that_scrolls_wrong() {
-    use checks::TurnWatch;
+    use checks::{Id, TurnWatch};
     let mut game = thirty_messages();
     press(&mut game, "m");
     let key = game_core::Key::char('j');
@@ -279,7 +279,7 @@ fn the_scroll_contract_sees_a_screen_that_scrolls_wrong() {
         });
         let found = checks::check_turn(&before, &scrolled_wrong, &outcome);
         assert!(
-            found.iter().any(|v| v.id == "key.contract"),
+            found.iter().any(|v| v.id == Id::KeyContract),
             "top {wrong}: {found:?}"
         );
     }

@@ -8,7 +8,7 @@
 
 mod support;
 
-use checks::{TurnWatch, Violation};
+use checks::{Id, TurnWatch, Violation};
 use game_core::game::events::Event;
 use game_core::game::turn::Actor;
 use game_core::{Game, Key, Outcome};
@@ -26,7 +26,7 @@ fn played(game: &mut Game, key: &str) -> (TurnWatch, Outcome) {
 }
 
 /// The violations of `id` among what the check finds.
-fn broken(before: &TurnWatch, game: &Game, outcome: &Outcome, id: &str) -> Vec<Violation> {
+fn broken(before: &TurnWatch, game: &Game, outcome: &Outcome, id: Id) -> Vec<Violation> {
     checks::check_turn(before, game, outcome)
         .into_iter()
         .filter(|v| v.id == id)
@@ -42,7 +42,7 @@ fn an_action_that_costs_other_than_a_step_is_named() {
             *cost = 50;
         }
     }
-    let found = broken(&before, &game, &outcome, "clock.time");
+    let found = broken(&before, &game, &outcome, Id::ClockTime);
     assert!(
         found.iter().any(|v| v
             .message
@@ -59,7 +59,7 @@ fn a_clock_that_moves_by_other_than_the_actions_cost_is_named() {
         let now = state.clock.now();
         state.clock.advance_to(now + 1);
     });
-    let found = broken(&before, &later, &outcome, "clock.time");
+    let found = broken(&before, &later, &outcome, Id::ClockTime);
     let want = format!(
         "the clock reads {} on the player's turn; 1 action from {} at speed 100 bring it to {}",
         before.clock + 101,
@@ -87,7 +87,7 @@ fn a_monster_queued_off_its_speed_or_acting_out_of_its_time_is_named() {
         state.clock.remove(Actor::Monster(id));
         state.clock.schedule(Actor::Monster(id), at + 1);
     });
-    let found = broken(&before, &late, &outcome, "clock.time");
+    let found = broken(&before, &late, &outcome, Id::ClockTime);
     assert!(
         found.iter().any(|v| v.message.contains(" is due at ")),
         "{found:?}"
@@ -102,7 +102,7 @@ fn a_monster_queued_off_its_speed_or_acting_out_of_its_time_is_named() {
         .map_or(extra.events.len(), |i| i + 1);
     extra.events.insert(last, Event::MonsterTurn { id });
     extra.events.insert(last + 1, Event::MonsterTurn { id });
-    let found = broken(&before, &game, &extra, "clock.time");
+    let found = broken(&before, &game, &extra, Id::ClockTime);
     assert!(
         found
             .iter()
@@ -138,7 +138,7 @@ fn a_monster_that_notices_from_out_of_view_or_sleeps_in_view_is_named() {
             m.awake = true;
         }
     });
-    let found = broken(&before, &woken, &outcome, "monster.notice");
+    let found = broken(&before, &woken, &outcome, Id::MonsterNotice);
     assert!(
         found
             .iter()
@@ -168,7 +168,7 @@ fn a_monster_that_notices_from_out_of_view_or_sleeps_in_view_is_named() {
                 m.awake = false;
             }
         });
-        let found = broken(&before, &asleep, &told, "monster.notice");
+        let found = broken(&before, &asleep, &told, Id::MonsterNotice);
         assert!(
             found
                 .iter()

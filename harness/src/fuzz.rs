@@ -593,7 +593,7 @@ pub fn sight(input: &SightInput) -> Result<(), Failure> {
             .find(|&p| map.is_walkable(p) && !fov::can_see(&map, p, origin, radius));
         if let Some(p) = one_way {
             found.push(checks::Violation {
-                id: "fov.symmetric",
+                id: checks::Id::FovSymmetric,
                 message: format!("{origin} sees {p}, which cannot see it back"),
             });
         }

@@ -13,7 +13,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Once};
 
 use checks::reach::{self, Reach};
-use checks::{Command, TurnWatch, Violation};
+use checks::{Command, Id, TurnWatch, Violation};
 use game_core::game::digest::{PartDigests, StateDigest, StateEncoder};
 use game_core::game::events::{Event, Place};
 use game_core::mapgen::{self, LAST_DEPTH};
@@ -685,7 +685,7 @@ impl Runner {
         }
         let idle = self.progress.idle;
         (idle > limit).then(|| Violation {
-            id: "play.progress",
+            id: Id::PlayProgress,
             message: format!(
                 "{idle} keys in a row revealed nothing, changed no floor, fought no one, moved no item and came no nearer the unknown or the way down"
             ),
