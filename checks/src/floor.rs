@@ -8,7 +8,7 @@ use game_core::paths::{self, UNREACHABLE};
 
 use crate::describe::Words;
 
-use crate::{Id, Violation, violation};
+use crate::catalogue::{Id, Violation, violation};
 
 /// The floor invariants of a freshly generated floor. `last_floor` says
 /// whether its goal must be the exit rather than stairs.

@@ -18,7 +18,7 @@ use game_core::geom::{Dir, Pos};
 use game_core::map::{BitGrid, Map, Tile};
 use game_core::paths::{self, DijkstraMap, UNREACHABLE};
 
-use crate::{Id, Violation, violation};
+use crate::catalogue::{Id, Violation, violation};
 
 /// The eight neighbours as (dx, dy), clockwise from north: the order the
 /// game's searches break ties in (`Dir::ALL`).

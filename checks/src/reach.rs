@@ -33,8 +33,8 @@ use game_core::geom::Dir;
 use game_core::mapgen::{GeneratorKind, LAST_DEPTH};
 use game_core::rules::StepResult;
 
-use crate::keys::{Command, map_command};
-use crate::{Seen, TurnWatch};
+use crate::command::{Command, map_command};
+use crate::watch::{Seen, TurnWatch};
 
 /// Declares the fixed situations: an enum to count them by and the table of
 /// their ids and descriptions, in one order.

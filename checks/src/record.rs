@@ -26,9 +26,10 @@ use game_core::geom::{Dir, Pos};
 use game_core::map::{Map, Tile};
 use game_core::rules;
 
+use crate::catalogue::{Id, Violation, violation};
 use crate::describe::{Words, describe_event, describe_slot, stack_words};
 use crate::oracle;
-use crate::{Id, Seen, TurnWatch, Violation, violation};
+use crate::watch::{Seen, TurnWatch};
 
 /// A creature as the record has left it so far.
 #[derive(Clone, Debug)]

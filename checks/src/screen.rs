@@ -22,8 +22,8 @@ use game_core::game::state::{GameState, MessageLog, RunStatus, slot_letter};
 use game_core::geom::Pos;
 use game_core::map::Tile;
 
+use crate::catalogue::{Id, Violation, violation};
 use crate::describe::describe_top;
-use crate::{Id, Violation, violation};
 
 /// What the frame drawn after a key must show of `game`: the first thing
 /// it gets wrong. The cheap form, for the frames a run reads (every

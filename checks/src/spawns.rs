@@ -6,7 +6,7 @@
 use game_core::game::{BASE_ITEMS, BASE_MONSTERS, Game, START_CLEARANCE};
 use game_core::geom::Pos;
 
-use crate::{Id, Violation, violation};
+use crate::catalogue::{Id, Violation, violation};
 
 /// The first way the floor `game` has just arrived on breaks the spawn
 /// rules: monsters whole, unafflicted, away from the start and off the way

@@ -207,6 +207,36 @@ impl Rect {
     }
 }
 
+/// The cells of a straight line from `from` to `to`, both included
+/// (Bresenham, all integer).
+pub fn line(from: Pos, to: Pos) -> Vec<Pos> {
+    let dx = (to.x - from.x).abs();
+    let dy = -(to.y - from.y).abs();
+    let sx = if from.x < to.x { 1 } else { -1 };
+    let sy = if from.y < to.y { 1 } else { -1 };
+    let mut err = dx + dy;
+    let mut at = from;
+    let mut cells = Vec::with_capacity((dx.max(-dy) + 1) as usize);
+    // Each cell is one step nearer: the line has chebyshev + 1 cells.
+    let mut bound = crate::bound::Bound::line(dx, dy);
+    loop {
+        bound.tick();
+        cells.push(at);
+        if at == to {
+            return cells;
+        }
+        let doubled = 2 * err;
+        if doubled >= dy {
+            err += dy;
+            at.x += sx;
+        }
+        if doubled <= dx {
+            err += dx;
+            at.y += sy;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,5 +276,19 @@ mod tests {
         assert_eq!(a.distance_squared(Pos::new(4, -1)), 13);
         assert_eq!(a.direction_to(Pos::new(2, 0)), Some(Dir::NE));
         assert_eq!(a.direction_to(Pos::new(3, 0)), None);
+    }
+
+    #[test]
+    fn lines_are_connected_and_end_where_asked() {
+        for (to_x, to_y) in [(5, 2), (-3, 7), (0, -4), (6, 6), (-8, -1), (0, 0)] {
+            let to = Pos::new(to_x, to_y);
+            let cells = line(Pos::new(0, 0), to);
+            assert_eq!(cells.first(), Some(&Pos::new(0, 0)));
+            assert_eq!(cells.last(), Some(&to));
+            assert_eq!(cells.len() as i32, Pos::new(0, 0).chebyshev(to) + 1);
+            for pair in cells.windows(2) {
+                assert!(pair[0].direction_to(pair[1]).is_some(), "{cells:?}");
+            }
+        }
     }
 }

@@ -35,7 +35,6 @@ pub mod rng;
 pub mod rules;
 pub mod spawn;
 pub mod text;
-pub mod validity;
 
 /// The game's name, as recordings name it.
 pub const GAME_NAME: &str = "undercroft";

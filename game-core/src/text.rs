@@ -207,6 +207,15 @@ pub fn columns(text: &str) -> usize {
         .sum()
 }
 
+/// "a dart" -> "A dart".
+pub fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

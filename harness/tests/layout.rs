@@ -1,38 +1,204 @@
-//! The harness's layout holds: each folder of `harness/src` uses only the
-//! folders ARCHITECTURE.md's code map lets it use, so the arrows point one
-//! way (cli -> commands -> capabilities -> run -> recording -> plumbing)
-//! and no module is in an import circle with a module of another folder;
-//! and no function in game-core/src, checks/src or harness/src runs over
-//! 100 lines.
+//! Every crate's layout holds: its modules stand in layers, and each uses
+//! only the layers below its own, so the arrows point one way and no module
+//! is in an import circle with another. The harness's folders
+//! (cli -> commands -> capabilities -> run -> recording -> plumbing),
+//! game-core's top-level modules, the files of game-core's `game/` (data
+//! below behaviour), and the checks' files are each held to the layers
+//! ARCHITECTURE.md's code map draws. And no function in game-core/src,
+//! checks/src or harness/src runs over 100 lines.
 //!
 //! Read from the source, as `game-core/tests/purity.rs` reads game-core's:
-//! every `crate::` path outside comments and `#[cfg(test)]` modules names the
-//! folder (or top-level file) it reaches into.
+//! every path outside comments and `#[cfg(test)]` modules that starts with
+//! one of a part's prefixes (`crate::`; `super::` inside `game/`) names the
+//! module it reaches into.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The folders (and top-level files) of `harness/src` in layers, top
-/// first: each may use the layers below its own (and game-core), never its
-/// own layer's other folders or a layer above, so no circle can cross
-/// folders. Keep it the same as ARCHITECTURE.md's code map.
-const LAYERS: &[&[&str]] = &[
-    &["cli"],
-    &["commands"],
-    &["play", "fuzz", "sweep"],
-    &["replay", "inspect"],
-    &["run"],
-    &["recording"],
-    &["plumbing"],
-];
-
-/// The layer a folder is in, counted from the top.
-fn layer_of(folder: &str) -> Option<usize> {
-    LAYERS.iter().position(|layer| layer.contains(&folder))
+/// A part of the workspace whose modules stand in layers.
+struct Layered {
+    /// The folder, from the workspace, whose files and subfolders are the
+    /// modules (a file in a subfolder belongs to its subfolder's module).
+    dir: &'static str,
+    /// How a file of the part writes a path to another of its modules.
+    prefixes: &'static [&'static str],
+    /// The part's face (`lib`, `main`, `mod`): its `mod` and `pub use` lines
+    /// declare and re-export the modules, and are not uses. A face that is
+    /// in a layer is checked like any module (a name the face itself
+    /// defines, such as `super::Game`, is a use of the face).
+    faces: &'static [&'static str],
+    /// The modules in layers, top first: each may use the layers below its
+    /// own, never its own layer's other modules or a layer above.
+    layers: &'static [&'static [&'static str]],
 }
 
-fn src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+/// Every layered part. Keep each the same as ARCHITECTURE.md's code map.
+const PARTS: &[Layered] = &[
+    Layered {
+        dir: "harness/src",
+        prefixes: &["crate::"],
+        faces: &["lib", "main"],
+        layers: &[
+            &["cli"],
+            &["commands"],
+            &["play", "fuzz", "sweep"],
+            &["replay", "inspect"],
+            &["run"],
+            &["recording"],
+            &["plumbing"],
+        ],
+    },
+    Layered {
+        dir: "game-core/src",
+        prefixes: &["crate::"],
+        faces: &["lib"],
+        layers: &[
+            &["game"],
+            &["mapgen", "spawn"],
+            &["content", "fov", "paths"],
+            &["frame", "keys", "map", "dice", "rules", "canary"],
+            &["geom", "rng", "text"],
+            &["bound"],
+        ],
+    },
+    Layered {
+        dir: "game-core/src/game",
+        prefixes: &["super::", "crate::game::"],
+        faces: &["mod"],
+        layers: &[
+            // Behaviour: what a key does, and what the game does.
+            &["planted", "digest", "intent"],
+            &["dispatch", "explore", "monsters", "persist"],
+            &["actions", "render", "validity", "floor"],
+            // The game itself (`Game`, `press`), then its data.
+            &["mod"],
+            &["state"],
+            &["screens", "events"],
+            &["pack", "turn"],
+        ],
+    },
+    Layered {
+        dir: "checks/src",
+        prefixes: &["crate::"],
+        faces: &["lib"],
+        layers: &[
+            &["turn", "reach"],
+            &["record", "keys"],
+            &["watch"],
+            &["floor", "screen", "spawns", "command", "state"],
+            &["oracle", "describe"],
+            &["catalogue"],
+        ],
+    },
+];
+
+impl Layered {
+    /// The layer a module is in, counted from the top.
+    fn layer_of(&self, module: &str) -> Option<usize> {
+        self.layers.iter().position(|layer| layer.contains(&module))
+    }
+
+    fn root(&self) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join(self.dir)
+    }
+
+    /// The modules of the part, by the files and folders in its `dir`.
+    fn modules(&self) -> BTreeSet<String> {
+        std::fs::read_dir(self.root())
+            .unwrap_or_else(|e| panic!("reading {}: {e}", self.dir))
+            .map(|entry| entry.expect("a directory entry").path())
+            .filter(|path| path.is_dir() || path.extension().is_some_and(|e| e == "rs"))
+            .map(|path| module_of(path.file_name().expect("a name").as_ref()))
+            .collect()
+    }
+
+    /// Which modules each module uses, with a file that does it for each.
+    fn uses(&self) -> BTreeMap<String, BTreeMap<String, String>> {
+        let root = self.root();
+        let modules = self.modules();
+        let face = self
+            .faces
+            .iter()
+            .find(|face| modules.contains(**face))
+            .map(|face| face.to_string());
+        let mut files = Vec::new();
+        rust_files(&root, &mut files);
+        let mut uses: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+        for path in files {
+            let relative = path
+                .strip_prefix(&root)
+                .expect("under the part")
+                .to_path_buf();
+            let module = module_of(&relative);
+            let text = std::fs::read_to_string(&path).expect("a source file reads");
+            let code = code_of(&text);
+            let mut used = BTreeSet::new();
+            for prefix in self.prefixes {
+                used.extend(paths_after(&code, prefix));
+            }
+            if self.faces.contains(&module.as_str()) {
+                used = face_uses(&code, &modules);
+            }
+            for name in used {
+                // A name that is no module is an item of the face.
+                let target = match (modules.contains(&name), &face) {
+                    (true, _) => name,
+                    (false, Some(face)) => face.clone(),
+                    (false, None) => continue,
+                };
+                if target != module {
+                    uses.entry(module.clone())
+                        .or_default()
+                        .entry(target)
+                        .or_insert_with(|| format!("{}/{}", self.dir, relative.display()));
+                }
+            }
+        }
+        uses
+    }
+}
+
+/// The module a path under a part's `dir` belongs to: its first component,
+/// without `.rs` (`cli.rs` is `cli`, `sweep/seed.rs` is `sweep`).
+fn module_of(relative: &Path) -> String {
+    let first = relative
+        .components()
+        .next()
+        .expect("a path under the part")
+        .as_os_str()
+        .to_string_lossy()
+        .into_owned();
+    first.strip_suffix(".rs").unwrap_or(&first).to_string()
+}
+
+/// What a face uses of its own modules: `module::` paths (relative, as a
+/// face writes them) outside its `mod` and `pub use` lines.
+fn face_uses(code: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
+    let kept: String = code
+        .lines()
+        .filter(|line| {
+            let line = line.trim_start();
+            !(line.starts_with("mod ")
+                || line.starts_with("pub mod ")
+                || line.starts_with("pub(crate) mod ")
+                || line.starts_with("pub use "))
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut used = BTreeSet::new();
+    for module in modules {
+        let path = format!("{module}::");
+        let mentioned = kept.match_indices(&path).any(|(at, _)| {
+            let before = kept[..at].chars().next_back();
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':')
+        });
+        if mentioned {
+            used.insert(module.clone());
+        }
+    }
+    used
 }
 
 /// Every `.rs` file under `dir`, sorted.
@@ -49,19 +215,6 @@ fn rust_files(dir: &Path, into: &mut Vec<PathBuf>) {
             into.push(path);
         }
     }
-}
-
-/// The folder a file of `harness/src` belongs to: its first component, or
-/// the file's own name for a file at the top (`cli.rs` is `cli`).
-fn folder_of(relative: &Path) -> String {
-    let first = relative
-        .components()
-        .next()
-        .expect("a path under src")
-        .as_os_str()
-        .to_string_lossy()
-        .into_owned();
-    first.strip_suffix(".rs").unwrap_or(&first).to_string()
 }
 
 /// The code of a file without its comments and its `#[cfg(test)]` modules
@@ -94,9 +247,10 @@ fn code_of(text: &str) -> String {
     code
 }
 
-/// The first path segment after each `crate::` in `code`, with each item of
-/// a `crate::{a, b::c}` group.
-fn crate_uses(code: &str) -> BTreeSet<String> {
+/// The first path segment after each `prefix` in `code` (one not inside a
+/// longer path: `crate::game::` is not `game::`), with each item of a
+/// `prefix{a, b::c}` group.
+fn paths_after(code: &str, prefix: &str) -> BTreeSet<String> {
     let mut used = BTreeSet::new();
     let identifier = |s: &str| -> String {
         s.trim_start()
@@ -104,8 +258,12 @@ fn crate_uses(code: &str) -> BTreeSet<String> {
             .take_while(|c| c.is_alphanumeric() || *c == '_')
             .collect()
     };
-    for (at, _) in code.match_indices("crate::") {
-        let rest = &code[at + "crate::".len()..];
+    for (at, _) in code.match_indices(prefix) {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+            continue;
+        }
+        let rest = &code[at + prefix.len()..];
         if let Some(group) = rest.strip_prefix('{') {
             let mut depth = 0;
             let mut item_start = true;
@@ -127,49 +285,43 @@ fn crate_uses(code: &str) -> BTreeSet<String> {
         }
     }
     used.remove("");
+    used.remove("self");
     used
 }
 
-/// Which folders each folder uses, with a file that does it for each.
-fn folder_uses() -> BTreeMap<String, BTreeMap<String, String>> {
-    let root = src();
-    let mut files = Vec::new();
-    rust_files(&root, &mut files);
-    let mut uses: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
-    for path in files {
-        let relative = path.strip_prefix(&root).expect("under src").to_path_buf();
-        let folder = folder_of(&relative);
-        if folder == "lib" || folder == "main" {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).expect("a source file reads");
-        for used in crate_uses(&code_of(&text)) {
-            if used != folder {
-                uses.entry(folder.clone())
-                    .or_default()
-                    .entry(used)
-                    .or_insert_with(|| relative.display().to_string());
+#[test]
+fn every_module_uses_only_the_layers_below_it() {
+    let mut wrong = Vec::new();
+    for part in PARTS {
+        let modules = part.modules();
+        for module in &modules {
+            let face = part.faces.contains(&module.as_str());
+            if part.layer_of(module).is_none() && !face {
+                wrong.push(format!(
+                    "{}/{module}: a module the layout does not list (add it to PARTS and ARCHITECTURE.md)",
+                    part.dir
+                ));
             }
         }
-    }
-    uses
-}
-
-#[test]
-fn every_folder_uses_only_the_layers_below_it() {
-    let mut wrong = Vec::new();
-    for (folder, used) in folder_uses() {
-        let Some(layer) = layer_of(&folder) else {
-            wrong.push(format!(
-                "{folder}: a folder the layout does not list (add it to LAYERS and ARCHITECTURE.md)"
-            ));
-            continue;
-        };
-        for (target, file) in used {
-            if layer_of(&target).is_none_or(|below| below <= layer) {
+        for (module, used) in part.uses() {
+            let Some(layer) = part.layer_of(&module) else {
                 wrong.push(format!(
-                    "{file} uses crate::{target}, which is not in a layer below {folder}'s"
+                    "{}/{module} is the part's face, yet uses {:?}: keep a face to `mod` and `pub use`",
+                    part.dir,
+                    used.keys().collect::<Vec<_>>()
                 ));
+                continue;
+            };
+            for (target, file) in used {
+                if part.faces.contains(&target.as_str()) && part.layer_of(&target).is_none() {
+                    wrong.push(format!(
+                        "{file} uses an item through {target}, the part's face: name the module that defines it"
+                    ));
+                } else if part.layer_of(&target).is_none_or(|below| below <= layer) {
+                    wrong.push(format!(
+                        "{file} uses {target}, which is not in a layer below {module}'s"
+                    ));
+                }
             }
         }
     }
@@ -183,11 +335,20 @@ fn the_reader_sees_a_use_of_each_form() {
          use crate::{plumbing::files, recording::{self, Recording}};\n\
          // crate::sweep in a comment\n\
          fn f() { crate::replay::replay(); }\n\
+         fn g() { game_core::game::events(); }\n\
          #[cfg(test)]\n\
          mod tests {\n    use crate::commands;\n}",
     );
-    let used: Vec<String> = crate_uses(&code).into_iter().collect();
+    let used: Vec<String> = paths_after(&code, "crate::").into_iter().collect();
     assert_eq!(used, ["plumbing", "recording", "replay", "run"]);
+    let inner: Vec<String> = paths_after(&code, "super::").into_iter().collect();
+    assert!(inner.is_empty());
+    let modules: BTreeSet<String> = ["state", "events"].map(String::from).into();
+    let face = face_uses(
+        "mod state;\npub use events::Event;\nuse state::GameState;\nfn f() { x::state::y(); }\n",
+        &modules,
+    );
+    assert_eq!(face.into_iter().collect::<Vec<_>>(), ["state"]);
 }
 
 /// The longest a function may be, in lines from its `fn` to its closing
@@ -400,7 +561,10 @@ fn every_path_is_printed_through_the_one_escape() {
     // line of deja's own. `Path::display` writes it raw;
     // `printable::path` escapes it as every other value from outside is.
     let mut files = Vec::new();
-    rust_files(&src(), &mut files);
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
     let mut raw = Vec::new();
     for path in &files {
         if path.ends_with("plumbing/printable.rs") {

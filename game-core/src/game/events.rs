@@ -19,7 +19,7 @@ use crate::content::ItemId;
 use crate::geom::{Dir, Pos};
 use crate::rules::StepResult;
 
-use super::state::MonsterRef;
+use super::turn::MonsterRef;
 
 /// A creature: the player or a monster.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -14,7 +14,7 @@ use super::state::{
     Floor, FloorItem, GameState, MessageLog, Monster, MonsterRef, Pack, Player, RunStatus, Statuses,
 };
 use super::turn::{Actor, TurnQueue};
-use super::{Cache, Game, GameConfig};
+use super::{Cache, ConfigError, Game, GameConfig};
 
 /// Extra monsters per floor on top of one per depth (plus up to two more).
 pub const BASE_MONSTERS: u32 = 3;
@@ -25,6 +25,67 @@ const PLACEMENT_TRIES: u32 = 10;
 /// No monster spawns within this many steps of the start (region 0 alone
 /// is not enough on caverns and the Big Room, whose regions are small chunks).
 pub const START_CLEARANCE: i32 = 6;
+
+impl Game {
+    /// Starts a run: floor 1 generated from the seed, the player at its start
+    /// with the starting kit.
+    pub fn new(config: GameConfig) -> Result<Game, ConfigError> {
+        Game::new_at_depth(config, 1)
+    }
+
+    /// A run that starts on floor `depth` (1 to [`LAST_DEPTH`]) with a fresh
+    /// player: the floor, its monsters and its items exactly as a player
+    /// descending to it would find them, since a floor depends only on the
+    /// seed and its depth. For tools that inspect floors (`deja map`, sweeps).
+    pub fn new_at_depth(config: GameConfig, depth: u32) -> Result<Game, ConfigError> {
+        if !(1..=LAST_DEPTH).contains(&depth) {
+            return Err(ConfigError::Depth { depth });
+        }
+        config.check()?;
+        let built = crate::mapgen::generate_floor_planted(
+            config.seed,
+            depth,
+            config.width,
+            config.height,
+            config.canaries,
+        );
+        Ok(start_run(config, depth, &built))
+    }
+
+    /// Like [`Game::new_at_depth`], on a floor already generated: for a sweep
+    /// that has just generated and checked the floor and wants what spawns on
+    /// it without generating it twice. `built` must be
+    /// `mapgen::generate_floor_planted(config.seed, depth, config.width, config.height, config.canaries)`
+    /// (debug builds check it); a floor of another size is refused.
+    pub fn new_on_floor(
+        config: GameConfig,
+        depth: u32,
+        built: &crate::mapgen::BuiltFloor,
+    ) -> Result<Game, ConfigError> {
+        if !(1..=LAST_DEPTH).contains(&depth) {
+            return Err(ConfigError::Depth { depth });
+        }
+        config.check()?;
+        if built.map.width() != config.width || built.map.height() != config.height {
+            return Err(ConfigError::MapSize {
+                width: built.map.width(),
+                height: built.map.height(),
+            });
+        }
+        debug_assert_eq!(
+            built,
+            &crate::mapgen::generate_floor_planted(
+                config.seed,
+                depth,
+                config.width,
+                config.height,
+                config.canaries
+            ),
+            "new_on_floor was handed a floor the seed and depth do not make"
+        );
+        Ok(start_run(config, depth, built))
+    }
+}
 
 /// A fresh player with the starting kit on floor `depth` (1 for a new run;
 /// deeper for tools that look at a floor as the player arrives on it).

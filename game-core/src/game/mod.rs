@@ -12,17 +12,20 @@
 
 mod actions;
 pub mod digest;
+mod dispatch;
 pub mod events;
 mod explore;
 mod floor;
 mod intent;
 mod monsters;
+pub mod pack;
 mod persist;
 mod planted;
 mod render;
 pub mod screens;
 pub mod state;
 pub mod turn;
+pub mod validity;
 
 use std::fmt;
 use std::sync::Arc;
@@ -199,65 +202,6 @@ pub struct Game {
 }
 
 impl Game {
-    /// Starts a run: floor 1 generated from the seed, the player at its start
-    /// with the starting kit.
-    pub fn new(config: GameConfig) -> Result<Game, ConfigError> {
-        Game::new_at_depth(config, 1)
-    }
-
-    /// A run that starts on floor `depth` (1 to [`LAST_DEPTH`]) with a fresh
-    /// player: the floor, its monsters and its items exactly as a player
-    /// descending to it would find them, since a floor depends only on the
-    /// seed and its depth. For tools that inspect floors (`deja map`, sweeps).
-    pub fn new_at_depth(config: GameConfig, depth: u32) -> Result<Game, ConfigError> {
-        if !(1..=LAST_DEPTH).contains(&depth) {
-            return Err(ConfigError::Depth { depth });
-        }
-        config.check()?;
-        let built = crate::mapgen::generate_floor_planted(
-            config.seed,
-            depth,
-            config.width,
-            config.height,
-            config.canaries,
-        );
-        Ok(floor::start_run(config, depth, &built))
-    }
-
-    /// Like [`Game::new_at_depth`], on a floor already generated: for a sweep
-    /// that has just generated and checked the floor and wants what spawns on
-    /// it without generating it twice. `built` must be
-    /// `mapgen::generate_floor_planted(config.seed, depth, config.width, config.height, config.canaries)`
-    /// (debug builds check it); a floor of another size is refused.
-    pub fn new_on_floor(
-        config: GameConfig,
-        depth: u32,
-        built: &crate::mapgen::BuiltFloor,
-    ) -> Result<Game, ConfigError> {
-        if !(1..=LAST_DEPTH).contains(&depth) {
-            return Err(ConfigError::Depth { depth });
-        }
-        config.check()?;
-        if built.map.width() != config.width || built.map.height() != config.height {
-            return Err(ConfigError::MapSize {
-                width: built.map.width(),
-                height: built.map.height(),
-            });
-        }
-        debug_assert_eq!(
-            built,
-            &crate::mapgen::generate_floor_planted(
-                config.seed,
-                depth,
-                config.width,
-                config.height,
-                config.canaries
-            ),
-            "new_on_floor was handed a floor the seed and depth do not make"
-        );
-        Ok(floor::start_run(config, depth, built))
-    }
-
     /// The whole state, read-only.
     pub fn state(&self) -> &GameState {
         &self.state

@@ -136,7 +136,7 @@ impl Game {
         if !game.is_over() && game.state.floor.map.in_bounds(game.state.player.pos) {
             game.refresh_view();
         }
-        let violations = crate::validity::check_state(&game);
+        let violations = super::validity::check_state(&game);
         if !violations.is_empty() {
             return Err(LoadError::Invalid(
                 violations.iter().map(|v| v.to_string()).collect(),

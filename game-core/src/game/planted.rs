@@ -182,7 +182,7 @@ impl Game {
     }
 
     /// warped-frame: a stray glyph in the frame's corner.
-    pub(super) fn planted_warped_frame(&self, frame: &mut crate::Frame) {
+    pub(super) fn planted_warped_frame(&self, frame: &mut crate::frame::Frame) {
         if self.planted(Canary::WarpedFrame) {
             frame.set(
                 0,

@@ -6,12 +6,12 @@
 
 use crate::content::ItemEffect;
 use crate::frame::{Cell, Frame, MIN_FRAME_HEIGHT, MIN_FRAME_WIDTH, Style};
-use crate::geom::Pos;
+use crate::geom::{Pos, line};
 use crate::map::{Map, Tile};
+use crate::text::capitalise;
 
 use super::Game;
-use super::actions::line;
-use super::screens::{PackMode, Purpose, Reticle, Screen, capitalise};
+use super::screens::{PackMode, Purpose, Reticle, Screen};
 use super::state::{RunStatus, slot_letter};
 
 /// The viewport's top-left corner in map coordinates: the focus centred,

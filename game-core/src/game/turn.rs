@@ -7,7 +7,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::state::MonsterRef;
+/// A monster's stable id: survives other monsters dying, unlike its index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct MonsterRef(pub u32);
 
 /// Who holds a place in the queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
