@@ -1,14 +1,15 @@
-//! The README's examples work in the order written. Every `deja` line of
-//! its `sh` blocks runs, top to bottom, in one scratch directory (with a
-//! copy of the corpus, the content as `my-mod/` and a key script, as a
-//! reader would have them), and must exit as its comment says (`# exit N`)
-//! or 0. So does every `cargo run --release -p harness` line: with
-//! `--features canary` as this test's `deja` (built with the canaries),
-//! without as the README says, cargo building the default release build
-//! (the one its first command built, so a reader's second command reuses
-//! it, as CI's replay step does). The few that cannot run here are skipped
-//! by name, each with why; the claims the README makes about what a line
-//! prints are held in [`SAYS`].
+//! The examples of the README, docs/guide.md and CONTRIBUTING.md work in
+//! the order written. Every `deja` line of their `sh` blocks runs, the
+//! README's first, then the guide's, then CONTRIBUTING's, in one scratch
+//! directory (with a copy of the corpus, the content as `my-mod/` and a key
+//! script, as a reader would have them), and must exit as its comment says
+//! (`# exit N`) or 0. So does every `cargo run --release -p harness` line:
+//! with `--features canary` as this test's `deja` (built with the
+//! canaries), without as the docs say, cargo building the default release
+//! build (the one the README's first command built, so a reader's second
+//! command reuses it, as CI's replay step does). The few that cannot run
+//! here are skipped by name, each with why; the claims the docs make about
+//! what a line prints are held in [`SAYS`].
 
 mod support;
 
@@ -23,10 +24,10 @@ const SKIPPED: &[(&str, &str)] = &[
     ("deja play --seed 42 -o mine.ron", "needs a terminal"),
     ("mine.ron", "uses the run made at the terminal"),
     ("--watch", "needs a terminal"),
-    ("crash-...", "a placeholder for an artifact's name"),
-    ("failure.ron", "made from that artifact"),
-    ("deja probe", "takes minutes; ci/probe.sh runs it"),
-    ("deja bench", "a benchmark, measured apart"),
+    (
+        "deja probe",
+        "ci/probe.sh runs it; --bless writes baselines",
+    ),
     ("-- bench", "a benchmark, measured apart"),
     (
         "--seeds 1..2001",
@@ -35,8 +36,8 @@ const SKIPPED: &[(&str, &str)] = &[
     ("deja merge shard1.json", "needs the four shards of CI"),
 ];
 
-/// What the README says a line prints, by a part of the line: a part of
-/// its output (standard output and error together).
+/// What the docs say a line prints, by a part of the line: a part of its
+/// output (standard output and error together).
 const SAYS: &[(&str, &str)] = &[
     // The first command: "four steps north, then the stairs down".
     ("--keys 'kkkk>'", "You descend to depth 2."),
@@ -67,22 +68,31 @@ const SAYS: &[(&str, &str)] = &[
     ),
 ];
 
-/// The canary build as the README runs it, and the default build.
+/// The canary build as the docs run it, and the default build.
 const CANARY_BUILD: &str = "cargo run --release -p harness --features canary --";
 const DEFAULT_BUILD: &str = "cargo run --release -p harness --";
 
-/// The `deja` and `cargo run` lines of the README's `sh` blocks, in order.
-fn examples() -> Vec<String> {
-    let readme = include_str!("../../README.md");
+/// The docs whose examples run, in the order they run.
+const DOCS: &[(&str, &str)] = &[
+    ("README.md", include_str!("../../README.md")),
+    ("docs/guide.md", include_str!("../../docs/guide.md")),
+    ("CONTRIBUTING.md", include_str!("../../CONTRIBUTING.md")),
+];
+
+/// The `deja` and `cargo run` lines of the docs' `sh` blocks, in order,
+/// each with the doc it is in.
+fn examples() -> Vec<(&'static str, String)> {
     let mut lines = Vec::new();
-    let mut in_sh = false;
-    for line in readme.lines() {
-        if line.starts_with("```") {
-            in_sh = line == "```sh";
-            continue;
-        }
-        if in_sh && (line.starts_with("deja ") || line.starts_with(DEFAULT_BUILD)) {
-            lines.push(line.to_string());
+    for (doc, text) in DOCS {
+        let mut in_sh = false;
+        for line in text.lines() {
+            if line.starts_with("```") {
+                in_sh = line == "```sh";
+                continue;
+            }
+            if in_sh && (line.starts_with("deja ") || line.starts_with(DEFAULT_BUILD)) {
+                lines.push((*doc, line.to_string()));
+            }
         }
     }
     lines
@@ -113,7 +123,7 @@ fn command_and_exit(line: &str) -> (String, i32) {
 }
 
 #[test]
-fn the_readme_examples_run_in_the_order_written() {
+fn the_examples_of_the_docs_run_in_the_order_written() {
     let dir = support::scratch("readme", "examples");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     // What a reader has at hand: the corpus (a copy: bless rewrites it),
@@ -131,11 +141,11 @@ fn the_readme_examples_run_in_the_order_written() {
     std::os::unix::fs::symlink(root.join("fuzz"), dir.join("fuzz")).unwrap();
     std::fs::write(
         dir.join("script.keys"),
-        "# a key script, as the README describes one\nllll>\noooo  # four auto-explores\n",
+        "# a key script, as docs/guide.md describes one\nllll>\noooo  # four auto-explores\n",
     )
     .unwrap();
     // This test's `deja`, copied: under `cargo test --release` it lives at
-    // target/release/deja, the very path the README's `cargo run --release`
+    // target/release/deja, the very path the docs' `cargo run --release`
     // lines rebuild without the canaries.
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
@@ -148,7 +158,7 @@ fn the_readme_examples_run_in_the_order_written() {
     );
 
     // The canary lines run this test's `deja`, which must be the canary
-    // build the README asks for.
+    // build the docs ask for.
     let version = std::process::Command::new(&deja)
         .arg("--version")
         .output()
@@ -163,11 +173,14 @@ fn the_readme_examples_run_in_the_order_written() {
         root.join("Cargo.toml").display()
     );
 
-    let (mut ran, mut said) = (0, 0);
+    let mut ran = 0;
+    let mut skips_used = vec![false; SKIPPED.len()];
+    let mut claims_met = vec![false; SAYS.len()];
     let mut wrong = Vec::new();
-    for line in examples() {
-        if let Some((_, why)) = SKIPPED.iter().find(|(part, _)| line.contains(part)) {
-            eprintln!("skipped ({why}): {line}");
+    for (doc, line) in examples() {
+        if let Some(i) = SKIPPED.iter().position(|(part, _)| line.contains(part)) {
+            skips_used[i] = true;
+            eprintln!("skipped ({}): {doc}: {line}", SKIPPED[i].1);
             continue;
         }
         let (command, exit) = command_and_exit(&line);
@@ -199,25 +212,35 @@ fn the_readme_examples_run_in_the_order_written() {
         );
         if out.status.code() != Some(exit) {
             wrong.push(format!(
-                "{line}: exit {:?}, the README says {exit}\n{printed}",
+                "{doc}: {line}: exit {:?}, {doc} says {exit}\n{printed}",
                 out.status.code(),
             ));
         }
-        for (_, says) in SAYS.iter().filter(|(part, _)| line.contains(part)) {
-            said += 1;
+        for (i, (part, says)) in SAYS.iter().enumerate() {
+            if !line.contains(part) {
+                continue;
+            }
+            claims_met[i] = true;
             if !printed.contains(says) {
                 wrong.push(format!(
-                    "{line}: the README says it prints {says:?}, it printed\n{printed}"
+                    "{doc}: {line}: {doc} says it prints {says:?}, it printed\n{printed}"
                 ));
             }
         }
     }
     assert!(ran >= 15, "only {ran} examples ran");
-    assert_eq!(
-        said,
-        SAYS.len(),
-        "a claim in SAYS matched no line of the README"
-    );
+    for ((part, _), used) in SKIPPED.iter().zip(skips_used) {
+        assert!(
+            used,
+            "SKIPPED names {part:?}, which no line of the docs holds"
+        );
+    }
+    for (claim, met) in SAYS.iter().zip(claims_met) {
+        assert!(
+            met,
+            "SAYS holds {claim:?} of a line the docs no longer have"
+        );
+    }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
