@@ -10,14 +10,15 @@ use crate::commands::{
     report::ReportArgs, show::ShowArgs, shrink::ShrinkArgs, sweep::MergeArgs, sweep::SweepArgs,
     when::WhenArgs,
 };
-use crate::plumbing::exit;
+use crate::plumbing::error::Error;
+use crate::plumbing::exit::Exit;
 
 #[derive(Parser)]
 #[command(
     name = "deja",
     version,
     about = "Deterministic replay and fuzzing harness for the Undercroft roguelike",
-    after_help = exit::TABLE
+    after_help = crate::plumbing::exit::table()
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -231,23 +232,29 @@ pub fn run(cli: Cli) -> u8 {
         Command::Show(args) => crate::commands::show::run(args),
         Command::When(args) => crate::commands::when::run(args),
         Command::Map(args) => crate::commands::map::run(args),
-        Command::Bench(args) => crate::commands::bench::run(args),
-        Command::Sweep(args) => crate::commands::sweep::run(args),
-        Command::Merge(args) => crate::commands::sweep::merge(args),
+        Command::Bench(args) => crate::commands::bench::run(args)
+            .map(crate::plumbing::exit::of_code)
+            .map_err(Error::from),
+        Command::Sweep(args) => crate::commands::sweep::run(args)
+            .map(crate::plumbing::exit::of_code)
+            .map_err(Error::from),
+        Command::Merge(args) => crate::commands::sweep::merge(args)
+            .map(crate::plumbing::exit::of_code)
+            .map_err(Error::from),
         Command::Report(args) => crate::commands::report::run(args),
         Command::FromFuzz(args) => crate::commands::from_fuzz::run(args),
         Command::Shrink(args) => crate::commands::shrink::run(args),
         Command::Corpus(args) => crate::commands::corpus::run(args),
-        Command::Probe(args) => crate::commands::probe::run(args),
+        Command::Probe(args) => crate::commands::probe::run(args)
+            .map(crate::plumbing::exit::of_code)
+            .map_err(Error::from),
     };
     match result {
-        Ok(code) => code,
-        // The reader of our output went away: nothing to say, and no one
-        // to say it to.
-        Err(message) if message == crate::plumbing::output::OUTPUT_CLOSED => exit::ERROR,
-        Err(message) => {
-            crate::plumbing::output::err(format_args!("error: {message}"));
-            exit::ERROR
+        Ok(exit) => exit.code(),
+        Err(Error::OutputClosed) => Exit::Ok.code(),
+        Err(error) => {
+            crate::plumbing::output::err(format_args!("error: {error}"));
+            error.exit().code()
         }
     }
 }

@@ -690,10 +690,10 @@ pub fn content(bytes: &[u8]) -> Result<(), Failure> {
         let config = GameConfig::new(1)
             .with_content(Arc::new(content))
             .with_canaries(planted());
-        let mut runner = Runner::new(config).map_err(|message| Failure {
+        let mut runner = Runner::new(config).map_err(|error| Failure {
             step: 0,
             kind: FailureKind::Panic {
-                message,
+                message: error.to_string(),
                 location: None,
             },
         })?;

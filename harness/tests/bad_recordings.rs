@@ -288,7 +288,7 @@ fn read_refused(path: &Path) -> Result<String, String> {
     match read {
         Err(_) => Err(format!("{}: reading panicked", path.display())),
         Ok(Ok(_)) => Err(format!("{}: was accepted", path.display())),
-        Ok(Err(message)) => Ok(message),
+        Ok(Err(error)) => Ok(error.to_string()),
     }
 }
 
@@ -473,7 +473,9 @@ fn a_file_over_the_size_limit_is_refused() {
             path.display()
         )
     );
-    let message = recording::from_text(&text).expect_err("refused");
+    let message = recording::from_text(&text)
+        .expect_err("refused")
+        .to_string();
     assert_eq!(
         message,
         format!("1:1: {over} bytes is over the {MAX_FILE_BYTES}-byte limit")

@@ -56,24 +56,27 @@ fn replay_json_has_one_object_per_file_given_unreadable_ones_too() {
     assert!(error.contains("No such file"), "{error}");
 }
 
+/// A reader that leaves early (`| head`) has what it asked for: deja stops
+/// quietly and exits 0, so a pipeline under `pipefail` holds, as it does
+/// with ripgrep.
 #[test]
-fn a_closed_pipe_ends_replay_quietly() {
+fn a_closed_pipe_ends_replay_quietly_with_exit_0() {
     let dir = scratch("messages", "pipe");
     let deja = env!("CARGO_BIN_EXE_deja");
     let files: Vec<String> = ["win.ron", "death-by-poison.ron", "descend-to-depth-3.ron"]
         .iter()
         .map(|f| corpus(f))
         .collect();
-    let status = std::process::Command::new("sh")
+    let status = std::process::Command::new("bash")
         .current_dir(&dir)
         .arg("-c")
         .arg(format!(
-            "{deja} replay {} --frames every 2>err | head -n 1 >/dev/null",
+            "set -o pipefail; {deja} replay {} --frames every 2>err | head -n 1 >/dev/null",
             files.join(" ")
         ))
         .status()
         .unwrap();
-    assert!(status.success());
+    assert!(status.success(), "{status}");
     let err = std::fs::read_to_string(dir.join("err")).unwrap();
     assert_eq!(err, "", "nothing said for a reader that left");
 }

@@ -255,3 +255,30 @@ fn comments_give_the_exit_code() {
         ("deja play --keys 'a #b'".to_string(), 0)
     );
 }
+
+/// The README's table of exit codes is the one table the code has
+/// (`plumbing::exit::Exit`), row for row: the code and its meaning.
+#[test]
+fn the_exit_code_table_is_the_codes() {
+    use harness::plumbing::exit::Exit;
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+            .expect("the README reads");
+    let section = readme
+        .split("\n## Exit codes\n")
+        .nth(1)
+        .expect("the README has an Exit codes section");
+    let rows: Vec<(String, String)> = section
+        .lines()
+        .filter(|line| line.starts_with("| ") && !line.starts_with("| code"))
+        .map(|line| {
+            let cells: Vec<&str> = line.trim_matches('|').split(" | ").collect();
+            (cells[0].trim().to_string(), cells[1].trim().to_string())
+        })
+        .collect();
+    let codes: Vec<(String, String)> = Exit::ALL
+        .iter()
+        .map(|exit| (exit.code().to_string(), exit.meaning().to_string()))
+        .collect();
+    assert_eq!(rows, codes);
+}

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use crate::plumbing::error::Error;
 use clap::Args;
 
 /// Options every command that runs the game shares.
@@ -44,7 +45,7 @@ pub(crate) fn parse_canary()
 
 /// `START..END` (END excluded) or `START..=LAST`, LAST up to u64::MAX: the
 /// start and one past the last seed.
-pub(crate) fn parse_seed_range(text: &str) -> Result<(u64, u128), String> {
+pub(crate) fn parse_seed_range(text: &str) -> Result<(u64, u128), Error> {
     let (a, b) = text.split_once("..").ok_or_else(|| {
         format!("{text:?} is not a range; write START..END or START..=LAST, e.g. 1..1001")
     })?;
@@ -65,12 +66,13 @@ pub(crate) fn parse_seed_range(text: &str) -> Result<(u64, u128), String> {
     if u128::from(a) >= end {
         return Err(format!(
             "{text:?} is empty; write {a}..={a} for one seed, or START..END with END above START"
-        ));
+        )
+        .into());
     }
     Ok((a, end))
 }
 
-pub(crate) fn parse_depth_range(text: &str) -> Result<(u32, u32), String> {
+pub(crate) fn parse_depth_range(text: &str) -> Result<(u32, u32), Error> {
     let (a, b) = text
         .split_once("..=")
         .ok_or_else(|| format!("{text:?} is not a range; write FIRST..=LAST, e.g. 1..=6"))?;
@@ -87,12 +89,12 @@ pub(crate) fn parse_depth_range(text: &str) -> Result<(u32, u32), String> {
     };
     let (a, b) = (number(a)?, number(b)?);
     if a > b {
-        return Err(format!("{text:?} is empty"));
+        return Err(format!("{text:?} is empty").into());
     }
     Ok((a, b))
 }
 
-pub(crate) fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+pub(crate) fn parse_shard(text: &str) -> Result<(u32, u32), Error> {
     use crate::sweep::MOST_SHARDS;
     let (i, n) = text
         .split_once('/')
@@ -100,8 +102,6 @@ pub(crate) fn parse_shard(text: &str) -> Result<(u32, u32), String> {
     let (i, n) = (i.parse::<u32>(), n.parse::<u32>());
     match (i, n) {
         (Ok(i), Ok(n)) if (1..=n).contains(&i) && n <= MOST_SHARDS => Ok((i, n)),
-        _ => Err(format!(
-            "{text:?}: a shard is I/N with 1 <= I <= N <= {MOST_SHARDS}"
-        )),
+        _ => Err(format!("{text:?}: a shard is I/N with 1 <= I <= N <= {MOST_SHARDS}").into()),
     }
 }

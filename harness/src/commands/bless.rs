@@ -12,7 +12,8 @@ use clap::Args;
 use game_core::content::Content;
 
 use crate::commands::args::ContentArgs;
-use crate::plumbing::exit;
+use crate::plumbing::error::{CommandResult, Error};
+use crate::plumbing::exit::Exit;
 use crate::recording::{self, RecordedOutcome, Recording};
 use crate::replay;
 
@@ -38,10 +39,10 @@ struct Row {
     drift: String,
     /// "blessed", "unchanged", or why it was refused.
     result: String,
-    code: u8,
+    code: Exit,
 }
 
-pub fn run(args: BlessArgs) -> Result<u8, String> {
+pub fn run(args: BlessArgs) -> CommandResult {
     use crate::plumbing::interrupt;
     let content = super::load_content(&args.content)?;
     // A signal stops the bless at the next key or file: each file is
@@ -66,7 +67,7 @@ pub fn run(args: BlessArgs) -> Result<u8, String> {
                     new: "-".into(),
                     drift: "-".into(),
                     result: "not read (see the error above)".into(),
-                    code: exit::ERROR,
+                    code: Exit::Error,
                 }
             }
         };
@@ -80,9 +81,9 @@ pub fn run(args: BlessArgs) -> Result<u8, String> {
             args.files.len(),
             args.files.len() - rows.len()
         ))?;
-        return Ok(exit::INTERRUPTED);
+        return Ok(Exit::Interrupted);
     }
-    Ok(rows.iter().map(|r| r.code).max().unwrap_or(exit::OK))
+    Ok(rows.iter().map(|r| r.code).max().unwrap_or(Exit::Ok))
 }
 
 /// `old`'s keys pressed again on `runner` (at its start), to the end or a
@@ -92,11 +93,11 @@ pub fn run(args: BlessArgs) -> Result<u8, String> {
 fn run_again(
     old: &Recording,
     mut runner: crate::run::runner::Runner,
-) -> Result<(Recording, crate::recording::expect::Watch<'_>), String> {
+) -> Result<(Recording, crate::recording::expect::Watch<'_>), Error> {
     let mut watch = crate::recording::expect::Watch::new(&old.expect, runner.game());
     for &key in &old.keys {
         if crate::plumbing::interrupt::requested() {
-            return Err(crate::plumbing::interrupt::INTERRUPTED.into());
+            return Err(Error::Interrupted);
         }
         match runner.press(key) {
             Ok(outcome) => watch.after_key(runner.game(), &outcome),
@@ -113,15 +114,15 @@ fn run_again(
 /// A file that cannot be written (read-only, one of several names for one
 /// file, a full disk) is said as an error and its row says so; the other
 /// files are still blessed. The error is only a signal that stopped the
-/// run ([`crate::plumbing::interrupt::INTERRUPTED`]).
+/// run ([`Error::Interrupted`]).
 fn bless_one(
     file: &Path,
     old: &Recording,
     content: &Arc<Content>,
     accept_outcome: bool,
-) -> Result<Row, String> {
+) -> Result<Row, Error> {
     let name = crate::plumbing::printable::path(file);
-    let refused = |new: &str, drift: String, why: String, code: u8| Row {
+    let refused = |new: &str, drift: String, why: String, code: Exit| Row {
         file: name.clone(),
         old: old.outcome.to_string(),
         new: new.to_string(),
@@ -133,7 +134,7 @@ fn bless_one(
         Ok(runner) => runner,
         Err(message) => {
             crate::plumbing::output::err(format_args!("error: {name}: {message}"));
-            return Ok(refused("-", "-".into(), "cannot start".into(), exit::ERROR));
+            return Ok(refused("-", "-".into(), "cannot start".into(), Exit::Error));
         }
     };
     let (new, watch) = run_again(old, runner)?;
@@ -149,7 +150,7 @@ fn bless_one(
         if let Err(message) = recording::write(file, &new) {
             crate::plumbing::output::err(format_args!("error: {message}"));
             let why = "not written (see the error above)";
-            return Ok(refused(&new_end, drift, why.into(), exit::ERROR));
+            return Ok(refused(&new_end, drift, why.into(), Exit::Error));
         }
         format!("blessed: {}", changes.join("; "))
     };
@@ -159,7 +160,7 @@ fn bless_one(
         new: new_end,
         drift,
         result,
-        code: exit::OK,
+        code: Exit::Ok,
     })
 }
 
@@ -173,7 +174,7 @@ fn refusal(
     new: &Recording,
     watch: &crate::recording::expect::Watch<'_>,
     accept_outcome: bool,
-) -> Option<(&'static str, u8)> {
+) -> Option<(&'static str, Exit)> {
     if let Some(failure) = &new.failure {
         let expected = old
             .failure
@@ -184,7 +185,7 @@ fn refusal(
                 "error: {name}: fails at step {} ({}); not blessed. Fix the failure, or replay it to see it",
                 failure.step, failure.kind
             ));
-            return Some(("REFUSED: a new failure", exit::FAILURE));
+            return Some(("REFUSED: a new failure", Exit::Failure));
         }
     }
     let unmet = watch.unmet(&new.outcome);
@@ -193,7 +194,7 @@ fn refusal(
             "error: {name}: the run no longer shows what its expect list says: expected {}; not blessed. If the change is intended, edit the list",
             crate::recording::expect::describe(&unmet)
         ));
-        return Some(("REFUSED: expect no longer holds", exit::DRIFT));
+        return Some(("REFUSED: expect no longer holds", Exit::Drift));
     }
     if !same_end(old, new) && !accept_outcome {
         crate::plumbing::output::err(format_args!(
@@ -201,7 +202,7 @@ fn refusal(
             end_of(old),
             end_of(new)
         ));
-        return Some(("REFUSED: the outcome changes", exit::DRIFT));
+        return Some(("REFUSED: the outcome changes", Exit::Drift));
     }
     None
 }
@@ -250,7 +251,7 @@ fn first_drift(old: &Recording, new: &Recording) -> Option<u64> {
 /// ending as it was, `old -> new` when it moved), within [`TABLE_WIDTH`]
 /// columns: a long cell wraps under its column rather than widening the
 /// table, and a file name too long for its column takes a line of its own.
-fn print_table(rows: &[Row]) -> Result<(), String> {
+fn print_table(rows: &[Row]) -> Result<(), Error> {
     // --quiet leaves out the files bless did not touch, and the table
     // itself when that is all of them.
     let touched: Vec<&Row> = rows
@@ -378,7 +379,7 @@ mod tests {
             new: new.into(),
             drift: "step 12".into(),
             result: result.into(),
-            code: 0,
+            code: Exit::Ok,
         }
     }
 

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use crate::fuzz;
-use crate::plumbing::exit;
+use crate::plumbing::error::{CommandResult, Error};
+use crate::plumbing::exit::Exit;
 
 #[derive(Args)]
 pub struct CorpusArgs {
@@ -17,12 +18,12 @@ pub struct CorpusArgs {
 /// Largest corpus file read: the fuzzers write far smaller ones.
 const MAX_INPUT_BYTES: u64 = 1024 * 1024;
 
-pub fn run(args: CorpusArgs) -> Result<u8, String> {
+pub fn run(args: CorpusArgs) -> CommandResult {
     let found = check(&args.dir)?;
     Ok(if found.problems.is_empty() {
-        exit::OK
+        Exit::Ok
     } else {
-        exit::FAILURE
+        Exit::Failure
     })
 }
 
@@ -36,7 +37,7 @@ pub struct CorpusCheck {
 /// Every input of the corpus in `dir`, by target, in name order; an error
 /// naming the folder when `dir` does not hold one folder per target. Cheap,
 /// so a command that runs the corpus last (`deja probe`) lists it first.
-pub fn inputs(dir: &Path) -> Result<Vec<(&'static str, Vec<PathBuf>)>, String> {
+pub fn inputs(dir: &Path) -> Result<Vec<(&'static str, Vec<PathBuf>)>, Error> {
     fuzz::TARGETS
         .iter()
         .map(|&target| {
@@ -59,7 +60,7 @@ pub fn inputs(dir: &Path) -> Result<Vec<(&'static str, Vec<PathBuf>)>, String> {
 
 /// Runs every file under `dir/TARGET/` through `TARGET`'s body, prints a
 /// line per target and one per failure, and returns what it found.
-pub fn check(dir: &Path) -> Result<CorpusCheck, String> {
+pub fn check(dir: &Path) -> Result<CorpusCheck, Error> {
     let mut result = CorpusCheck {
         ran: Vec::new(),
         problems: Vec::new(),

@@ -17,7 +17,8 @@ use serde_json::Value;
 
 use crate::commands::args::{ContentArgs, Format};
 use crate::inspect::state_view;
-use crate::plumbing::exit;
+use crate::plumbing::error::{CommandResult, Error};
+use crate::plumbing::exit::Exit;
 use crate::recording::{Failure, Recording};
 use crate::replay;
 use crate::run::runner::Runner;
@@ -47,7 +48,7 @@ pub struct DiffArgs {
 /// The most field differences printed; the count of the rest is said.
 const MAX_FIELDS_SHOWN: usize = 40;
 
-pub fn run(args: DiffArgs) -> Result<u8, String> {
+pub fn run(args: DiffArgs) -> CommandResult {
     let a = crate::recording::read(&args.a)?;
     let b = crate::recording::read(&args.b)?;
     let (name_a, name_b) = (
@@ -66,7 +67,7 @@ pub fn run(args: DiffArgs) -> Result<u8, String> {
             b.start_depth,
             b.map_width,
             b.map_height
-        ));
+        ).into());
     }
     let content_a = super::load_content(&args.content)?;
     let content_b = match &args.content_b {
@@ -100,7 +101,7 @@ fn text_report(
     found: Found,
     (a, name_a): (&Recording, &str),
     (b, name_b): (&Recording, &str),
-) -> Result<u8, String> {
+) -> CommandResult {
     let names = Names {
         a: name_a.to_string(),
         b: name_b.to_string(),
@@ -120,14 +121,14 @@ fn text_report(
             out(format!(
                 "{name_a} and {name_b}: this build plays them the same at every step from 0 to {steps}, but the hashes they recorded first differ at step {step}{parts}: they were recorded by other rules or content (one blessed, the other not?); replay each to see which still holds"
             ))?;
-            Ok(exit::DRIFT)
+            Ok(Exit::Drift)
         }
         Found::Same { steps, failure } => {
             // --quiet says only what differs; exit 0 says the rest.
             if !crate::plumbing::output::quiet() {
                 out(names.same(steps, failure.as_ref(), (a.keys.len(), b.keys.len())))?;
             }
-            Ok(exit::OK)
+            Ok(Exit::Ok)
         }
         Found::Failed {
             step,
@@ -135,7 +136,7 @@ fn text_report(
             failures,
         } => {
             out(names.failed(step, keys, failures))?;
-            Ok(exit::DRIFT)
+            Ok(Exit::Drift)
         }
         Found::Differs {
             step,
@@ -158,7 +159,7 @@ fn text_report(
                     fields.len() - MAX_FIELDS_SHOWN
                 ))?;
             }
-            Ok(exit::DRIFT)
+            Ok(Exit::Drift)
         }
     }
 }
@@ -311,7 +312,7 @@ impl RawField {
 }
 
 /// `deja diff --format json`: one object saying what was found.
-fn json_report(name_a: &str, name_b: &str, found: Found) -> Result<u8, String> {
+fn json_report(name_a: &str, name_b: &str, found: Found) -> CommandResult {
     let (object, code) = match found {
         Found::Same { steps, failure } => {
             let mut same = serde_json::json!({"result": "same", "steps": steps});
@@ -319,11 +320,11 @@ fn json_report(name_a: &str, name_b: &str, found: Found) -> Result<u8, String> {
                 same["failure"] =
                     serde_json::json!({"step": failure.step, "failure": failure.kind.to_string()});
             }
-            (same, exit::OK)
+            (same, Exit::Ok)
         }
         Found::RecordedOnly { steps, step, parts } => (
             serde_json::json!({"result": "recorded hashes differ", "steps": steps, "step": step, "parts": parts}),
-            exit::DRIFT,
+            Exit::Drift,
         ),
         Found::Failed {
             step,
@@ -331,7 +332,7 @@ fn json_report(name_a: &str, name_b: &str, found: Found) -> Result<u8, String> {
             failures,
         } => (
             serde_json::json!({"result": "failed", "step": step, "keys": [keys.0, keys.1], "failures": failures}),
-            exit::DRIFT,
+            Exit::Drift,
         ),
         Found::Differs {
             step,
@@ -356,7 +357,7 @@ fn json_report(name_a: &str, name_b: &str, found: Found) -> Result<u8, String> {
                 .collect();
             (
                 serde_json::json!({"result": "differs", "step": step, "keys": [keys.0, keys.1], "parts": parts, "fields": fields}),
-                exit::DRIFT,
+                Exit::Drift,
             )
         }
     };
@@ -373,7 +374,7 @@ fn first_difference(
     (b, name_b): (&Recording, &str),
     content_a: Arc<Content>,
     content_b: Arc<Content>,
-) -> Result<Found, String> {
+) -> Result<Found, Error> {
     let contents_differ = content_a.fingerprint() != content_b.fingerprint();
     let start = |r: &Recording, name: &str, content| {
         replay::start(r, content).map_err(|e| format!("{name}: {e}"))

@@ -10,7 +10,8 @@ use game_core::canary::Canaries;
 
 use crate::commands::args::parse_canary;
 use crate::fuzz::{self, IntentsInput, KeysInput};
-use crate::plumbing::exit;
+use crate::plumbing::error::{CommandResult, Error};
+use crate::plumbing::exit::Exit;
 use crate::recording::FailureKind;
 
 #[derive(Args)]
@@ -63,7 +64,7 @@ impl FuzzTarget {
 /// Largest artifact read: libFuzzer's inputs are far smaller.
 const MAX_ARTIFACT_BYTES: u64 = 1024 * 1024;
 
-pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
+pub fn run(args: FromFuzzArgs) -> CommandResult {
     let bytes = crate::plumbing::files::read_bytes(&args.artifact, MAX_ARTIFACT_BYTES)?;
     crate::plumbing::files::check_output_file(&args.output, std::slice::from_ref(&args.artifact))?;
     let canaries = args
@@ -71,7 +72,9 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
         .iter()
         .fold(Canaries::NONE, |set, &c| set.with(c));
     if !canaries.is_empty() && !Canaries::AVAILABLE {
-        return Err(game_core::game::ConfigError::CanariesUnavailable.to_string());
+        return Err(game_core::game::ConfigError::CanariesUnavailable
+            .to_string()
+            .into());
     }
     // A libFuzzer timeout is a hang here too: its recording goes to -o.
     let to = crate::plumbing::files::Destination::Named(args.output.clone());
@@ -89,7 +92,7 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
     if let Some(failure) = runner.failure()
         && driver_failure_reported(failure, &args)
     {
-        return Ok(exit::FAILURE);
+        return Ok(Exit::Failure);
     }
     let recording = runner.recording(note);
     crate::recording::write(&args.output, &recording)?;
@@ -107,13 +110,13 @@ pub fn run(args: FromFuzzArgs) -> Result<u8, String> {
                 "wrote {output}; reproduce with: deja replay {output}"
             ));
             err(format!("shrink with: deja shrink {output} -o small.ron"));
-            Ok(exit::FAILURE)
+            Ok(Exit::Failure)
         }
         None => {
             err(format!(
                 "warning: the artifact does not fail in this build (a canary run? pass the same --canary); wrote the run anyway to {output}"
             ));
-            Ok(exit::OK)
+            Ok(Exit::Ok)
         }
     }
 }
@@ -124,7 +127,7 @@ fn play_artifact(
     args: &FromFuzzArgs,
     bytes: &[u8],
     canaries: Canaries,
-) -> Result<crate::run::runner::Runner, String> {
+) -> Result<crate::run::runner::Runner, Error> {
     let artifact = crate::plumbing::printable::path(&args.artifact);
     let unstructured = Unstructured::new(bytes);
     match args.target {
@@ -154,7 +157,7 @@ fn play_artifact(
             "from-fuzz turns intents and keys artifacts into recordings; a {} artifact is not a run of the game. Reproduce it with: cargo fuzz run {} {artifact}",
             other.name(),
             other.name(),
-        )),
+        ).into()),
     }
 }
 

@@ -7,7 +7,8 @@ use game_core::mapgen::{self, stats::FloorStats};
 use game_core::{Game, GameConfig, RunSeed};
 
 use crate::commands::args::ContentArgs;
-use crate::plumbing::exit;
+use crate::plumbing::error::CommandResult;
+use crate::plumbing::exit::Exit;
 
 #[derive(Args)]
 pub struct MapArgs {
@@ -27,7 +28,7 @@ pub struct MapArgs {
     pub content: ContentArgs,
 }
 
-pub fn run(args: MapArgs) -> Result<u8, String> {
+pub fn run(args: MapArgs) -> CommandResult {
     let content = super::load_content(&args.content)?;
     let (width, height) = (i32::from(args.map_size.0), i32::from(args.map_size.1));
     let config = GameConfig {
@@ -74,7 +75,7 @@ pub fn run(args: MapArgs) -> Result<u8, String> {
         list(&items)
     ))?;
     crate::plumbing::output::out(format_args!("{}", floor_text(&game, args.reveal)))?;
-    Ok(exit::OK)
+    Ok(Exit::Ok)
 }
 
 /// The floor as text: every tile with `reveal`, otherwise what the player

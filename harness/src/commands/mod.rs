@@ -25,11 +25,12 @@ use std::sync::Arc;
 use game_core::content::Content;
 
 use crate::commands::args::ContentArgs;
+use crate::plumbing::error::Error;
 use crate::plumbing::files::Destination;
 use crate::recording::{self, Recording};
 
 /// The content a command runs with: the directory given, or the embedded.
-pub fn load_content(args: &ContentArgs) -> Result<Arc<Content>, String> {
+pub fn load_content(args: &ContentArgs) -> Result<Arc<Content>, Error> {
     match &args.content {
         Some(dir) => crate::plumbing::content_dir::load(dir),
         None => Ok(Content::shared_embedded()),
@@ -51,7 +52,7 @@ pub fn default_report(seed: u64, step: u64) -> Destination {
 
 /// Writes a bug report and tells the user how to reproduce it, naming the
 /// file written.
-pub fn write_bug_report(to: &Destination, recording: &Recording) -> Result<(), String> {
+pub fn write_bug_report(to: &Destination, recording: &Recording) -> Result<(), Error> {
     let path = recording::write_to(to, recording)?;
     crate::plumbing::output::err(format_args!(
         "wrote a bug report that reproduces it: {}",

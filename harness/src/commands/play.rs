@@ -14,7 +14,8 @@ use game_core::{GameConfig, Key, RunSeed};
 use crate::commands::args::{ContentArgs, parse_canary};
 use crate::play::frames::{FramePrinter, Frames};
 use crate::play::session::Autosave;
-use crate::plumbing::exit;
+use crate::plumbing::error::{CommandResult, Error};
+use crate::plumbing::exit::Exit;
 use crate::plumbing::files::Destination;
 use crate::recording::Origin;
 use crate::run::runner::Runner;
@@ -72,13 +73,14 @@ pub struct PlayArgs {
     pub content: ContentArgs,
 }
 
-pub fn run(args: PlayArgs) -> Result<u8, String> {
+pub fn run(args: PlayArgs) -> CommandResult {
     let note_chars = args.note.chars().count();
     if note_chars > crate::recording::MAX_NOTE_CHARS {
         return Err(format!(
             "--note is {note_chars} characters; a recording's note holds at most {}",
             crate::recording::MAX_NOTE_CHARS
-        ));
+        )
+        .into());
     }
     let keys = read_keys_and_check_outputs(&args)?;
     let content = super::load_content(&args.content)?;
@@ -100,7 +102,7 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
                     keys.len(),
                     taken_over + keys.len(),
                     crate::recording::MAX_KEYS
-                ));
+                ).into());
             }
             play_script(&args, runner, origin, &keys)
         }
@@ -122,7 +124,7 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
 /// The scripted keys, if any, and the command's outputs checked before a
 /// key is pressed: a terminal to play in, `-o -` only where it fits, the
 /// recording never over an input, canaries only in a canary build.
-fn read_keys_and_check_outputs(args: &PlayArgs) -> Result<Option<Vec<Key>>, String> {
+fn read_keys_and_check_outputs(args: &PlayArgs) -> Result<Option<Vec<Key>>, Error> {
     let keys = match (&args.keys, &args.keys_file) {
         (Some(text), _) => Some(crate::recording::keys_input::from_arg(text)?),
         (None, Some(path)) => Some(crate::recording::keys_input::from_file(path)?),
@@ -158,14 +160,16 @@ fn read_keys_and_check_outputs(args: &PlayArgs) -> Result<Option<Vec<Key>>, Stri
         crate::plumbing::files::check_output_file(record, &inputs)?;
     }
     if !args.canary.is_empty() && !Canaries::AVAILABLE {
-        return Err(game_core::game::ConfigError::CanariesUnavailable.to_string());
+        return Err(game_core::game::ConfigError::CanariesUnavailable
+            .to_string()
+            .into());
     }
     Ok(keys)
 }
 
 /// A new run from the seed given (1 for scripted keys, a fresh one for a
 /// player at the terminal), at the map and frame sizes asked for.
-fn new_run(args: &PlayArgs, scripted: bool, content: Arc<Content>) -> Result<Runner, String> {
+fn new_run(args: &PlayArgs, scripted: bool, content: Arc<Content>) -> Result<Runner, Error> {
     let seed = match (args.seed, scripted) {
         (Some(seed), _) => seed,
         (None, true) => 1,
@@ -194,7 +198,7 @@ fn new_run(args: &PlayArgs, scripted: bool, content: Arc<Content>) -> Result<Run
 
 /// A fresh seed from the OS for a player who gave none. It is printed on
 /// screen and kept in the recording, so the run replays.
-fn fresh_seed() -> Result<u64, String> {
+fn fresh_seed() -> Result<u64, Error> {
     let mut bytes = [0u8; 8];
     getrandom::fill(&mut bytes).map_err(|e| format!("asking the OS for a seed: {e}"))?;
     Ok(u64::from_le_bytes(bytes))
@@ -208,7 +212,7 @@ pub fn take_over(
     at: Option<u64>,
     frame: Option<(u16, u16)>,
     content: std::sync::Arc<game_core::content::Content>,
-) -> Result<Result<(Runner, Option<Origin>), u8>, String> {
+) -> Result<Result<(Runner, Option<Origin>), Exit>, Error> {
     let recording = crate::recording::read(from)?;
     let at = at.unwrap_or_else(|| recording.hash_count().saturating_sub(1));
     let name = crate::plumbing::printable::path(from);
@@ -226,7 +230,7 @@ pub fn take_over(
             crate::plumbing::output::err(format_args!(
                 "{name}: cannot take control at step {at}: {verdict}"
             ));
-            Ok(Err(verdict.exit_code()))
+            Ok(Err(verdict.exit()))
         }
     }
 }
@@ -238,7 +242,7 @@ fn play_script(
     mut runner: Runner,
     origin: Option<Origin>,
     keys: &[game_core::Key],
-) -> Result<u8, String> {
+) -> CommandResult {
     let seed = runner.game().state().seed.0;
     let report_to = args.output.clone();
     crate::run::watchdog::on_hang(Box::new(move |hang| {
@@ -291,7 +295,7 @@ fn play_script(
                     crate::plumbing::printable::path(path)
                 ));
             }
-            Ok(exit::OK)
+            Ok(Exit::Ok)
         }
         Some(failure) => {
             let key = runner
@@ -308,7 +312,7 @@ fn play_script(
                 None => super::default_report(seed, failure.step),
             };
             super::write_bug_report(&to, &recording)?;
-            Ok(exit::FAILURE)
+            Ok(Exit::Failure)
         }
     }
 }

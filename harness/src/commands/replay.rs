@@ -11,7 +11,8 @@ use serde::Serialize;
 use crate::commands::args::{ContentArgs, Format};
 use crate::play::frames::FramePrinter;
 use crate::play::frames::Frames;
-use crate::plumbing::exit;
+use crate::plumbing::error::{CommandResult, Error};
+use crate::plumbing::exit::Exit;
 use crate::recording::{self, Recording};
 use crate::replay::{self, Report, Verdict};
 
@@ -58,14 +59,15 @@ pub struct ReplayArgs {
     pub content: ContentArgs,
 }
 
-pub fn run(args: ReplayArgs) -> Result<u8, String> {
+pub fn run(args: ReplayArgs) -> CommandResult {
     let content = super::load_content(&args.content)?;
     if args.watch || args.cast {
         let [file] = args.files.as_slice() else {
             return Err(format!(
                 "--watch and --cast take one recording; {} were given",
                 args.files.len()
-            ));
+            )
+            .into());
         };
         if let Some(path) = &args.output {
             if args.watch && crate::plumbing::files::is_stdout(path) {
@@ -98,30 +100,28 @@ pub fn run(args: ReplayArgs) -> Result<u8, String> {
 }
 
 /// Each file replayed and its verdict said in turn; the worst exit code.
-fn replay_each(files: &[PathBuf], args: &ReplayArgs, content: &Arc<Content>) -> Result<u8, String> {
+fn replay_each(files: &[PathBuf], args: &ReplayArgs, content: &Arc<Content>) -> CommandResult {
     use crate::plumbing::interrupt;
-    let mut worst = exit::OK;
+    let mut worst = Exit::Ok;
     for (replayed, file) in files.iter().enumerate() {
         let replay = if interrupt::requested() {
-            Err(interrupt::INTERRUPTED.to_string())
+            Err(Error::Interrupted)
         } else {
             replay_file(file, args, content)
         };
         let code = match replay {
             Ok(code) => code,
-            Err(message) if message == interrupt::INTERRUPTED => {
+            Err(Error::Interrupted) => {
                 return interrupted(replayed, files.len(), args.format);
             }
             // The reader went away (`deja replay *.ron | head`): stop
             // quietly, not with an error for every file left.
-            Err(message) if message == crate::plumbing::output::OUTPUT_CLOSED => {
-                return Ok(worst.max(exit::ERROR));
-            }
-            Err(message) => {
-                if say_unreadable(file, message, args.format).is_err() {
-                    return Ok(worst.max(exit::ERROR));
+            Err(Error::OutputClosed) => return Err(Error::OutputClosed),
+            Err(error) => {
+                if say_unreadable(file, &error, args.format).is_err() {
+                    return Ok(worst.max(Exit::Error));
                 }
-                exit::ERROR
+                Exit::Error
             }
         };
         worst = worst.max(code);
@@ -131,9 +131,10 @@ fn replay_each(files: &[PathBuf], args: &ReplayArgs, content: &Arc<Content>) -> 
 
 /// Why `file` could not be replayed, as its line: an error on standard
 /// error, or in JSON an object shaped as a readable file's.
-fn say_unreadable(file: &Path, message: String, format: Format) -> Result<(), String> {
+fn say_unreadable(file: &Path, error: &Error, format: Format) -> Result<(), Error> {
     // Reading errors name the file already; the rest get it here.
     let name = crate::plumbing::printable::path(file);
+    let message = error.to_string();
     let message = match message.strip_prefix(&name) {
         // "FILE: message" or "FILE:LINE:COL: message".
         Some(rest) => rest.strip_prefix(": ").unwrap_or(rest).to_string(),
@@ -159,13 +160,13 @@ fn say_unreadable(file: &Path, message: String, format: Format) -> Result<(), St
 /// Says that a signal stopped the replays after `replayed` of `of` files
 /// (on standard output after the verdicts, or on standard error beside
 /// JSON); exit 130.
-fn interrupted(replayed: usize, of: usize, format: Format) -> Result<u8, String> {
+fn interrupted(replayed: usize, of: usize, format: Format) -> CommandResult {
     let line = format!("INTERRUPTED: replayed {replayed} of {of} recordings");
     match format {
         Format::Json => crate::plumbing::output::err(format_args!("{line}")),
         Format::Text => crate::plumbing::output::out(line)?,
     }
-    Ok(exit::INTERRUPTED)
+    Ok(Exit::Interrupted)
 }
 
 /// The most recordings one directory may give (each is read and replayed
@@ -174,7 +175,7 @@ const MAX_DIRECTORY_RECORDINGS: usize = 100_000;
 
 /// The files given, with each directory replaced by the recordings
 /// (`*.ron`) in it, sorted; and whether there was a directory.
-fn expand_directories(given: &[PathBuf]) -> Result<(Vec<PathBuf>, bool), String> {
+fn expand_directories(given: &[PathBuf]) -> Result<(Vec<PathBuf>, bool), Error> {
     let mut files = Vec::new();
     let mut had_directory = false;
     for path in given {
@@ -193,13 +194,14 @@ fn expand_directories(given: &[PathBuf]) -> Result<(Vec<PathBuf>, bool), String>
             return Err(format!(
                 "{}: more than {MAX_DIRECTORY_RECORDINGS} recordings; give a smaller directory, or the files",
                 crate::plumbing::printable::path(path)
-            ));
+            ).into());
         }
         if found.is_empty() {
             return Err(format!(
                 "{}: is a directory with no recordings (*.ron) in it",
                 crate::plumbing::printable::path(path)
-            ));
+            )
+            .into());
         }
         found.sort();
         files.extend(found);
@@ -213,7 +215,7 @@ const FILES_PER_GROUP: usize = 5;
 /// `--summary`: every file replayed quietly, the verdicts grouped by what
 /// they are (for a drift, which parts differ; for a failure, its
 /// signature), largest group first; those reached when a signal stops it.
-fn summarize(files: &[PathBuf], args: &ReplayArgs, content: &Arc<Content>) -> Result<u8, String> {
+fn summarize(files: &[PathBuf], args: &ReplayArgs, content: &Arc<Content>) -> CommandResult {
     let (groups, worst, replayed) = grouped_verdicts(files, args, content);
     let stopped = replayed < files.len();
     if args.format == Format::Json {
@@ -245,10 +247,10 @@ fn grouped_verdicts(
     files: &[PathBuf],
     args: &ReplayArgs,
     content: &Arc<Content>,
-) -> (Groups, u8, usize) {
+) -> (Groups, Exit, usize) {
     use std::collections::BTreeMap;
     let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut worst = exit::OK;
+    let mut worst = Exit::Ok;
     let mut replayed = 0;
     for file in files {
         if crate::plumbing::interrupt::requested() {
@@ -259,14 +261,15 @@ fn grouped_verdicts(
             report_hangs_against(&recording, name.clone());
             replay::replay(&recording, content.clone(), args.to_step, |_, _, _| {})
         }) {
-            Ok(report) => (verdict_class(&report.verdict), report.exit_code()),
-            Err(message) if message == crate::plumbing::interrupt::INTERRUPTED => break,
-            Err(message) => {
+            Ok(report) => (verdict_class(&report.verdict), report.exit()),
+            Err(Error::Interrupted) => break,
+            Err(error) => {
+                let message = error.to_string();
                 // "FILE:LINE:COL: what", grouped by what.
                 let what = message.strip_prefix(&name).unwrap_or(&message);
                 let what = what.trim_start_matches(|c: char| c == ':' || c.is_ascii_digit());
                 let what = crate::sweep::without_numbers(what.trim());
-                (format!("unreadable: {what}"), exit::ERROR)
+                (format!("unreadable: {what}"), Exit::Error)
             }
         };
         worst = worst.max(code);
@@ -283,7 +286,7 @@ fn grouped_verdicts(
 
 /// The summary for people: a line per group, with its count and a few of
 /// its files.
-fn say_groups(groups: &[(String, Vec<String>)], replayed: usize) -> Result<(), String> {
+fn say_groups(groups: &[(String, Vec<String>)], replayed: usize) -> Result<(), Error> {
     crate::plumbing::output::out(format!("replayed {replayed} recordings:"))?;
     let width = groups
         .iter()
@@ -343,7 +346,7 @@ struct JsonReport<'a> {
     report: &'a Report,
 }
 
-fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result<u8, String> {
+fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> CommandResult {
     let recording = recording::read(file)?;
     if let Some(step) = args.to_step
         && step > recording.keys.len() as u64
@@ -352,7 +355,8 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
             "--to-step {step} is past the recording's end: it has {}, so give 0 to {}",
             crate::replay::shrink::count_keys(recording.keys.len()),
             recording.keys.len()
-        ));
+        )
+        .into());
     }
     report_hangs_against(&recording, crate::plumbing::printable::path(file));
     let printer = FramePrinter {
@@ -398,11 +402,11 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Result
         })
         .map_err(|e| format!("writing the report: {e}"))?;
         crate::plumbing::output::line_to(&mut out, format_args!("{line}"))?;
-        return Ok(report.exit_code());
+        return Ok(report.exit());
     }
     let name = crate::plumbing::printable::path(file);
     say_verdict(&mut out, &name, &report, &recording, content, args.size)?;
-    Ok(report.exit_code())
+    Ok(report.exit())
 }
 
 /// A replay's verdict in words, after its warnings; a drift with its frames,
@@ -414,7 +418,7 @@ fn say_verdict(
     recording: &Recording,
     content: &Arc<Content>,
     size: (u16, u16),
-) -> Result<(), String> {
+) -> Result<(), Error> {
     replay::say_warnings(name, &report.warnings);
     let summary = format!(
         "{} steps, {} turns, {}",
@@ -476,7 +480,7 @@ fn show_drift(
     recording: &Recording,
     content: &Arc<Content>,
     (w, h): (u16, u16),
-) -> Result<(), String> {
+) -> Result<(), Error> {
     if step == 0 {
         // Nothing matched: the start itself differs.
         let start = replay::game_at(recording, content.clone(), 0)?
@@ -545,7 +549,7 @@ fn bug_report(
     recording: &Recording,
     content: Arc<Content>,
     from: &str,
-) -> Result<Recording, String> {
+) -> Result<Recording, Error> {
     let mut runner = replay::start(recording, content)?;
     for &key in &recording.keys {
         if runner.press(key).is_err() {

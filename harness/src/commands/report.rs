@@ -4,7 +4,8 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::plumbing::exit;
+use crate::plumbing::error::{CommandResult, Error};
+use crate::plumbing::exit::Exit;
 use crate::sweep;
 use crate::sweep::report::{self, Source};
 
@@ -39,15 +40,15 @@ impl ReportFormat {
     }
 }
 
-fn parse_report_output(text: &str) -> Result<PathBuf, String> {
+fn parse_report_output(text: &str) -> Result<PathBuf, Error> {
     let path = PathBuf::from(text);
     match ReportFormat::of(&path) {
         Some(_) => Ok(path),
-        None => Err(crate::commands::report::OUTPUT_NAMES.to_string()),
+        None => Err(crate::commands::report::OUTPUT_NAMES.to_string().into()),
     }
 }
 
-pub fn run(args: ReportArgs) -> Result<u8, String> {
+pub fn run(args: ReportArgs) -> CommandResult {
     crate::plumbing::files::check_output_file(&args.output, &args.files)?;
     let mut sources = Vec::with_capacity(args.files.len());
     for file in &args.files {
@@ -63,7 +64,8 @@ pub fn run(args: ReportArgs) -> Result<u8, String> {
                 "{}: {}",
                 crate::plumbing::printable::path(&args.output),
                 OUTPUT_NAMES
-            ));
+            )
+            .into());
         }
     };
     crate::plumbing::files::write_atomic(&args.output, text.as_bytes())?;
@@ -77,7 +79,7 @@ pub fn run(args: ReportArgs) -> Result<u8, String> {
         },
         crate::plumbing::printable::path(&args.output)
     ));
-    Ok(exit::OK)
+    Ok(Exit::Ok)
 }
 
 /// What `-o` takes, said when it is given something else.
@@ -87,7 +89,7 @@ pub const OUTPUT_NAMES: &str =
 /// Reads a sweep's JSON report, bounded and streamed, checks it, and keeps
 /// only what the charts draw: the per-seed results are checked and added up
 /// as they are read, then dropped, so memory does not grow with the seeds.
-fn read(file: &Path) -> Result<Source, String> {
+fn read(file: &Path) -> Result<Source, Error> {
     let checked = sweep::read::file(file, sweep::read::Keep::Summary)?;
     let most_hp = checked.most_hp();
     let (name, report) = checked.into_parts();

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::commands::args::ContentArgs;
-use crate::plumbing::exit;
+use crate::plumbing::error::CommandResult;
+use crate::plumbing::exit::Exit;
 use crate::recording;
 use crate::replay;
 
@@ -33,7 +34,7 @@ pub struct ShowArgs {
     pub content: ContentArgs,
 }
 
-pub fn run(args: ShowArgs) -> Result<u8, String> {
+pub fn run(args: ShowArgs) -> CommandResult {
     let recording = recording::read(&args.file)?;
     let keys = recording.keys.len() as u64;
     if args.at > keys {
@@ -42,7 +43,8 @@ pub fn run(args: ShowArgs) -> Result<u8, String> {
             args.at,
             crate::plumbing::printable::path(&args.file),
             crate::replay::shrink::count_keys(keys as usize)
-        ));
+        )
+        .into());
     }
     if let Some(failure) = recording.failure.as_ref().filter(|f| args.at >= f.step) {
         crate::plumbing::output::err(format_args!(
@@ -92,5 +94,5 @@ pub fn run(args: ShowArgs) -> Result<u8, String> {
             crate::plumbing::output::out(line)?;
         }
     }
-    Ok(exit::OK)
+    Ok(Exit::Ok)
 }

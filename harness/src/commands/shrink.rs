@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use crate::commands::args::ContentArgs;
-use crate::plumbing::exit;
+use crate::plumbing::error::CommandResult;
+use crate::plumbing::exit::Exit;
 use crate::replay::shrink::{Status, Watch, count_keys};
 
 #[derive(Args)]
@@ -31,7 +32,7 @@ pub struct ShrinkArgs {
     pub content: ContentArgs,
 }
 
-pub fn run(args: ShrinkArgs) -> Result<u8, String> {
+pub fn run(args: ShrinkArgs) -> CommandResult {
     let recording = crate::recording::read(&args.file)?;
     let inputs = [vec![args.file.clone()], args.content.files()].concat();
     crate::plumbing::files::check_output_file(&args.output, &inputs)?;
@@ -72,10 +73,10 @@ pub fn run(args: ShrinkArgs) -> Result<u8, String> {
         (
             "INTERRUPTED: ",
             ", the smallest failing recording found so far",
-            exit::INTERRUPTED,
+            Exit::Interrupted,
         )
     } else {
-        ("", "", exit::OK)
+        ("", "", Exit::Ok)
     };
     let spent = if shrunk.budget_spent {
         " (the budget ran out; a larger --max-tries may shrink further)"

@@ -658,7 +658,7 @@ impl Text {
             crate::plumbing::output::err(format_args!("{line}"));
             Ok(())
         } else {
-            crate::plumbing::output::out(line)
+            crate::plumbing::output::out(line).map_err(String::from)
         }
     }
 }

@@ -14,7 +14,8 @@ use crate::commands::replay::ReplayArgs;
 use crate::play::session::{self, Autosave, SIGNAL_POLL, with_status};
 use crate::play::terminal::{self, Input, Screen};
 use crate::play::viewer::{Action, HELP, Viewer};
-use crate::plumbing::exit;
+use crate::plumbing::error::{CommandResult, Error};
+use crate::plumbing::exit::Exit;
 use crate::recording::{self, Origin};
 use crate::replay::timeline::Timeline;
 
@@ -24,7 +25,7 @@ pub const MAX_CAST_BYTES: usize = 256 * 1024 * 1024;
 
 /// Watches `file` in the terminal until the player quits (or takes
 /// control, and then plays on). Exits with the replay's code.
-pub fn watch(file: &Path, args: &ReplayArgs, content: Arc<Content>) -> Result<u8, String> {
+pub fn watch(file: &Path, args: &ReplayArgs, content: Arc<Content>) -> CommandResult {
     if !terminal::is_terminal() {
         return Err("--watch needs a terminal; replay without it to check the file".into());
     }
@@ -84,9 +85,9 @@ pub fn watch(file: &Path, args: &ReplayArgs, content: Arc<Content>) -> Result<u8
         timeline.verdict
     ))?;
     Ok(if interrupted {
-        exit::INTERRUPTED
+        Exit::Interrupted
     } else {
-        timeline.verdict.exit_code()
+        timeline.verdict.exit()
     })
 }
 
@@ -115,7 +116,7 @@ fn take_control(
     step: u64,
     args: &ReplayArgs,
     content: Arc<Content>,
-) -> Result<u8, String> {
+) -> CommandResult {
     let runner = match crate::replay::take_over(&timeline.recording, content, step, None) {
         Ok(Ok(runner)) => runner,
         Ok(Err(verdict)) => {
@@ -124,14 +125,11 @@ fn take_control(
                 "{}: cannot take control at step {step}: {verdict}",
                 crate::plumbing::printable::path(file)
             ));
-            return Ok(verdict.exit_code());
+            return Ok(verdict.exit());
         }
         Err(message) => {
             drop(screen);
-            return Err(format!(
-                "{}: {message}",
-                crate::plumbing::printable::path(file)
-            ));
+            return Err(format!("{}: {message}", crate::plumbing::printable::path(file)).into());
         }
     };
     // -o was checked against the recording before the viewer opened; a
@@ -158,7 +156,7 @@ fn draw(
     game: &Game,
     timeline: &Timeline,
     viewer: &Viewer,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let (w, h) = screen.size();
     let mut frame = game.frame(w, h.saturating_sub(1).max(1));
     if viewer.help {
@@ -219,12 +217,7 @@ fn draw_help(frame: &mut Frame) {
 /// Writes `file`'s playback as an asciicast v2 movie: a header line, then
 /// one frame per key at `--speed` keys per second, each the frame at
 /// `--size` with the status line under it. Exits with the replay's code.
-pub fn cast(
-    file: &Path,
-    out: &Path,
-    args: &ReplayArgs,
-    content: Arc<Content>,
-) -> Result<u8, String> {
+pub fn cast(file: &Path, out: &Path, args: &ReplayArgs, content: Arc<Content>) -> CommandResult {
     let recording = recording::read(file)?;
     super::replay::report_hangs_against(&recording, crate::plumbing::printable::path(file));
     crate::replay::warn(
@@ -267,7 +260,7 @@ pub fn cast(
             return Err(format!(
                 "{}: the movie would be over {MAX_CAST_BYTES} bytes at step {step}; cut it with --to-step",
                 crate::plumbing::printable::path(out)
-            ));
+            ).into());
         }
         text.push_str(&line);
     }
@@ -283,5 +276,5 @@ pub fn cast(
     if !(crate::plumbing::output::quiet() && timeline.verdict == crate::replay::Verdict::Same) {
         crate::plumbing::output::out(line)?;
     }
-    Ok(timeline.verdict.exit_code())
+    Ok(timeline.verdict.exit())
 }

@@ -21,7 +21,8 @@ use rayon::prelude::*;
 use crate::commands::args::ContentArgs;
 use crate::inspect::condition::Condition;
 use crate::inspect::state_view;
-use crate::plumbing::exit;
+use crate::plumbing::error::CommandResult;
+use crate::plumbing::exit::Exit;
 use crate::replay::timeline::Timeline;
 use crate::replay::{self, Verdict};
 
@@ -49,7 +50,7 @@ pub struct WhenArgs {
 /// Events of a key listed at most; the count of the rest is said.
 const EVENTS_SHOWN: usize = 12;
 
-pub fn run(args: WhenArgs) -> Result<u8, String> {
+pub fn run(args: WhenArgs) -> CommandResult {
     let condition = Condition::parse(&args.condition).map_err(|e| {
         // The condition again (around the column, escaped) with a caret
         // under the column.
@@ -83,7 +84,7 @@ pub fn run(args: WhenArgs) -> Result<u8, String> {
             "{name}: `{}` never holds, from step 0 to {last}",
             args.condition
         ))?;
-        return Ok(exit::DRIFT);
+        return Ok(Exit::Drift);
     };
     if args.all {
         crate::plumbing::output::out(format_args!(
@@ -111,7 +112,7 @@ pub fn run(args: WhenArgs) -> Result<u8, String> {
             game.frame(args.size.0, args.size.1).to_text()
         ))?;
     }
-    Ok(exit::OK)
+    Ok(Exit::Ok)
 }
 
 /// Whether the condition holds at each step from 0 to the last shown.

@@ -3,6 +3,7 @@
 
 use std::io::{self, Write};
 
+use crate::plumbing::error::Error;
 use game_core::{Game, Key};
 
 /// Which frames a command prints.
@@ -56,7 +57,7 @@ pub fn parse_size_within(
     text: &str,
     min: (u16, u16),
     max: (u16, u16),
-) -> Result<(u16, u16), String> {
+) -> Result<(u16, u16), Error> {
     let (w, h) = text
         .split_once(['x', 'X'])
         .ok_or_else(|| format!("{text:?} is not a size; write WIDTHxHEIGHT, e.g. 80x24"))?;
@@ -69,13 +70,14 @@ pub fn parse_size_within(
         return Err(format!(
             "size {w}x{h} is outside {}x{} to {}x{}",
             min.0, min.1, max.0, max.1
-        ));
+        )
+        .into());
     }
     Ok((w, h))
 }
 
 /// A frame size for `--size`.
-pub fn parse_frame_size(text: &str) -> Result<(u16, u16), String> {
+pub fn parse_frame_size(text: &str) -> Result<(u16, u16), Error> {
     use game_core::frame::{MAX_FRAME_HEIGHT, MAX_FRAME_WIDTH, MIN_FRAME_HEIGHT, MIN_FRAME_WIDTH};
     parse_size_within(
         text,
@@ -85,7 +87,7 @@ pub fn parse_frame_size(text: &str) -> Result<(u16, u16), String> {
 }
 
 /// A map size for `--map-size`.
-pub fn parse_map_size(text: &str) -> Result<(u16, u16), String> {
+pub fn parse_map_size(text: &str) -> Result<(u16, u16), Error> {
     use game_core::map::{MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH};
     let as_u16 = |n: i32| u16::try_from(n).expect("map limits fit in u16");
     parse_size_within(
@@ -103,7 +105,12 @@ mod tests {
     fn sizes() {
         assert_eq!(parse_frame_size("80x24"), Ok((80, 24)));
         assert!(parse_frame_size("80").is_err());
-        assert!(parse_frame_size("10x5").unwrap_err().contains("outside"));
+        assert!(
+            parse_frame_size("10x5")
+                .unwrap_err()
+                .to_string()
+                .contains("outside")
+        );
         assert!(parse_frame_size("ax5").is_err());
         assert_eq!(parse_map_size("20x10"), Ok((20, 10)));
         assert!(parse_map_size("300x10").is_err());

@@ -30,7 +30,8 @@ use game_core::frame::{Frame, Style};
 use game_core::keys::{KeyCode, Mods};
 
 use crate::play::terminal::{Input, Screen};
-use crate::plumbing::exit;
+use crate::plumbing::error::{CommandResult, Error};
+use crate::plumbing::exit::Exit;
 use crate::plumbing::files::Destination;
 use crate::recording::{self, Failure, Origin};
 use crate::run::runner::{Runner, outcome_of};
@@ -65,7 +66,7 @@ impl Autosave {
         runner: &Runner,
         note: String,
         origin: Option<Origin>,
-    ) -> Result<Autosave, String> {
+    ) -> Result<Autosave, Error> {
         let dirs = directories::ProjectDirs::from("", "", "deja")
             .ok_or("no home directory to keep recordings in; give -o FILE".to_string())?;
         let dir = dirs.state_dir().unwrap_or_else(|| dirs.data_dir());
@@ -89,7 +90,7 @@ impl Autosave {
         runner: &Runner,
         note: String,
         origin: Option<Origin>,
-    ) -> Result<Autosave, String> {
+    ) -> Result<Autosave, Error> {
         let mut recording = runner.recording(note.clone());
         recording.origin = origin.clone();
         let to = Destination::New {
@@ -120,7 +121,7 @@ impl Autosave {
     }
 
     /// Writes the run so far over the file, atomically.
-    pub fn save(&self, runner: &Runner) -> Result<(), String> {
+    pub fn save(&self, runner: &Runner) -> Result<(), Error> {
         let mut recording = runner.recording(self.note.clone());
         recording.origin = self.origin.clone();
         recording::write_to(&self.destination(), &recording).map(drop)
@@ -211,7 +212,7 @@ pub fn abbreviate_middle(text: &str, room: usize) -> String {
 /// frame is drawn. Gives the terminal back, then says where the run is.
 /// Returns the exit code: 0, 4 for a failure, 130 when Ctrl-C or a signal
 /// ended it.
-pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> Result<u8, String> {
+pub fn play(mut screen: Screen, mut runner: Runner, autosave: &Autosave) -> CommandResult {
     let to = autosave.destination();
     crate::run::watchdog::on_hang(Box::new(move |hang| {
         crate::play::terminal::restore();
@@ -266,7 +267,7 @@ fn press_waiting(
     screen: &mut Screen,
     runner: &mut Runner,
     first: Input,
-) -> Result<Option<Ended>, String> {
+) -> Result<Option<Ended>, Error> {
     let mut input = first;
     for taken in 1..=MAX_BATCH {
         if let Input::Key(key) = input {
@@ -338,7 +339,7 @@ fn session_status(runner: &Runner, path: &Path, w: u16) -> String {
 
 /// After the session: a failure said with its bug report, or how the run
 /// ended and where it was recorded; the exit code.
-fn say_how_it_ended(runner: &Runner, autosave: &Autosave, ended: Ended) -> Result<u8, String> {
+fn say_how_it_ended(runner: &Runner, autosave: &Autosave, ended: Ended) -> CommandResult {
     let path = crate::plumbing::printable::path(&autosave.path);
     let err = crate::plumbing::output::err;
     if let Ended::Failed(failure) = ended {
@@ -352,7 +353,7 @@ fn say_how_it_ended(runner: &Runner, autosave: &Autosave, ended: Ended) -> Resul
         ));
         err(format!("wrote a bug report that reproduces it: {path}"));
         err(format!("reproduce with: deja replay {path}"));
-        return Ok(exit::FAILURE);
+        return Ok(Exit::Failure);
     }
     err(format!(
         "{}: recorded {} to {path}",
@@ -367,9 +368,9 @@ fn say_how_it_ended(runner: &Runner, autosave: &Autosave, ended: Ended) -> Resul
     }
     err(format!("replay with: deja replay {path}"));
     Ok(if matches!(ended, Ended::Signalled) {
-        exit::INTERRUPTED
+        Exit::Interrupted
     } else {
-        exit::OK
+        Exit::Ok
     })
 }
 

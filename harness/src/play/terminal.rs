@@ -16,6 +16,7 @@ use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use crate::plumbing::error::Error;
 use crossterm::event::{self, Event, KeyCode as TermCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crossterm::style::{Color, Print, ResetColor, SetForegroundColor};
 use crossterm::{cursor, queue, terminal};
@@ -100,7 +101,7 @@ pub struct Screen {
 impl Screen {
     /// Takes the terminal over. A panic anywhere afterwards restores it
     /// before the panic's message prints, so the message is readable.
-    pub fn open(colors: bool) -> Result<Screen, String> {
+    pub fn open(colors: bool) -> Result<Screen, Error> {
         HOOK.call_once(|| {
             let previous = std::panic::take_hook();
             std::panic::set_hook(Box::new(move |info| {
@@ -138,7 +139,7 @@ impl Screen {
     /// Draws `frame` over the whole screen, top left, in one write: the
     /// terminal never shows half of one frame and half of another, even
     /// when the process is killed while drawing.
-    pub fn draw(&mut self, frame: &Frame) -> Result<(), String> {
+    pub fn draw(&mut self, frame: &Frame) -> Result<(), Error> {
         if self.shown.as_ref() == Some(frame) {
             return Ok(());
         }
@@ -175,7 +176,7 @@ impl Screen {
     /// before each slice whether it is still there. (SIGHUP, which a
     /// vanished terminal sends, is left to end the process as it does by
     /// default.)
-    pub fn next_input(&mut self, timeout: Duration) -> Result<Option<Input>, String> {
+    pub fn next_input(&mut self, timeout: Duration) -> Result<Option<Input>, Error> {
         let fail = |e: std::io::Error| format!("reading the terminal: {e}");
         let deadline = std::time::Instant::now() + timeout;
         loop {
@@ -216,7 +217,7 @@ const GONE: &str = "the terminal has gone away";
 /// Whether the terminal is still there: poll(2) on standard input, at
 /// once, sees no hang-up and no error.
 #[cfg(unix)]
-fn terminal_is_there() -> Result<bool, String> {
+fn terminal_is_there() -> Result<bool, Error> {
     let mut fds = libc::pollfd {
         fd: libc::STDIN_FILENO,
         events: libc::POLLIN,
@@ -230,7 +231,7 @@ fn terminal_is_there() -> Result<bool, String> {
         if e.kind() == std::io::ErrorKind::Interrupted {
             return Ok(true);
         }
-        return Err(format!("reading the terminal: {e}"));
+        return Err(format!("reading the terminal: {e}").into());
     }
     Ok(fds.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) == 0)
 }
@@ -238,7 +239,7 @@ fn terminal_is_there() -> Result<bool, String> {
 /// Elsewhere crossterm's own wait sees a terminal that has gone (the bug
 /// is in its Unix source).
 #[cfg(not(unix))]
-fn terminal_is_there() -> Result<bool, String> {
+fn terminal_is_there() -> Result<bool, Error> {
     Ok(true)
 }
 

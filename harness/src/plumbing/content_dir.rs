@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::plumbing::error::Error;
 use game_core::content::{Content, Source};
 
 /// Largest content file read.
@@ -18,7 +19,7 @@ pub fn files(dir: Option<&Path>) -> Vec<PathBuf> {
 
 /// Reads `DIR/monsters.ron` and `DIR/items.ron`. Every problem (a missing or
 /// oversized file, and every content error the core finds) is in the message.
-pub fn load(dir: &Path) -> Result<Arc<Content>, String> {
+pub fn load(dir: &Path) -> Result<Arc<Content>, Error> {
     let monsters_path = dir.join("monsters.ron");
     let items_path = dir.join("items.ron");
     let monsters = crate::plumbing::files::read_text(&monsters_path, MAX_CONTENT_FILE_BYTES);
@@ -26,8 +27,12 @@ pub fn load(dir: &Path) -> Result<Arc<Content>, String> {
     let (monsters, items) = match (monsters, items) {
         (Ok(m), Ok(i)) => (m, i),
         (m, i) => {
-            let problems: Vec<String> = [m.err(), i.err()].into_iter().flatten().collect();
-            return Err(problems.join("\n"));
+            let problems: Vec<String> = [m.err(), i.err()]
+                .into_iter()
+                .flatten()
+                .map(|e| e.to_string())
+                .collect();
+            return Err(problems.join("\n").into());
         }
     };
     let monsters_label = crate::plumbing::printable::path(&monsters_path);
@@ -44,4 +49,5 @@ pub fn load(dir: &Path) -> Result<Arc<Content>, String> {
     )
     .map(Arc::new)
     .map_err(|errors| errors.to_string())
+    .map_err(Error::from)
 }

@@ -3,12 +3,13 @@
 //! planted at a name deja chooses ([`write_atomic_with`] for a path the
 //! user names, [`write_new`] for a new file under a name deja picks).
 
+use crate::plumbing::error::Error;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Reads `path` as bytes, at most `limit` of them. The limit holds while
 /// reading too, so a file that grows after it was measured is still refused.
-pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, Error> {
     let too_big = |len: u64| {
         format!(
             "{}: {len} bytes is over the {limit}-byte limit",
@@ -21,14 +22,14 @@ pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
         .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(path)))?
         .len();
     if len > limit {
-        return Err(too_big(len));
+        return Err(too_big(len).into());
     }
     let mut bytes = Vec::new();
     file.take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(path)))?;
     if bytes.len() as u64 > limit {
-        return Err(too_big(bytes.len() as u64));
+        return Err(too_big(bytes.len() as u64).into());
     }
     Ok(bytes)
 }
@@ -38,7 +39,7 @@ pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
 /// and a device would never end. The file is opened non-blocking (which a
 /// regular file ignores) and its type checked on the open file, so what is
 /// checked is what is read.
-pub fn open_regular(path: &Path) -> Result<std::fs::File, String> {
+pub fn open_regular(path: &Path) -> Result<std::fs::File, Error> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -64,7 +65,8 @@ pub fn open_regular(path: &Path) -> Result<std::fs::File, String> {
     Err(format!(
         "{}: is {what}, not a regular file; give a file",
         crate::plumbing::printable::path(path)
-    ))
+    )
+    .into())
 }
 
 #[cfg(unix)]
@@ -88,18 +90,20 @@ fn special_kind(_: std::fs::FileType) -> &'static str {
 
 /// Reads `path` as UTF-8 text of at most `limit` bytes, without a leading
 /// byte-order mark. The error names the file and says what is wrong.
-pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
+pub fn read_text(path: &Path, limit: u64) -> Result<String, Error> {
     let mut bytes = read_bytes(path, limit)?;
     if bytes.starts_with(BYTE_ORDER_MARK) {
         bytes.drain(..BYTE_ORDER_MARK.len());
     }
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "{}: not UTF-8 text (bad byte at offset {})",
-            crate::plumbing::printable::path(path),
-            e.utf8_error().valid_up_to()
-        )
-    })
+    String::from_utf8(bytes)
+        .map_err(|e| {
+            format!(
+                "{}: not UTF-8 text (bad byte at offset {})",
+                crate::plumbing::printable::path(path),
+                e.utf8_error().valid_up_to()
+            )
+        })
+        .map_err(Error::from)
 }
 
 /// U+FEFF in UTF-8. Some editors write it at the start of a file to mark
@@ -121,14 +125,14 @@ pub fn without_byte_order_mark(text: &str) -> &str {
 /// beside it; a file already there must be one [`write_atomic_with`] may
 /// replace (see [`replaceable`]); anything else must be a file name (not a
 /// directory) in a directory where a new file can be made.
-pub fn check_output_file(path: &Path, inputs: &[PathBuf]) -> Result<(), String> {
+pub fn check_output_file(path: &Path, inputs: &[PathBuf]) -> Result<(), Error> {
     if is_stdout(path) {
         return Ok(());
     }
     check_not_an_input(path, inputs)?;
     let target = resolve(path)?;
     match kind_of(&target) {
-        Kind::Directory => return Err(is_a_directory(path)),
+        Kind::Directory => return Err(is_a_directory(path).into()),
         Kind::Special(kind) => return writable_special(path, kind),
         Kind::FileOrNothing => {}
     }
@@ -139,21 +143,24 @@ pub fn check_output_file(path: &Path, inputs: &[PathBuf]) -> Result<(), String> 
             "{}: the directory {} does not exist; create it or give another path",
             crate::plumbing::printable::path(path),
             crate::plumbing::printable::path(dir)
-        ));
-    }
-    can_make_a_file_in(dir).map_err(|e| {
-        format!(
-            "{}: cannot write in {}: {e}",
-            crate::plumbing::printable::path(path),
-            crate::plumbing::printable::path(dir)
         )
-    })
+        .into());
+    }
+    can_make_a_file_in(dir)
+        .map_err(|e| {
+            format!(
+                "{}: cannot write in {}: {e}",
+                crate::plumbing::printable::path(path),
+                crate::plumbing::printable::path(dir)
+            )
+        })
+        .map_err(Error::from)
 }
 
 /// Refuses an output that is one of the command's inputs, compared by what
 /// they are (device and inode), not by name, so `./x.ron`, `x.ron` and a
 /// link to it are the same file. A path that does not exist yet is no input.
-pub fn check_not_an_input(output: &Path, inputs: &[PathBuf]) -> Result<(), String> {
+pub fn check_not_an_input(output: &Path, inputs: &[PathBuf]) -> Result<(), Error> {
     if is_stdout(output) {
         return Ok(());
     }
@@ -166,7 +173,7 @@ pub fn check_not_an_input(output: &Path, inputs: &[PathBuf]) -> Result<(), Strin
         return Err(format!(
             "{}: is this command's input{also}; writing there would destroy what it reads: give another file",
             crate::plumbing::printable::path(output)
-        ));
+        ).into());
     }
     Ok(())
 }
@@ -224,7 +231,7 @@ const MAX_LINKS: usize = 40;
 /// path that is not a symlink (which may not exist yet: a dangling link
 /// writes its target, as a shell's `>` does). Replacing the link itself
 /// would leave its target stale and the link gone.
-pub fn resolve(path: &Path) -> Result<PathBuf, String> {
+pub fn resolve(path: &Path) -> Result<PathBuf, Error> {
     let mut at = path.to_path_buf();
     for _ in 0..=MAX_LINKS {
         match std::fs::symlink_metadata(&at) {
@@ -243,12 +250,13 @@ pub fn resolve(path: &Path) -> Result<PathBuf, String> {
     Err(format!(
         "{}: more than {MAX_LINKS} symlinks in a row (a loop?); give a file",
         crate::plumbing::printable::path(path)
-    ))
+    )
+    .into())
 }
 
 /// Whether a device or a FIFO at `path` can take a write: one it cannot
 /// (a socket) is refused before the work starts.
-fn writable_special(path: &Path, kind: std::fs::FileType) -> Result<(), String> {
+fn writable_special(path: &Path, kind: std::fs::FileType) -> Result<(), Error> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
@@ -256,7 +264,8 @@ fn writable_special(path: &Path, kind: std::fs::FileType) -> Result<(), String> 
             return Err(format!(
                 "{}: is a socket, which cannot be written as a file; give a file",
                 crate::plumbing::printable::path(path)
-            ));
+            )
+            .into());
         }
     }
     #[cfg(not(unix))]
@@ -323,7 +332,7 @@ impl Destination {
     /// Writes `bytes` there, whole; the path written. A signal that ends
     /// the command waits for the file to be in place, as it does for
     /// [`write_atomic`].
-    pub fn write(&self, bytes: &[u8]) -> Result<PathBuf, String> {
+    pub fn write(&self, bytes: &[u8]) -> Result<PathBuf, Error> {
         use crate::plumbing::interrupt::while_writing;
         match self {
             Destination::Named(path) => write_atomic(path, bytes).map(|()| path.clone()),
@@ -352,9 +361,11 @@ impl Destination {
 /// writers racing for a name each get their own. On a file system without
 /// hard links the file is made at its name with `O_EXCL` and written
 /// there: never over anything still, but a kill mid-write leaves a part.
-pub fn write_new(dir: &Path, stem: &str, extension: &str, bytes: &[u8]) -> Result<PathBuf, String> {
+pub fn write_new(dir: &Path, stem: &str, extension: &str, bytes: &[u8]) -> Result<PathBuf, Error> {
     let first = candidate(dir, stem, extension, 1);
-    let fail = |e: std::io::Error| format!("{}: {e}", crate::plumbing::printable::path(&first));
+    let fail = |e: std::io::Error| {
+        Error::from(format!("{}: {e}", crate::plumbing::printable::path(&first)))
+    };
     let name = format!("{stem}.{extension}");
     let (temp, mut file) = fresh_temporary(dir, name.as_ref(), "tmp").map_err(fail)?;
     let linked = file
@@ -385,17 +396,19 @@ fn link_to_a_free_name(
     dir: &Path,
     stem: &str,
     extension: &str,
-) -> Result<Linked, String> {
+) -> Result<Linked, Error> {
     for n in 1..=MAX_NAME_TRIES {
         let path = candidate(dir, stem, extension, n);
         match std::fs::hard_link(temp, &path) {
             Ok(()) => return Ok(Linked::At(path)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
             Err(e) if no_hard_links(&e) => return Ok(Linked::Unsupported),
-            Err(e) => return Err(format!("{}: {e}", crate::plumbing::printable::path(&path))),
+            Err(e) => {
+                return Err(format!("{}: {e}", crate::plumbing::printable::path(&path)).into());
+            }
         }
     }
-    Err(all_names_taken(dir, stem, extension))
+    Err(all_names_taken(dir, stem, extension).into())
 }
 
 /// Whether a failed `link(2)` says the file system cannot make hard links
@@ -418,7 +431,7 @@ fn write_under_a_free_name(
     stem: &str,
     extension: &str,
     bytes: &[u8],
-) -> Result<PathBuf, String> {
+) -> Result<PathBuf, Error> {
     for n in 1..=MAX_NAME_TRIES {
         let path = candidate(dir, stem, extension, n);
         let fail = |e: std::io::Error| format!("{}: {e}", crate::plumbing::printable::path(&path));
@@ -430,10 +443,10 @@ fn write_under_a_free_name(
                 return Ok(path);
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(fail(e)),
+            Err(e) => return Err(fail(e).into()),
         }
     }
-    Err(all_names_taken(dir, stem, extension))
+    Err(all_names_taken(dir, stem, extension).into())
 }
 
 fn all_names_taken(dir: &Path, stem: &str, extension: &str) -> String {
@@ -447,7 +460,7 @@ fn all_names_taken(dir: &Path, stem: &str, extension: &str) -> String {
 /// first of `STEM-2`, `STEM-3`, ... that nothing has: made by this call
 /// (`mkdir` never follows a link planted at the name), so nothing another
 /// user prepared is written into. Only its owner may enter it.
-pub fn fresh_dir(parent: &Path, stem: &str) -> Result<PathBuf, String> {
+pub fn fresh_dir(parent: &Path, stem: &str) -> Result<PathBuf, Error> {
     let mut builder = std::fs::DirBuilder::new();
     #[cfg(unix)]
     {
@@ -459,19 +472,22 @@ pub fn fresh_dir(parent: &Path, stem: &str) -> Result<PathBuf, String> {
         match builder.create(&path) {
             Ok(()) => return Ok(path),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(format!("{}: {e}", crate::plumbing::printable::path(&path))),
+            Err(e) => {
+                return Err(format!("{}: {e}", crate::plumbing::printable::path(&path)).into());
+            }
         }
     }
     Err(format!(
         "{}: {MAX_NAME_TRIES} directories are named {stem}-N already; remove the litter",
         crate::plumbing::printable::path(parent)
-    ))
+    )
+    .into())
 }
 
 /// Checks, before any work starts, that files can be written into `dir`,
 /// making it (and its parents) when missing. What is there and is no
 /// directory is named for what it is.
-pub fn check_output_dir(dir: &Path) -> Result<(), String> {
+pub fn check_output_dir(dir: &Path) -> Result<(), Error> {
     match std::fs::metadata(dir) {
         Ok(meta) if meta.is_dir() => {}
         Ok(meta) => {
@@ -483,13 +499,14 @@ pub fn check_output_dir(dir: &Path) -> Result<(), String> {
             return Err(format!(
                 "{}: is {what}, not a directory; give a directory",
                 crate::plumbing::printable::path(dir)
-            ));
+            )
+            .into());
         }
         Err(e) if is_a_loop(&e) => {
             return Err(format!(
                 "{}: is a loop of symlinks, which leads to no directory; remove a link of the loop, or give another directory",
                 crate::plumbing::printable::path(dir)
-            ));
+            ).into());
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             if let Ok(target) = std::fs::read_link(dir) {
@@ -497,19 +514,21 @@ pub fn check_output_dir(dir: &Path) -> Result<(), String> {
                     "{}: is a symlink to nothing ({} does not exist); create that directory, or give another",
                     crate::plumbing::printable::path(dir),
                     crate::plumbing::printable::path(&target)
-                ));
+                ).into());
             }
             std::fs::create_dir_all(dir)
                 .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(dir)))?;
         }
-        Err(e) => return Err(format!("{}: {e}", crate::plumbing::printable::path(dir))),
+        Err(e) => return Err(format!("{}: {e}", crate::plumbing::printable::path(dir)).into()),
     }
-    can_make_a_file_in(dir).map_err(|e| {
-        format!(
-            "{}: cannot write here: {e}",
-            crate::plumbing::printable::path(dir)
-        )
-    })
+    can_make_a_file_in(dir)
+        .map_err(|e| {
+            format!(
+                "{}: cannot write here: {e}",
+                crate::plumbing::printable::path(dir)
+            )
+        })
+        .map_err(Error::from)
 }
 
 /// Whether a failed look at a path met a loop of symlinks (or a chain
@@ -571,7 +590,7 @@ fn fresh_temporary(
 
 /// Replaces `path` with `bytes`, atomically: see [`write_atomic_with`].
 /// Every file deja writes goes through one of the two.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     write_atomic_with(path, |out| out.write_all(bytes))
 }
 
@@ -609,7 +628,7 @@ pub fn is_stdout(path: &Path) -> bool {
 pub fn write_atomic_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     if is_stdout(path) {
         // `-`: standard output, which has no old version to keep.
         let mut out = std::io::stdout().lock();
@@ -619,7 +638,7 @@ pub fn write_atomic_with(
     }
     let target = resolve(path)?;
     match kind_of(&target) {
-        Kind::Directory => Err(is_a_directory(path)),
+        Kind::Directory => Err(is_a_directory(path).into()),
         Kind::Special(kind) => {
             writable_special(path, kind)?;
             write_through(path, &target, write)
@@ -639,7 +658,7 @@ pub fn write_atomic_with(
 /// replaced, whatever is there now: a link planted at it since is replaced,
 /// never followed, so the file deja writes is always the one it named.
 /// The file keeps the mode it has (its user may have changed it).
-pub fn rewrite_own(path: &Path, bytes: &[u8]) -> Result<(), String> {
+pub fn rewrite_own(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     let old = std::fs::symlink_metadata(path)
         .ok()
         .filter(std::fs::Metadata::is_file);
@@ -651,7 +670,7 @@ pub fn rewrite_own(path: &Path, bytes: &[u8]) -> Result<(), String> {
 /// read-only file (no write bit, or none this user has) is the user's to
 /// keep; a file with other names (hard links) would lose them to a rename,
 /// which leaves them the old content. Both are refused with what to do.
-fn replaceable(path: &Path, target: &Path) -> Result<Option<std::fs::Metadata>, String> {
+fn replaceable(path: &Path, target: &Path) -> Result<Option<std::fs::Metadata>, Error> {
     let old = match std::fs::symlink_metadata(target) {
         Ok(meta) if meta.is_file() => meta,
         _ => return Ok(None),
@@ -668,7 +687,7 @@ fn replaceable(path: &Path, target: &Path) -> Result<Option<std::fs::Metadata>, 
             "{}: is {what} ({}), so deja leaves it as it is; make it writable first (chmod u+w), or give another file",
             crate::plumbing::printable::path(path),
             mode_and_owner(&old)
-        ));
+        ).into());
     }
     let names = link_count(&old);
     if names > 1 {
@@ -679,7 +698,7 @@ fn replaceable(path: &Path, target: &Path) -> Result<Option<std::fs::Metadata>, 
         return Err(format!(
             "{}: has {names} names (hard links); replacing it would leave {others} with the old content, so deja leaves it as it is: give another file, or break the link first (copy the file and move the copy onto this name)",
             crate::plumbing::printable::path(path)
-        ));
+        ).into());
     }
     Ok(Some(old))
 }
@@ -741,7 +760,7 @@ fn replace_atomically(
     target: &Path,
     old: Option<&std::fs::Metadata>,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let fail = |e: std::io::Error| format!("{}: {e}", crate::plumbing::printable::path(path));
     let name = target.file_name().ok_or_else(|| {
         format!(
@@ -764,7 +783,7 @@ fn replace_atomically(
     })();
     if let Err(e) = written {
         let _ = std::fs::remove_file(&temp);
-        return Err(fail(e));
+        return Err(fail(e).into());
     }
     sync_directory(dir);
     Ok(())
@@ -805,7 +824,7 @@ fn write_through(
     path: &Path,
     target: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true);
     #[cfg(unix)]
@@ -829,6 +848,7 @@ fn write_through(
     write(&mut out)
         .and_then(|()| out.flush())
         .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(path)))
+        .map_err(Error::from)
 }
 
 /// Clears `O_NONBLOCK` on an open file, so writes wait for room in a pipe
@@ -877,7 +897,7 @@ fn temporary_name(target: &std::ffi::OsStr, n: u32, suffix: &str) -> std::ffi::O
 /// (a sweep's results, which only fit on disk): read and write, and, on
 /// Unix, already unlinked, so a kill leaves nothing behind and the space is
 /// freed when it is dropped.
-pub fn scratch_beside(target: &Path) -> Result<std::fs::File, String> {
+pub fn scratch_beside(target: &Path) -> Result<std::fs::File, Error> {
     // Standard output, a device or a FIFO has no directory of its own to
     // put a file beside (a scratch file in /dev would be litter there).
     let resolved = if is_stdout(target) {
@@ -921,9 +941,11 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("out.txt")]);
-        let err = write_atomic(&dir, b"x").unwrap_err();
+        let err = write_atomic(&dir, b"x").unwrap_err().to_string();
         assert!(err.contains("is a directory"), "{err}");
-        let err = write_atomic(&dir.join("missing/out.txt"), b"x").unwrap_err();
+        let err = write_atomic(&dir.join("missing/out.txt"), b"x")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("missing/out.txt"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -973,7 +995,7 @@ mod tests {
         std::fs::write(&victim, b"keep").unwrap();
         // By a hard link from a temporary file, and where there are no
         // hard links, by O_EXCL at the name.
-        type Writer = fn(&Path) -> Result<PathBuf, String>;
+        type Writer = fn(&Path) -> Result<PathBuf, Error>;
         let writers: [Writer; 2] = [
             |dir| write_new(dir, "report", "ron", b"new"),
             |dir| write_under_a_free_name(dir, "report", "ron", b"new"),

@@ -1,5 +1,5 @@
 //! Ctrl-C, SIGINT and SIGTERM: every command ends with exit 130
-//! ([`exit::INTERRUPTED`]), never with the 143 a shell reports for a
+//! ([`Exit::Interrupted`]), never with the 143 a shell reports for a
 //! process SIGTERM kills.
 //!
 //! What a signal does depends on the command. One with nothing to keep
@@ -19,7 +19,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use crate::plumbing::exit;
+use crate::plumbing::exit::Exit;
 
 /// Set by a signal once a command has taken the signals over.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -56,7 +56,7 @@ fn on_signal() {
     // this sees the mark and ends the process itself.
     ENDING.store(true, Ordering::SeqCst);
     if WRITING.load(Ordering::SeqCst) == 0 {
-        signal_hook::low_level::exit(i32::from(exit::INTERRUPTED));
+        signal_hook::low_level::exit(i32::from(Exit::Interrupted.code()));
     }
 }
 
@@ -77,10 +77,6 @@ pub fn requested() -> bool {
     STOP.load(Ordering::SeqCst)
 }
 
-/// What a replay stopped by a signal returns in place of a verdict, for
-/// the command to say how far it got.
-pub const INTERRUPTED: &str = "interrupted by a signal";
-
 /// Runs `write`, a file written and renamed into place, with any ending a
 /// signal asks for held until it is done.
 pub fn while_writing<T>(write: impl FnOnce() -> T) -> T {
@@ -88,11 +84,11 @@ pub fn while_writing<T>(write: impl FnOnce() -> T) -> T {
     // An ending that did not count this writer may be under way on another
     // thread: it must not meet a file begun.
     if ENDING.load(Ordering::SeqCst) {
-        signal_hook::low_level::exit(i32::from(exit::INTERRUPTED));
+        signal_hook::low_level::exit(i32::from(Exit::Interrupted.code()));
     }
     let written = write();
     if WRITING.fetch_sub(1, Ordering::SeqCst) == 1 && ENDING.load(Ordering::SeqCst) {
-        signal_hook::low_level::exit(i32::from(exit::INTERRUPTED));
+        signal_hook::low_level::exit(i32::from(Exit::Interrupted.code()));
     }
     written
 }

@@ -3,6 +3,7 @@
 //! a terminal, and content directories. Uses nothing else in the harness.
 
 pub mod content_dir;
+pub mod error;
 pub mod exit;
 pub mod files;
 pub mod interrupt;

@@ -3,6 +3,8 @@
 //! place lines are written; `--quiet` and `--color`, decided once before a
 //! command runs.
 
+use crate::plumbing::error::Error;
+
 static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 static COLORS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -50,28 +52,25 @@ pub fn err(text: impl std::fmt::Display) {
 }
 
 /// Writes a line to standard output, escaped as [`err`] is. A closed pipe
-/// (`deja map | head`) is [`OUTPUT_CLOSED`], never a panic.
-pub fn out(text: impl std::fmt::Display) -> Result<(), String> {
+/// (`deja map | head`) is [`Error::OutputClosed`], never a panic.
+pub fn out(text: impl std::fmt::Display) -> Result<(), Error> {
     line_to(&mut std::io::stdout().lock(), text)
 }
 
 /// Writes a line for a person to `to` (standard output, held by a command
 /// that prints frames between its lines), escaped as [`out`] is.
-pub fn line_to(to: &mut dyn std::io::Write, text: impl std::fmt::Display) -> Result<(), String> {
+pub fn line_to(to: &mut dyn std::io::Write, text: impl std::fmt::Display) -> Result<(), Error> {
     let text = text.to_string();
     writeln!(to, "{}", crate::plumbing::printable::lines(&text)).map_err(output_error)
 }
 
-/// The error of a write to standard output whose reader has gone: commands
-/// end quietly on it (see `cli::run`).
-pub const OUTPUT_CLOSED: &str = "the output was closed";
-
-/// A write error on standard output, in words; a broken pipe is
-/// [`OUTPUT_CLOSED`].
-pub fn output_error(e: std::io::Error) -> String {
+/// A write error on standard output; a broken pipe, whose reader has gone,
+/// is [`Error::OutputClosed`], on which commands end quietly (see
+/// `cli::run`).
+pub fn output_error(e: std::io::Error) -> Error {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
-        OUTPUT_CLOSED.to_string()
+        Error::OutputClosed
     } else {
-        format!("writing output: {e}")
+        Error::Refused(format!("writing output: {e}"))
     }
 }

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use crate::plumbing::error::Error;
 use game_core::Key;
 
 /// Most keys one script may hold: what a recording holds, so a script's
@@ -12,12 +13,13 @@ pub use crate::recording::MAX_KEYS;
 pub const MAX_KEYS_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Keys from `--keys`: one line of key notation.
-pub fn from_arg(text: &str) -> Result<Vec<Key>, String> {
+pub fn from_arg(text: &str) -> Result<Vec<Key>, Error> {
     if text.len() as u64 > MAX_KEYS_FILE_BYTES {
         return Err(format!(
             "--keys is {} bytes; the limit is {MAX_KEYS_FILE_BYTES}",
             text.len()
-        ));
+        )
+        .into());
     }
     let keys = Key::parse_all(text).map_err(|e| format!("--keys: {e}"))?;
     check_count(keys.len())?;
@@ -28,7 +30,7 @@ pub fn from_arg(text: &str) -> Result<Vec<Key>, String> {
 /// keys (write `<Enter>`), `#` starts a comment to the end of its line (the
 /// key `#` is `<U+23>`, a space before a comment `<Space>`); errors give
 /// `file:line:column`.
-pub fn from_file(path: &Path) -> Result<Vec<Key>, String> {
+pub fn from_file(path: &Path) -> Result<Vec<Key>, Error> {
     if path == Path::new("-") {
         return from_stdin();
     }
@@ -37,7 +39,7 @@ pub fn from_file(path: &Path) -> Result<Vec<Key>, String> {
 }
 
 /// Keys from standard input (`--keys-file -`), bounded like a file.
-fn from_stdin() -> Result<Vec<Key>, String> {
+fn from_stdin() -> Result<Vec<Key>, Error> {
     use std::io::Read as _;
     let mut bytes = Vec::new();
     std::io::stdin()
@@ -46,9 +48,7 @@ fn from_stdin() -> Result<Vec<Key>, String> {
         .read_to_end(&mut bytes)
         .map_err(|e| format!("standard input: {e}"))?;
     if bytes.len() as u64 > MAX_KEYS_FILE_BYTES {
-        return Err(format!(
-            "standard input: over the {MAX_KEYS_FILE_BYTES}-byte limit"
-        ));
+        return Err(format!("standard input: over the {MAX_KEYS_FILE_BYTES}-byte limit").into());
     }
     let text = String::from_utf8(bytes).map_err(|e| {
         format!(
@@ -61,19 +61,14 @@ fn from_stdin() -> Result<Vec<Key>, String> {
 
 /// Parses several lines of key notation, each up to a `#` that starts a
 /// comment (see [`without_comment`]); `label` names the source in errors.
-pub fn parse_lines(label: &str, text: &str) -> Result<Vec<Key>, String> {
+pub fn parse_lines(label: &str, text: &str) -> Result<Vec<Key>, Error> {
     let mut keys = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.strip_suffix('\r').unwrap_or(line);
         let line = without_comment(line);
         let parsed = Key::parse_all(line).map_err(|e| {
-            format!(
-                "{label}:{}:{}: bad key {:?}: {}",
-                number + 1,
-                e.column,
-                e.token,
-                e.reason
-            )
+            let what = format!("bad key {:?}: {}", e.token, e.reason);
+            Error::at(number + 1, e.column, what).in_file(label)
         })?;
         keys.extend(parsed);
         check_count(keys.len()).map_err(|e| format!("{label}:{}: {e}", number + 1))?;
@@ -109,9 +104,9 @@ pub fn to_file_text(keys: &[Key]) -> String {
         .collect()
 }
 
-fn check_count(count: usize) -> Result<(), String> {
+fn check_count(count: usize) -> Result<(), Error> {
     if count > MAX_KEYS {
-        Err(format!("{count} keys is over the limit of {MAX_KEYS}"))
+        Err(format!("{count} keys is over the limit of {MAX_KEYS}").into())
     } else {
         Ok(())
     }
@@ -125,7 +120,9 @@ mod tests {
     fn lines_join_and_errors_name_line_and_column() {
         let keys = parse_lines("script", "ll\r\n<Esc>j\n\n").expect("valid");
         assert_eq!(Key::format_all(&keys), "ll<Esc>j");
-        let err = parse_lines("script", "ll\nj<Nope>").unwrap_err();
+        let err = parse_lines("script", "ll\nj<Nope>")
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("script:2:2:"), "{err}");
     }
 
@@ -140,7 +137,9 @@ mod tests {
             Key::format_all(&parse_lines("script", "l \nl<Space> # wait").unwrap()),
             "l<Space>l<Space>"
         );
-        let err = parse_lines("script", "# note\nl <Nope> # why").unwrap_err();
+        let err = parse_lines("script", "# note\nl <Nope> # why")
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("script:2:3:"), "{err}");
         // A '#' inside a bracketed key is that key's, not a comment.
         let keys = parse_lines("script", "<A-#>l # comment").expect("valid");

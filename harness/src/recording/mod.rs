@@ -531,19 +531,19 @@ mod tests {
     fn errors_name_line_and_column() {
         let text = to_text(&sample());
         let bad_key = text.replacen("llll<Esc>", "llll<Esx>", 1);
-        let err = from_text(&bad_key).unwrap_err();
+        let err = from_text(&bad_key).unwrap_err().to_string();
         assert!(err.starts_with("13:14:"), "{err}");
         assert!(err.contains("<Esx>"), "{err}");
 
         let future = text.replacen("format: 2", "format: 3", 1);
-        let err = from_text(&future).unwrap_err();
+        let err = from_text(&future).unwrap_err().to_string();
         assert!(
             err.starts_with("4:5:") && err.contains("unknown format version 3"),
             "{err}"
         );
         // Format 1 reads, but cannot state expectations.
         let old = text.replacen("format: 2", "format: 1", 1);
-        let err = from_text(&old).unwrap_err();
+        let err = from_text(&old).unwrap_err().to_string();
         assert!(err.contains("`expect` is part of format 2"), "{err}");
         let mut plain = sample();
         plain.expect.clear();
@@ -551,11 +551,11 @@ mod tests {
         assert_eq!(from_text(&old), Ok(plain));
 
         let truncated = &text[..text.len() / 2];
-        let err = from_text(truncated).unwrap_err();
+        let err = from_text(truncated).unwrap_err().to_string();
         assert!(err.contains("truncated") || err.contains(':'), "{err}");
 
         let wrong_type = text.replacen("seed: 7", "seed: \"seven\"", 1);
-        let err = from_text(&wrong_type).unwrap_err();
+        let err = from_text(&wrong_type).unwrap_err().to_string();
         assert!(err.starts_with("7:"), "{err}");
     }
 }

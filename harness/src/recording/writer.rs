@@ -9,6 +9,7 @@ use base64::engine::general_purpose::STANDARD_NO_PAD as BASE64;
 use game_core::Key;
 
 use super::*;
+use crate::plumbing::error::Error;
 
 /// How the run was checked: the frame's size, how often the frame was read
 /// and the oracles ran (each left out at the value files without it mean),
@@ -142,7 +143,7 @@ fn wrap_keys(keys: &[Key]) -> Vec<String> {
 /// Writes a recording to `path`, a file the user named, replacing it
 /// atomically. One that would be too large to read back (or whose note is
 /// too long) is refused rather than written.
-pub fn write(path: &Path, recording: &Recording) -> Result<(), String> {
+pub fn write(path: &Path, recording: &Recording) -> Result<(), Error> {
     write_to(
         &crate::plumbing::files::Destination::Named(path.to_path_buf()),
         recording,
@@ -156,12 +157,13 @@ pub fn write(path: &Path, recording: &Recording) -> Result<(), String> {
 pub fn write_to(
     to: &crate::plumbing::files::Destination,
     recording: &Recording,
-) -> Result<PathBuf, String> {
+) -> Result<PathBuf, Error> {
     if recording.note.chars().count() > MAX_NOTE_CHARS {
         return Err(format!(
             "{}: the note is longer than {MAX_NOTE_CHARS} characters",
             crate::plumbing::printable::path(&to.shown())
-        ));
+        )
+        .into());
     }
     let text = to_text(recording);
     if text.len() as u64 > MAX_FILE_BYTES {
@@ -169,7 +171,7 @@ pub fn write_to(
             "{}: the recording would be {} bytes, over the {MAX_FILE_BYTES}-byte limit a reader accepts",
             crate::plumbing::printable::path(&to.shown()),
             text.len()
-        ));
+        ).into());
     }
     to.write(text.as_bytes())
 }

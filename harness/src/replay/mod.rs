@@ -9,6 +9,8 @@ use game_core::content::Content;
 use game_core::{Game, GameConfig, Key, RunSeed};
 use serde::Serialize;
 
+use crate::plumbing::error::Error;
+use crate::plumbing::exit::Exit;
 use crate::recording::{Failure, RecordedOutcome, Recording};
 use crate::run::runner::Runner;
 
@@ -143,22 +145,20 @@ pub struct Report {
 }
 
 impl Verdict {
-    /// The exit code of the verdict (see `crate::plumbing::exit`).
-    pub fn exit_code(&self) -> u8 {
+    /// How the verdict ends a command (see `crate::plumbing::exit`).
+    pub fn exit(&self) -> Exit {
         match self {
-            Verdict::Same | Verdict::Fixed { .. } => crate::plumbing::exit::OK,
-            Verdict::Drift(_) | Verdict::Unmet { .. } => crate::plumbing::exit::DRIFT,
-            Verdict::Reproduced { .. } | Verdict::NewFailure { .. } => {
-                crate::plumbing::exit::FAILURE
-            }
+            Verdict::Same | Verdict::Fixed { .. } => Exit::Ok,
+            Verdict::Drift(_) | Verdict::Unmet { .. } => Exit::Drift,
+            Verdict::Reproduced { .. } | Verdict::NewFailure { .. } => Exit::Failure,
         }
     }
 }
 
 impl Report {
-    /// The exit code of the verdict (see `crate::plumbing::exit`).
-    pub fn exit_code(&self) -> u8 {
-        self.verdict.exit_code()
+    /// How the verdict ends a command (see `crate::plumbing::exit`).
+    pub fn exit(&self) -> Exit {
+        self.verdict.exit()
     }
 }
 
@@ -178,7 +178,7 @@ pub fn config_of(recording: &Recording, content: Arc<Content>) -> GameConfig {
 
 /// A runner at the start of `recording`'s run: its seed, map size, canaries
 /// and starting floor, on `content`.
-pub fn start(recording: &Recording, content: Arc<Content>) -> Result<Runner, String> {
+pub fn start(recording: &Recording, content: Arc<Content>) -> Result<Runner, Error> {
     Runner::with_settings(
         config_of(recording, content),
         recording.start_depth,
@@ -251,13 +251,13 @@ pub fn say_warnings(name: &str, warnings: &[String]) {
 /// Replays `recording` on `content`, stopping after `to_step` keys when
 /// given. `each_step` sees the game after every step (0 first), for frames.
 /// A signal the command took over stops it at the next key with the error
-/// [`crate::plumbing::interrupt::INTERRUPTED`].
+/// [`Error::Interrupted`].
 pub fn replay(
     recording: &Recording,
     content: Arc<Content>,
     to_step: Option<u64>,
     mut each_step: impl FnMut(u64, Option<Key>, &Game),
-) -> Result<Report, String> {
+) -> Result<Report, Error> {
     let warnings = warnings(recording, &content);
     // The parts' digests only for a drift's report, at the step it stops.
     let mut runner = start(recording, content)?.hashing_without_parts();
@@ -278,7 +278,7 @@ pub fn replay(
     let mut watch = crate::recording::expect::Watch::new(&recording.expect, runner.game());
     for step in 1..=last {
         if crate::plumbing::interrupt::requested() {
-            return Err(crate::plumbing::interrupt::INTERRUPTED.into());
+            return Err(Error::Interrupted);
         }
         let key = recording.keys[(step - 1) as usize];
         let pressed = runner.press(key);
@@ -333,7 +333,7 @@ pub fn take_over(
     content: Arc<Content>,
     step: u64,
     frame: Option<(u16, u16)>,
-) -> Result<Result<Runner, Verdict>, String> {
+) -> Result<Result<Runner, Verdict>, Error> {
     let known = recording.hash_count();
     if step >= known.max(1) {
         let last = known.saturating_sub(1);
@@ -341,11 +341,11 @@ pub fn take_over(
             Some(failure) => format!(
                 "step {step} is past the last good step, {last}: the key at step {} fails ({})",
                 failure.step, failure.kind
-            ),
+            ).into(),
             None => format!(
                 "step {step} is past the recording's end; it has {}, so give a step from 0 to {last}",
                 crate::replay::shrink::count_keys(recording.keys.len())
-            ),
+            ).into(),
         });
     }
     let settings = crate::run::runner::Settings {
@@ -453,7 +453,7 @@ pub fn check_step(
 /// invariant or a stuck loop the game is shown as the failing key left it;
 /// after a panic, as it was before that key, since a panic may leave the
 /// state half-changed.
-pub fn game_at(recording: &Recording, content: Arc<Content>, step: u64) -> Result<Game, String> {
+pub fn game_at(recording: &Recording, content: Arc<Content>, step: u64) -> Result<Game, Error> {
     Ok(checked_game_at(recording, content, step)?.0)
 }
 
@@ -466,7 +466,7 @@ pub fn checked_game_at(
     recording: &Recording,
     content: Arc<Content>,
     step: u64,
-) -> Result<(Game, Option<Verdict>), String> {
+) -> Result<(Game, Option<Verdict>), Error> {
     let mut runner = start(recording, content)?.hashing_without_parts();
     let unlike_the_recording =
         |verdict: Option<Verdict>| verdict.filter(|v| !matches!(v, Verdict::Reproduced { .. }));
@@ -576,7 +576,7 @@ pub(crate) mod tests {
         let report = replay(&recording, content(), None, |_, _, _| {}).expect("replays");
         assert_eq!(report.verdict, Verdict::Same);
         assert_eq!(report.steps, 8);
-        assert_eq!(report.exit_code(), 0);
+        assert_eq!(report.exit(), Exit::Ok);
     }
 
     #[test]
@@ -591,7 +591,7 @@ pub(crate) mod tests {
             }
             other => panic!("expected drift, got {other:?}"),
         }
-        assert_eq!(report.exit_code(), 3);
+        assert_eq!(report.exit(), Exit::Drift);
     }
 
     #[test]
@@ -630,7 +630,7 @@ pub(crate) mod tests {
             matches!(report.verdict, Verdict::Fixed { .. }),
             "{report:?}"
         );
-        assert_eq!(report.exit_code(), 0);
+        assert_eq!(report.exit(), Exit::Ok);
     }
 
     #[test]

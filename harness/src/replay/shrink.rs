@@ -27,6 +27,8 @@ use std::time::{Duration, Instant};
 use game_core::Key;
 use game_core::content::Content;
 
+use crate::plumbing::error::Error;
+use crate::plumbing::exit::Exit;
 use crate::recording::{FailureKind, Recording};
 use crate::replay;
 
@@ -101,7 +103,7 @@ pub fn shrink(
     content: Arc<Content>,
     content_dir: Option<&Path>,
     max_tries: u32,
-) -> Result<Shrunk, String> {
+) -> Result<Shrunk, Error> {
     let watch = Watch {
         stop: None,
         status: &mut |_| {},
@@ -117,7 +119,7 @@ pub fn shrink_watched(
     content_dir: Option<&Path>,
     max_tries: u32,
     watch: Watch<'_>,
-) -> Result<Shrunk, String> {
+) -> Result<Shrunk, Error> {
     let hang = matches!(
         recording.failure.as_ref().map(|f| &f.kind),
         Some(FailureKind::Hang { .. })
@@ -209,7 +211,7 @@ fn failure_of(
     recording: &Recording,
     keys: &[Key],
     content: &Arc<Content>,
-) -> Result<Option<(FailureKind, Vec<Key>)>, String> {
+) -> Result<Option<(FailureKind, Vec<Key>)>, Error> {
     let mut runner = replay::start(&with_keys(recording, keys.to_vec()), content.clone())?;
     if let Some(failure) = runner.failure() {
         return Ok(Some((failure.kind.clone(), Vec::new())));
@@ -236,7 +238,7 @@ impl Trier {
         recording: &Recording,
         keys: &[Key],
         content: &Arc<Content>,
-    ) -> Result<Option<(FailureKind, Vec<Key>)>, String> {
+    ) -> Result<Option<(FailureKind, Vec<Key>)>, Error> {
         match self {
             Trier::InProcess => failure_of(recording, keys, content),
             Trier::Child(child) => Ok(child.run(recording, keys)?.and_then(|run| {
@@ -256,7 +258,7 @@ struct Child {
 }
 
 impl Child {
-    fn new(content_dir: Option<&Path>) -> Result<Child, String> {
+    fn new(content_dir: Option<&Path>) -> Result<Child, Error> {
         let exe =
             std::env::current_exe().map_err(|e| format!("finding deja to run a candidate: {e}"))?;
         let scratch = crate::plumbing::files::fresh_dir(
@@ -272,7 +274,7 @@ impl Child {
 
     /// Plays `keys` on `recording`'s seed in a child, which the watchdog
     /// ends on a hang; the child's recording when it failed.
-    fn run(&self, recording: &Recording, keys: &[Key]) -> Result<Option<Recording>, String> {
+    fn run(&self, recording: &Recording, keys: &[Key]) -> Result<Option<Recording>, Error> {
         let keys_file = self.scratch.join("candidate.keys");
         let report = self.scratch.join("candidate.ron");
         let _ = std::fs::remove_file(&report);
@@ -333,8 +335,7 @@ impl Child {
                 None => std::thread::sleep(Duration::from_millis(20)),
             }
         };
-        let failed =
-            status.and_then(|s| s.code()) == Some(i32::from(crate::plumbing::exit::FAILURE));
+        let failed = status.and_then(|s| s.code()) == Some(i32::from(Exit::Failure.code()));
         if !failed {
             return Ok(None);
         }

@@ -17,6 +17,7 @@ use checks::Command;
 use game_core::content::Content;
 use game_core::{Game, Key};
 
+use crate::plumbing::error::Error;
 use crate::recording::{FailureKind, Recording};
 use crate::replay::{self, Verdict};
 
@@ -121,7 +122,7 @@ impl Timeline {
     /// Replays `recording` on `content`, checking it, and keeps what going
     /// back and forth needs. A recorded hang is not pressed again: the
     /// timeline ends before it.
-    pub fn build(recording: Recording, content: Arc<Content>) -> Result<Timeline, String> {
+    pub fn build(recording: Recording, content: Arc<Content>) -> Result<Timeline, Error> {
         let mut runner = replay::start(&recording, content)?
             .hashing_without_parts()
             .tallying();

@@ -19,6 +19,7 @@ use game_core::game::events::{Event, Place};
 use game_core::mapgen::{self, LAST_DEPTH};
 use game_core::{Game, GameConfig, Key, Outcome};
 
+use crate::plumbing::error::Error;
 use crate::recording::{Failure, FailureKind, RecordedOutcome, Recording};
 use crate::run::watchdog::Trail;
 
@@ -360,13 +361,13 @@ impl Clone for Runner {
 
 impl Runner {
     /// Starts a run, checking the first floor and the starting state.
-    pub fn new(config: GameConfig) -> Result<Runner, String> {
+    pub fn new(config: GameConfig) -> Result<Runner, Error> {
         Runner::new_at_depth(config, 1)
     }
 
     /// Starts a run on floor `depth` (see `Game::new_at_depth`): how a sweep
     /// reproduces a floor that fails its checks when generated.
-    pub fn new_at_depth(config: GameConfig, depth: u32) -> Result<Runner, String> {
+    pub fn new_at_depth(config: GameConfig, depth: u32) -> Result<Runner, Error> {
         Runner::with_settings(config, depth, Settings::default())
     }
 
@@ -375,7 +376,7 @@ impl Runner {
         config: GameConfig,
         depth: u32,
         settings: Settings,
-    ) -> Result<Runner, String> {
+    ) -> Result<Runner, Error> {
         let trail = Trail::new(config.clone(), depth, settings, Vec::new());
         let game = {
             let _busy = trail.busy();

@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use game_core::{GameConfig, Key};
 
+use crate::plumbing::exit::Exit;
 use crate::plumbing::files::Destination;
 use crate::recording::{Failure, FailureKind, Recording};
 use crate::run::runner::{Runner, Settings};
@@ -296,7 +297,7 @@ impl Watchdog {
             Some(handle) => handle(&hang),
             None => write_to_working_directory(&hang),
         }
-        std::process::exit(i32::from(crate::plumbing::exit::FAILURE))
+        std::process::exit(i32::from(Exit::Failure.code()))
     }
 }
 

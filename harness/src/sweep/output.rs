@@ -107,6 +107,7 @@ impl ResultsFile {
                 .map_err(std::io::Error::other)?;
             out.write_all(b"\n")
         })
+        .map_err(String::from)
     }
 }
 

@@ -94,9 +94,9 @@ fn play_seed(
         .map(|runner| runner.without_hashing().tallying());
     let mut runner = match started {
         Ok(runner) => runner,
-        Err(message) => {
+        Err(error) => {
             let kind = FailureKind::Panic {
-                message,
+                message: error.to_string(),
                 location: None,
             };
             failures.push(found_failure(spec, seed, 1, 0, kind, None, saving));

@@ -316,7 +316,7 @@ pub fn run(args: BenchArgs) -> Result<u8, String> {
             crate::plumbing::output::err(format_args!("{line}"));
             Ok(())
         } else {
-            crate::plumbing::output::out(line)
+            crate::plumbing::output::out(line).map_err(String::from)
         }
     };
     for line in table(&rows) {
