@@ -15,6 +15,7 @@ use game_core::map::{DEFAULT_HEIGHT, DEFAULT_WIDTH, MIN_HEIGHT, MIN_WIDTH};
 use crate::commands::args::ContentArgs;
 use crate::plumbing::exit;
 use crate::sweep::bots::BotKind;
+use crate::sweep::verdict::{Text, print_groups};
 use crate::sweep::{self, DepthRange, RunOptions, Saving, SeedRange, Shard, SweepSpec};
 
 #[derive(Args)]
@@ -147,7 +148,7 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
     let started = Instant::now();
     let content = super::load_content(&args.content)?;
     let mut baselines = check_inputs(&args)?;
-    super::sweep::hang_reports_into(args.save_failures.clone());
+    sweep::hang_reports_into(args.save_failures.clone());
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
@@ -219,11 +220,7 @@ fn sweep_one(
     };
     let report = sweep::run(&spec, content, jobs, &saving, options, &|_| {}, &mut |_| {})?;
     let mut problems = report.summary.failures;
-    super::sweep::print_groups(
-        &format!("{name}: "),
-        &report.summary.groups,
-        &super::sweep::Text::STDOUT,
-    )?;
+    print_groups(&format!("{name}: "), &report.summary.groups, &Text::STDOUT)?;
     for problem in sweep::commands_that_never_work(&report.summary) {
         crate::plumbing::output::out(format!("FAILURE {name} commands: {problem}"))?;
         problems += 1;
@@ -368,7 +365,7 @@ fn hold_to_baseline(
         report.summary.figures.len()
     );
     if let Some(bot) = &report.summary.bot {
-        let (held, short) = super::sweep::compare_reach(entry, bot, situations);
+        let (held, short) = crate::sweep::baseline::compare_reach(entry, bot, situations);
         for shortfall in &short {
             crate::plumbing::output::out(format!("FAILURE {name} reach: {shortfall}"))?;
         }

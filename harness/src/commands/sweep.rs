@@ -12,6 +12,7 @@ use crate::commands::args::{
     ContentArgs, Format, parse_canary, parse_depth_range, parse_seed_range, parse_shard,
 };
 use crate::plumbing::exit;
+use crate::sweep::verdict::{GROUPS_PRINTED, Text, print_groups};
 use crate::sweep::{self, DepthRange, Saving, SeedRange, Shard, SweepReport, SweepSpec};
 
 #[derive(Args)]
@@ -98,7 +99,7 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     let content = super::load_content(&args.content)?;
     let spec = spec(&args);
     let (baselines, json_to, text) = check_inputs_and_outputs(&args, &spec)?;
-    hang_reports_into(args.save_failures.clone());
+    sweep::hang_reports_into(args.save_failures.clone());
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
@@ -224,10 +225,13 @@ fn check_inputs_and_outputs(
                 .into(),
         );
     }
-    let text = Text {
-        to_stderr: json_to
-            .as_deref()
-            .is_some_and(crate::plumbing::files::is_stdout),
+    let text = if json_to
+        .as_deref()
+        .is_some_and(crate::plumbing::files::is_stdout)
+    {
+        Text::STDERR
+    } else {
+        Text::STDOUT
     };
     // The baseline blessed is read and rewritten on purpose; the report
     // must not land on it, or on any file the sweep reads.
@@ -309,7 +313,7 @@ pub fn spec(args: &SweepArgs) -> SweepSpec {
 
 /// Prints how the sweep's figures stand against the baseline; returns how
 /// many left their band.
-pub fn compare_with_baseline(
+fn compare_with_baseline(
     report: &SweepReport,
     baselines: &crate::sweep::baseline::Baselines,
     path: &std::path::Path,
@@ -344,7 +348,7 @@ pub fn compare_with_baseline(
     ))?;
     let mut failed = deviations.len() as u64;
     if let Some(run) = &report.summary.bot {
-        let (held, short) = compare_reach(entry, run, situations);
+        let (held, short) = crate::sweep::baseline::compare_reach(entry, run, situations);
         for shortfall in &short {
             text.say(format!("FAILURE reach: {bot}: {shortfall}"))?;
         }
@@ -356,45 +360,6 @@ pub fn compare_with_baseline(
         failed += short.len() as u64;
     }
     Ok(failed)
-}
-
-/// How the situations a sweep's runs reached stand against the baseline's
-/// reach: how many of the baseline's situations the content has (so are
-/// held), and those reached far less often than their baseline.
-pub fn compare_reach(
-    entry: &crate::sweep::baseline::Entry,
-    bot: &crate::sweep::BotSummary,
-    situations: &[String],
-) -> (usize, Vec<crate::sweep::baseline::Shortfall>) {
-    let held = entry
-        .reach
-        .keys()
-        .filter(|id| situations.contains(id))
-        .count();
-    (
-        held,
-        crate::sweep::baseline::shortfalls(entry, bot, situations),
-    )
-}
-
-/// A hang in a sweep is written where its other failures go.
-pub fn hang_reports_into(dir: Option<std::path::PathBuf>) {
-    crate::run::watchdog::on_hang(Box::new(move |hang| {
-        let recording = &hang.recording;
-        let step = recording.failure.as_ref().map_or(0, |f| f.step);
-        let to = match &dir {
-            Some(dir) => crate::plumbing::files::Destination::New {
-                dir: dir.clone(),
-                stem: format!("seed{}-step{step}-hang", recording.seed),
-                extension: "ron",
-            },
-            None => crate::run::watchdog::default_report(hang),
-        };
-        crate::run::watchdog::report_written(hang, &to);
-        crate::plumbing::output::err(format_args!(
-            "the sweep stops here: a thread that hangs cannot be stopped"
-        ));
-    }));
 }
 
 /// The end-of-sweep summary: what was checked, what the game looked like,
@@ -607,60 +572,6 @@ fn shrink_groups(
         ))?;
     }
     Ok(())
-}
-
-/// The most failure groups printed; the JSON report holds them all.
-const GROUPS_PRINTED: usize = 30;
-
-/// Prints each group of failures: its signature, count and first seed, the
-/// smallest case and the command that reproduces it. `name` says which
-/// sweep (the probe runs several).
-pub fn print_groups(name: &str, groups: &[sweep::FailureGroup], text: &Text) -> Result<(), String> {
-    // A merged report's signatures and commands are its file's text, and a
-    // command names the directory given: each escaped where it is put.
-    let escape = crate::plumbing::printable::escape;
-    for group in groups.iter().take(GROUPS_PRINTED) {
-        let f = &group.smallest;
-        text.say(format!(
-            "FAILURE {name}{}: {} {}, first at seed {}\n  smallest: seed {} depth {} step {}: {}\n  reproduce: {}",
-            escape(&group.signature),
-            group.count,
-            if group.count == 1 { "time" } else { "times" },
-            group.first_seed,
-            f.seed,
-            f.depth,
-            f.step,
-            f.kind,
-            escape(&f.reproduce)
-        ))?;
-    }
-    if groups.len() > GROUPS_PRINTED {
-        text.say(format!(
-            "FAILURE {name}and {} more kinds of failure (every group is in the JSON report)",
-            groups.len() - GROUPS_PRINTED
-        ))?;
-    }
-    Ok(())
-}
-
-/// Where a sweep's words for people go: standard output, or standard
-/// error when the JSON report is on standard output.
-pub struct Text {
-    to_stderr: bool,
-}
-
-impl Text {
-    /// Words on standard output.
-    pub const STDOUT: Text = Text { to_stderr: false };
-
-    pub fn say(&self, line: impl std::fmt::Display) -> Result<(), String> {
-        if self.to_stderr {
-            crate::plumbing::output::err(format_args!("{line}"));
-            Ok(())
-        } else {
-            crate::plumbing::output::out(line).map_err(String::from)
-        }
-    }
 }
 
 /// Progress on standard error: a bar with rate and ETA on a terminal, plain

@@ -648,6 +648,22 @@ pub fn shortfalls(
         .collect()
 }
 
+/// How the situations a sweep's runs reached stand against the baseline's
+/// reach: how many of the baseline's situations the content has (so are
+/// held), and those reached far less often than their baseline.
+pub fn compare_reach(
+    entry: &Entry,
+    bot: &crate::sweep::BotSummary,
+    situations: &[String],
+) -> (usize, Vec<Shortfall>) {
+    let held = entry
+        .reach
+        .keys()
+        .filter(|id| situations.contains(id))
+        .count();
+    (held, shortfalls(entry, bot, situations))
+}
+
 /// What a baseline leads a sweep of `runs` runs to expect of a situation,
 /// and how far below that it may fall.
 pub fn reach_band(baseline: Stat, runs: u64) -> (f64, f64) {

@@ -21,6 +21,7 @@ pub mod check;
 pub mod figures;
 pub mod read;
 pub mod report;
+pub mod verdict;
 
 mod output;
 mod results;

@@ -21,6 +21,26 @@ pub struct Saving {
     pub dir: Option<std::path::PathBuf>,
 }
 
+/// A hang in a sweep is written where its other failures go.
+pub fn hang_reports_into(dir: Option<std::path::PathBuf>) {
+    crate::run::watchdog::on_hang(Box::new(move |hang| {
+        let recording = &hang.recording;
+        let step = recording.failure.as_ref().map_or(0, |f| f.step);
+        let to = match &dir {
+            Some(dir) => crate::plumbing::files::Destination::New {
+                dir: dir.clone(),
+                stem: format!("seed{}-step{step}-hang", recording.seed),
+                extension: "ron",
+            },
+            None => crate::run::watchdog::default_report(hang),
+        };
+        crate::run::watchdog::report_written(hang, &to);
+        crate::plumbing::output::err(format_args!(
+            "the sweep stops here: a thread that hangs cannot be stopped"
+        ));
+    }));
+}
+
 /// Sweeps one seed.
 pub fn sweep_seed(
     spec: &SweepSpec,

@@ -346,7 +346,7 @@ fn measure(args: &BenchArgs, laps: &mut Laps) -> Result<Vec<Row>, String> {
         laps.lap("memory");
     }
     if chosen(BenchFigure::Explorer) || chosen(BenchFigure::Floors) {
-        super::sweep::hang_reports_into(None);
+        crate::sweep::hang_reports_into(None);
         if chosen(BenchFigure::Explorer) {
             rows.push(explorer_row(args)?);
             laps.lap("explorer");
