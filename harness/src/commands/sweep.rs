@@ -11,25 +11,26 @@ use clap::Args;
 use crate::commands::args::{
     ContentArgs, Format, parse_canary, parse_depth_range, parse_seed_range, parse_shard,
 };
+use crate::plumbing::error::Error;
 use crate::plumbing::exit;
 use crate::sweep::verdict::{GROUPS_PRINTED, Text, print_groups};
-use crate::sweep::{self, DepthRange, Saving, SeedRange, Shard, SweepReport, SweepSpec};
+use crate::sweep::{self, DepthRange, MapSize, Saving, SeedRange, Shard, SweepReport, SweepSpec};
 
 #[derive(Args)]
 pub struct SweepArgs {
     /// Seeds to sweep, START..END (END excluded) or START..=LAST (LAST may
     /// be 18446744073709551615).
-    #[arg(long, default_value = "1..201", value_parser = parse_seed_range)]
-    pub seeds: (u64, u128),
+    #[arg(long, default_value_t = SweepSpec::DEFAULT_SEEDS, value_parser = seed_range)]
+    pub seeds: SeedRange,
     /// Floors to generate and check for each seed, FIRST..=LAST.
-    #[arg(long, default_value = "1..=6", value_parser = parse_depth_range)]
-    pub depths: (u32, u32),
+    #[arg(long, default_value_t = SweepSpec::DEFAULT_DEPTHS, value_parser = depth_range)]
+    pub depths: DepthRange,
     /// The bot that plays each seed from the start.
-    #[arg(long, value_enum, default_value = "explorer")]
+    #[arg(long, value_enum, default_value_t = SweepSpec::DEFAULT_BOT)]
     pub bot: crate::sweep::bots::BotKind,
     /// Most keys the bot presses per seed (`--turns`, its old name, still
     /// works).
-    #[arg(long, alias = "turns", default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=crate::sweep::MOST_KEYS))]
+    #[arg(long, alias = "turns", default_value_t = SweepSpec::DEFAULT_KEYS, value_parser = clap::value_parser!(u64).range(1..=crate::sweep::MOST_KEYS))]
     pub keys: u64,
     /// Worker threads (default: the machine's cores).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
@@ -75,8 +76,8 @@ pub struct SweepArgs {
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub hang_seconds: Option<u64>,
     /// Map size, WIDTHxHEIGHT.
-    #[arg(long, default_value = "80x40", value_parser = crate::play::frames::parse_map_size)]
-    pub map_size: (u16, u16),
+    #[arg(long, default_value_t = SweepSpec::DEFAULT_MAP, value_parser = map_size)]
+    pub map_size: MapSize,
     /// Switch on a planted defect in every run (testing the harness; needs a
     /// build with the `canary` feature). Repeatable.
     #[arg(long, value_name = "NAME", value_parser = parse_canary())]
@@ -288,21 +289,33 @@ fn bless_or_compare(
     }
 }
 
-/// What `args` ask to sweep (`deja bench` builds its sweeps with this too).
-pub fn spec(args: &SweepArgs) -> SweepSpec {
+/// `--seeds START..END`.
+fn seed_range(text: &str) -> Result<SeedRange, Error> {
+    parse_seed_range(text).map(|(start, end)| SeedRange { start, end })
+}
+
+/// `--depths FIRST..=LAST`.
+fn depth_range(text: &str) -> Result<DepthRange, Error> {
+    parse_depth_range(text).map(|(first, last)| DepthRange { first, last })
+}
+
+/// `--map-size WIDTHxHEIGHT`.
+fn map_size(text: &str) -> Result<MapSize, Error> {
+    crate::play::frames::parse_map_size(text).map(|(width, height)| MapSize {
+        width: i32::from(width),
+        height: i32::from(height),
+    })
+}
+
+/// What `args` ask to sweep.
+fn spec(args: &SweepArgs) -> SweepSpec {
     SweepSpec {
-        seeds: SeedRange {
-            start: args.seeds.0,
-            end: args.seeds.1,
-        },
-        depths: DepthRange {
-            first: args.depths.0,
-            last: args.depths.1,
-        },
+        seeds: args.seeds,
+        depths: args.depths,
         bot: args.bot,
         keys: args.keys,
-        map_width: i32::from(args.map_size.0),
-        map_height: i32::from(args.map_size.1),
+        map_width: args.map_size.width,
+        map_height: args.map_size.height,
         canaries: args.canary.iter().map(|c| c.name().to_string()).collect(),
         shard: args.shard.map(|(index, count)| Shard { index, count }),
         progress_limit: args
@@ -682,4 +695,31 @@ pub fn merge(args: MergeArgs) -> Result<u8, String> {
     } else {
         exit::OK
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{Parser, ValueEnum};
+
+    use super::*;
+    use crate::sweep::bots::BotKind;
+
+    #[derive(Parser)]
+    struct SweepLine {
+        #[command(flatten)]
+        args: SweepArgs,
+    }
+
+    /// The command line's defaults are the spec's: `deja sweep --bot BOT`
+    /// sweeps `SweepSpec::new(BOT)`, and `deja sweep` its default bot.
+    #[test]
+    fn the_command_lines_defaults_are_the_specs() {
+        let line = SweepLine::try_parse_from(["sweep"]).expect("no arguments parse");
+        assert_eq!(spec(&line.args), SweepSpec::new(SweepSpec::DEFAULT_BOT));
+        for &bot in BotKind::value_variants() {
+            let line = SweepLine::try_parse_from(["sweep", "--bot", bot.name()])
+                .expect("a bot's name parses");
+            assert_eq!(spec(&line.args), SweepSpec::new(bot), "{bot}");
+        }
+    }
 }

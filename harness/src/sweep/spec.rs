@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use game_core::map::{DEFAULT_HEIGHT, DEFAULT_WIDTH};
+
 use crate::sweep::bots::BotKind;
 
 /// The most keys a sweep's bot may press on a seed (`--keys`).
@@ -29,6 +31,51 @@ pub struct SweepSpec {
     /// The most keys in a row a bot may press without progress
     /// (`play.progress`).
     pub progress_limit: u64,
+}
+
+impl SweepSpec {
+    /// The seeds swept unless a sweep says otherwise (`--seeds`).
+    pub const DEFAULT_SEEDS: SeedRange = SeedRange { start: 1, end: 201 };
+    /// The floors generated and checked for each seed (`--depths`).
+    pub const DEFAULT_DEPTHS: DepthRange = DepthRange { first: 1, last: 6 };
+    /// The bot that plays (`--bot`).
+    pub const DEFAULT_BOT: BotKind = BotKind::Explorer;
+    /// The most keys the bot presses per seed (`--keys`).
+    pub const DEFAULT_KEYS: u64 = 3000;
+    /// The map the floors are generated on (`--map-size`).
+    pub const DEFAULT_MAP: MapSize = MapSize {
+        width: DEFAULT_WIDTH,
+        height: DEFAULT_HEIGHT,
+    };
+
+    /// The sweep `deja sweep --bot BOT` runs: `bot` playing, every other
+    /// setting its default (the command line's defaults are these).
+    pub fn new(bot: BotKind) -> SweepSpec {
+        SweepSpec {
+            seeds: SweepSpec::DEFAULT_SEEDS,
+            depths: SweepSpec::DEFAULT_DEPTHS,
+            bot,
+            keys: SweepSpec::DEFAULT_KEYS,
+            map_width: SweepSpec::DEFAULT_MAP.width,
+            map_height: SweepSpec::DEFAULT_MAP.height,
+            canaries: Vec::new(),
+            shard: None,
+            progress_limit: default_progress_limit(bot),
+        }
+    }
+}
+
+/// A map's size, "80x40" as `--map-size` takes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MapSize {
+    pub width: i32,
+    pub height: i32,
+}
+
+impl std::fmt::Display for MapSize {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
+    }
 }
 
 /// The progress limit a bot's runs are held to unless a sweep says

@@ -4,36 +4,12 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use clap::Parser;
 use game_core::content::Content;
 
-use crate::commands::sweep::SweepArgs;
-use crate::sweep::{Saving, SeedRange};
+use crate::sweep::bots::BotKind;
+use crate::sweep::{Saving, SeedRange, SweepSpec};
 
 use super::*;
-
-/// A sweep as `deja sweep` would run it with these arguments (its defaults
-/// for the rest), and the content it runs on.
-pub(super) fn sweep_spec(
-    bot: &str,
-    seeds: (u64, u128),
-) -> Result<(crate::sweep::SweepSpec, Arc<Content>), String> {
-    #[derive(Parser)]
-    struct SweepLine {
-        #[command(flatten)]
-        args: SweepArgs,
-    }
-    let jobs = SWEEP_JOBS.to_string();
-    let line =
-        SweepLine::try_parse_from(["sweep", "--bot", bot, "--depths", "1..=6", "--jobs", &jobs])
-            .map_err(|e| format!("the bench's sweep: {e}"))?;
-    let mut spec = crate::commands::sweep::spec(&line.args);
-    spec.seeds = SeedRange {
-        start: seeds.0,
-        end: seeds.1,
-    };
-    Ok((spec, crate::commands::load_content(&line.args.content)?))
-}
 
 /// A sweep timed: what it was, its seeds as text, and each run's report
 /// and wall time.
@@ -43,13 +19,21 @@ pub(super) struct TimedSweeps {
     runs: Vec<(crate::sweep::SweepReport, f64)>,
 }
 
-/// The sweep with `bot` over `seeds`, run `runs` times.
+/// The sweep with `bot` over `seeds`, run `runs` times: as `deja sweep
+/// --bot BOT --seeds SEEDS` runs it, the spec's defaults for the rest.
 pub(super) fn timed_sweeps(
-    bot: &str,
+    bot: BotKind,
     seeds: (u64, u128),
     runs: u32,
 ) -> Result<TimedSweeps, String> {
-    let (spec, content) = sweep_spec(bot, seeds)?;
+    let spec = SweepSpec {
+        seeds: SeedRange {
+            start: seeds.0,
+            end: seeds.1,
+        },
+        ..SweepSpec::new(bot)
+    };
+    let content = Content::shared_embedded();
     let seeds = seed_range_text(seeds);
     crate::plumbing::output::note(format_args!(
         "bench: sweep of seeds {seeds} with bot {bot}, {}",
@@ -99,7 +83,7 @@ pub(super) fn explorer_row(args: &BenchArgs) -> Result<Row, String> {
         spec,
         seeds,
         runs: timed,
-    } = timed_sweeps("explorer", args.explorer_seeds, args.sweep_runs)?;
+    } = timed_sweeps(BotKind::Explorer, args.explorer_seeds, args.sweep_runs)?;
     let turns_of =
         |report: &crate::sweep::SweepReport| report.summary.bot.as_ref().map_or(0, |b| b.turns);
     let samples = timed
@@ -130,7 +114,7 @@ pub(super) fn explorer_row(args: &BenchArgs) -> Result<Row, String> {
 pub(super) fn floors_row(args: &BenchArgs) -> Result<Row, String> {
     let TimedSweeps {
         seeds, runs: timed, ..
-    } = timed_sweeps("none", args.floor_seeds, args.sweep_runs)?;
+    } = timed_sweeps(BotKind::None, args.floor_seeds, args.sweep_runs)?;
     let samples = timed
         .iter()
         .map(|(report, seconds)| report.summary.floors as f64 / seconds)
