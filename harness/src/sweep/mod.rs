@@ -29,11 +29,20 @@ mod seed;
 mod spec;
 mod summary;
 
-pub use output::*;
-pub use results::*;
-pub use seed::*;
-pub use spec::*;
-pub use summary::*;
+// What the sweep's face offers (the commands, the tests and this folder's
+// other files name these), each from the file that defines it.
+pub use output::{ResultsFile, to_json};
+pub use results::{
+    BotResult, BotSummary, DepthPlay, FailureGroup, FoundFailure, Incomplete, KILLER_MEANS,
+    MAX_GROUPS, OUT_OF_DEPTH, Outcomes, Reached, SeedResult, Summary, SweepReport, killer, killers,
+    signature, without_numbers,
+};
+pub use seed::{Saving, bot_name, hang_reports_into, sweep_seed};
+pub use spec::{
+    DepthRange, MOST_KEYS, MOST_SHARDS, MapSize, SEEDS_END, SeedRange, Shard, SweepSpec,
+    default_progress_limit,
+};
+pub use summary::{Tally, catalog, command_table, commands_that_never_work, merge};
 
 /// The version of the sweep report format. 2 adds the progress limit, what
 /// each bot run did (kills, items used, ground revealed, commands) and the
@@ -66,7 +75,7 @@ pub fn run(
     progress: &(dyn Fn(&SeedResult) + Sync),
     each: &mut (dyn FnMut(&SeedResult) + Send),
 ) -> Result<SweepReport, String> {
-    use rayon::prelude::*;
+    use rayon::iter::{ParallelBridge as _, ParallelIterator as _};
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::{Condvar, Mutex};
     let pool = rayon::ThreadPoolBuilder::new()

@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-use super::*;
+use crate::sweep::results::{Incomplete, SeedResult, Summary, SweepReport};
+use crate::sweep::spec::SweepSpec;
 
 /// The report as JSON, the bytes `--format json` writes and `merge` compares.
 pub fn to_json(report: &SweepReport) -> String {

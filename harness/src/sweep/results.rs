@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::*;
 use crate::recording::{FailureKind, RecordedOutcome};
+use crate::sweep::spec::SweepSpec;
 
 /// One floor, measured and checked.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

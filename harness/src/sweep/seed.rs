@@ -10,10 +10,11 @@ use game_core::mapgen::stats::FloorStats;
 use game_core::mapgen::{self, LAST_DEPTH};
 use game_core::{Game, GameConfig, RunSeed};
 
-use super::*;
 use crate::recording::{FailureKind, RecordedOutcome, Recording};
 use crate::run::runner::Runner;
-use crate::sweep::bots::BotKind;
+use crate::sweep::bots::{self, BotKind};
+use crate::sweep::results::{BotResult, FloorResult, FoundFailure, SeedResult};
+use crate::sweep::spec::{SweepSpec, default_progress_limit};
 
 /// Where a sweep saves the recordings of its failures, if anywhere.
 #[derive(Clone, Debug)]

@@ -3,9 +3,15 @@
 
 use std::collections::BTreeMap;
 
-use super::*;
 use crate::recording::RecordedOutcome;
+use crate::sweep::REPORT_FORMAT;
 use crate::sweep::bots::BotKind;
+use crate::sweep::check;
+use crate::sweep::results::{
+    BotSummary, FailureGroup, FoundFailure, MAX_GROUPS, MORE_SIGNATURES, OUT_OF_DEPTH, SeedResult,
+    Summary, SweepReport, killer, run_failure, signature,
+};
+use crate::sweep::spec::{Shard, SweepSpec};
 
 /// A command is held to working at least once when pressed this often: a
 /// command that works one time in a hundred would fail this by chance about

@@ -9,7 +9,8 @@ use game_core::map::Tile;
 use game_core::rng::Stream;
 use game_core::{Aim, Game, Intent, Key, RunSeed, Slot};
 
-use super::*;
+use crate::sweep::bots::Bot;
+use crate::sweep::bots::swarm::Leanings;
 
 /// Plays to win.
 pub struct ExplorerBot {

@@ -3,7 +3,7 @@
 use game_core::rng::Stream;
 use game_core::{Game, Key, RunSeed};
 
-use super::*;
+use crate::sweep::bots::Bot;
 
 /// The random bot's keys, (notation, weight): moving and exploring most,
 /// menus and aiming often enough to reach every screen, quitting rarely;

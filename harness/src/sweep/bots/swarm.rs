@@ -9,8 +9,9 @@ use game_core::keys::KeyCode;
 use game_core::rng::Stream;
 use game_core::{Game, Key, RunSeed};
 
-use super::explorer::{HURRY_HP_PERCENT, LOW_HP_PERCENT};
-use super::*;
+use crate::sweep::bots::Bot;
+use crate::sweep::bots::explorer::{ExplorerBot, HURRY_HP_PERCENT, LOW_HP_PERCENT};
+use crate::sweep::bots::random::RandomBot;
 
 /// What a swarm run leaves out or leans on. The default is the explorer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

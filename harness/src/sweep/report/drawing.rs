@@ -2,13 +2,20 @@
 //! reports hold, and drawn with plotters into an SVG of its own.
 
 use game_core::mapgen::LAST_DEPTH;
-use plotters::prelude::*;
+use plotters::chart::ChartBuilder;
+use plotters::drawing::{DrawingArea, DrawingAreaErrorKind, IntoDrawingArea as _};
+use plotters::element::{Circle, PathElement, Rectangle, Text};
+use plotters::prelude::SVGBackend;
+use plotters::series::{DashedLineSeries, LineSeries};
+use plotters::style::{Color as _, IntoFont as _, RGBColor, WHITE};
 
 use crate::sweep::bots::BotKind;
+use crate::sweep::report::tables::clean;
+use crate::sweep::report::{
+    CHARTS, GREY, HEIGHT, INK, KINDS_SHOWN, LEGEND_WIDTH, PALETTE, Played, Source, WIDTH, check,
+    escape, labels, played,
+};
 use crate::sweep::{self, OUT_OF_DEPTH};
-
-use super::*;
-
 /// The depths a bot plays through: every floor of the game (a sweep's
 /// `--depths` limits the floors it checks, not how deep its bot goes).
 pub(super) fn depths() -> std::ops::RangeInclusive<u32> {

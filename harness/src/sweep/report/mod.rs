@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use plotters::prelude::*;
+use plotters::style::RGBColor;
 
 use crate::sweep::bots::BotKind;
 use crate::sweep::{self, BotSummary, DepthPlay, SweepReport};
@@ -18,7 +18,7 @@ use crate::sweep::{self, BotSummary, DepthPlay, SweepReport};
 mod drawing;
 mod tables;
 
-use drawing::{Points, depths, draw_all, nested, percent, ratio};
+use drawing::{Points, depths, draw_all, nested, ratio};
 use tables::{capitalized, clean, figures_table, reach_table, sources_table};
 
 /// A sweep report and the name it was read from (the path as given).

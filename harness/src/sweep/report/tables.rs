@@ -3,10 +3,9 @@
 
 use std::fmt::Write as _;
 
+use crate::sweep::report::drawing::{percent, ratio};
+use crate::sweep::report::{Source, escape, labels, shard_text};
 use crate::sweep::{self, BotSummary, DepthPlay};
-
-use super::*;
-
 /// The table naming each source: its file, bot, seeds and what it swept.
 pub(super) fn sources_table(sources: &[Source]) -> String {
     let labels = labels(sources);
