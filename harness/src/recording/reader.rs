@@ -12,7 +12,10 @@ use game_core::content::scan::{
     self, column_in_literal, locate_field, locate_list_element, locate_list_item,
 };
 
-use super::*;
+use super::{
+    FORMAT_VERSION, File, Hashes, Header, MAX_EXPECTATIONS, MAX_FILE_BYTES, MAX_KEYS,
+    MAX_NOTE_CHARS, MAX_ORIGIN_CHARS, OLDEST_FORMAT, PART_BYTES, RecordedOutcome, Recording,
+};
 use crate::plumbing::error::Error;
 
 /// Reads and checks a recording file. Errors about the file's content start

@@ -8,7 +8,10 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD_NO_PAD as BASE64;
 use game_core::Key;
 
-use super::*;
+use super::{
+    FORMAT_VERSION, HASHES_PER_LINE, KEY_LINE_CHARS, MAX_FILE_BYTES, MAX_NOTE_CHARS,
+    PART_DIGESTS_PER_LINE, Recording,
+};
 use crate::plumbing::error::Error;
 
 /// How the run was checked: the frame's size, how often the frame was read
