@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::*;
+use super::{BenchArgs, BenchFigure, Row, Target, grouped, runs_text};
 
 /// The `intents` target's body on 64-intent inputs, natively on this
 /// thread, as `cargo bench -p harness --bench fuzz` runs it: every input

@@ -3,7 +3,9 @@
 
 use crate::plumbing::exit;
 
-use super::*;
+use super::{
+    BenchArgs, BenchFigure, FLAT_MIB, Row, SWEEP_JOBS, Scratch, Target, grouped, runs_text,
+};
 
 /// The peak memory of a random-bot sweep writing its JSON report, for
 /// `--memory-seeds` seeds and a tenth of them.

@@ -49,7 +49,7 @@ use fuzz::fuzz_row;
 use memory::memory_rows;
 use pressing::press_row;
 use replaying::{recording_rows, replay_row, viewer_rows};
-use runs::{bench_runs, long_run};
+use runs::bench_runs;
 use sweeps::{explorer_row, floors_row};
 
 #[derive(Args)]

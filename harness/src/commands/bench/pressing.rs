@@ -19,7 +19,7 @@ use crate::recording::Recording;
 use crate::replay;
 use crate::run::runner::Runner;
 
-use super::*;
+use super::{BenchArgs, BenchFigure, Row, Target, counted, grouped, median, runs_text};
 
 /// The checked press against the bare one, on the same keys: each measure
 /// presses every run's keys both ways (the runs started untimed), and the

@@ -10,7 +10,11 @@ use game_core::content::Content;
 use crate::recording::Recording;
 use crate::replay::{self, Verdict};
 
-use super::*;
+use super::runs::long_run;
+use super::{
+    BenchArgs, BenchFigure, Row, Scratch, Target, VIEWER_JUMPS, VIEWER_KEYS, counted, decimals_for,
+    grouped, runs_text,
+};
 
 pub(super) fn replay_row(
     args: &BenchArgs,

@@ -9,7 +9,7 @@ use game_core::content::Content;
 use crate::sweep::bots::BotKind;
 use crate::sweep::{Saving, SeedRange, SweepSpec};
 
-use super::*;
+use super::{BenchArgs, BenchFigure, Row, SWEEP_JOBS, Target, grouped, runs_text, seed_range_text};
 
 /// A sweep timed: what it was, its seeds as text, and each run's report
 /// and wall time.
