@@ -17,7 +17,7 @@ use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 pub use load::{MAX_ENTRIES, MAX_FILE_BYTES};
-pub use schema::*;
+pub use schema::{ItemDef, ItemEffect, ItemId, MonsterDef, MonsterId, Poison};
 pub use validate::{MAP_GLYPHS, MAX_DANGER, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS};
 
 /// The shipped bestiary.
