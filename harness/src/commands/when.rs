@@ -16,7 +16,7 @@ use game_core::Game;
 use game_core::content::Content;
 use game_core::game::Event;
 use game_core::game::events::Who;
-use rayon::prelude::*;
+use rayon::iter::{IntoParallelIterator as _, ParallelIterator as _};
 
 use crate::commands::args::ContentArgs;
 use crate::inspect::condition::Condition;
