@@ -5,7 +5,8 @@
 //! game-core's top-level modules, the files of game-core's `game/` (data
 //! below behaviour), and the checks' files are each held to the layers
 //! ARCHITECTURE.md's code map draws. And no function in game-core/src,
-//! checks/src or harness/src runs over 100 lines.
+//! checks/src or harness/src runs over 100 lines, and none of their modules
+//! imports by glob outside its tests.
 //!
 //! Read from the source, as `game-core/tests/purity.rs` reads game-core's:
 //! every path outside comments and `#[cfg(test)]` modules that starts with
@@ -226,7 +227,7 @@ fn code_of(text: &str) -> String {
         if line.trim_start().starts_with("#[cfg(test)]")
             && lines
                 .peek()
-                .is_some_and(|next| next.trim_start().starts_with("mod "))
+                .is_some_and(|next| without_visibility(next.trim_start()).starts_with("mod "))
         {
             // The test module runs to the end of the file in this crate's
             // style; check that rather than assume it.
@@ -245,6 +246,22 @@ fn code_of(text: &str) -> String {
         code.push('\n');
     }
     code
+}
+
+/// An item's line without its visibility (`pub`, `pub(crate)`, ...).
+fn without_visibility(line: &str) -> &str {
+    let Some(rest) = line
+        .strip_prefix("pub")
+        .filter(|rest| rest.starts_with([' ', '(']))
+    else {
+        return line;
+    };
+    let rest = rest.trim_start();
+    match rest.strip_prefix('(') {
+        Some(scoped) => scoped.split_once(')').map_or(rest, |(_, after)| after),
+        None => rest,
+    }
+    .trim_start()
 }
 
 /// The first path segment after each `prefix` in `code` (one not inside a
@@ -598,5 +615,79 @@ fn the_counter_measures_a_function_from_fn_to_its_brace() {
     assert_eq!(
         functions(text),
         [("one".to_string(), 1, 4), ("two".to_string(), 6, 3)]
+    );
+}
+
+/// Each glob import (`use a::*;`, `pub use a::{b, c::*};`) of `text` outside
+/// comments and `#[cfg(test)]` modules, as (first line, the statement on one
+/// line).
+fn glob_imports(text: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    let mut statement: Option<(usize, String)> = None;
+    for (number, line) in code_of(text).lines().enumerate() {
+        let line = line.trim();
+        if statement.is_none() && without_visibility(line).starts_with("use ") {
+            statement = Some((number + 1, String::new()));
+        }
+        let Some((first, words)) = &mut statement else {
+            continue;
+        };
+        if !words.is_empty() && !words.ends_with('{') && !line.starts_with('}') {
+            words.push(' ');
+        }
+        words.push_str(line);
+        if line.ends_with(';') {
+            if words.contains('*') {
+                found.push((*first, words.clone()));
+            }
+            statement = None;
+        }
+    }
+    found
+}
+
+#[test]
+fn no_module_imports_by_glob() {
+    // `use super::*` and `pub use x::*` hide where a name comes from: a
+    // reader must open every module the glob takes in to find it. Tests
+    // may take in what they test.
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    for crate_src in ["game-core/src", "checks/src", "harness/src"] {
+        rust_files(&workspace.join(crate_src), &mut files);
+    }
+    let mut globs = Vec::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).expect("a source file reads");
+        let shown = path.strip_prefix(&workspace).unwrap_or(path);
+        for (line, statement) in glob_imports(&text) {
+            globs.push(format!("{}:{line}: {statement}", shown.display()));
+        }
+    }
+    assert!(
+        globs.is_empty(),
+        "glob imports; import each name by its path (or re-export it by name):\n{}",
+        globs.join("\n")
+    );
+}
+
+#[test]
+fn the_reader_finds_a_glob_import_of_each_form() {
+    let text = "use std::fmt;\n\
+                use a::*;\n\
+                pub use b::*;\n\
+                pub(crate) use c::{\n    d,\n    e::*,\n};\n\
+                pub use f::{g, h};\n\
+                // use i::*;\n\
+                fn f() {\n    use rayon::prelude::*;\n    let product = 2 * 3;\n}\n\
+                #[cfg(test)]\npub(crate) mod tests {\n    use super::*;\n}\n";
+    assert_eq!(
+        glob_imports(text),
+        [
+            (2, "use a::*;".to_string()),
+            (3, "pub use b::*;".to_string()),
+            (4, "pub(crate) use c::{d, e::*,};".to_string()),
+            (11, "use rayon::prelude::*;".to_string()),
+        ]
     );
 }
