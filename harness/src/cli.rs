@@ -232,22 +232,14 @@ pub fn run(cli: Cli) -> u8 {
         Command::Show(args) => crate::commands::show::run(args),
         Command::When(args) => crate::commands::when::run(args),
         Command::Map(args) => crate::commands::map::run(args),
-        Command::Bench(args) => crate::commands::bench::run(args)
-            .map(crate::plumbing::exit::of_code)
-            .map_err(Error::from),
-        Command::Sweep(args) => crate::commands::sweep::run(args)
-            .map(crate::plumbing::exit::of_code)
-            .map_err(Error::from),
-        Command::Merge(args) => crate::commands::sweep::merge(args)
-            .map(crate::plumbing::exit::of_code)
-            .map_err(Error::from),
+        Command::Bench(args) => crate::commands::bench::run(args),
+        Command::Sweep(args) => crate::commands::sweep::run(args),
+        Command::Merge(args) => crate::commands::sweep::merge(args),
         Command::Report(args) => crate::commands::report::run(args),
         Command::FromFuzz(args) => crate::commands::from_fuzz::run(args),
         Command::Shrink(args) => crate::commands::shrink::run(args),
         Command::Corpus(args) => crate::commands::corpus::run(args),
-        Command::Probe(args) => crate::commands::probe::run(args)
-            .map(crate::plumbing::exit::of_code)
-            .map_err(Error::from),
+        Command::Probe(args) => crate::commands::probe::run(args),
     };
     match result {
         Ok(exit) => exit.code(),

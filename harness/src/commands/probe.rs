@@ -13,7 +13,8 @@ use clap::Args;
 use game_core::map::{DEFAULT_HEIGHT, DEFAULT_WIDTH, MIN_HEIGHT, MIN_WIDTH};
 
 use crate::commands::args::ContentArgs;
-use crate::plumbing::exit;
+use crate::plumbing::error::{CommandResult, Error};
+use crate::plumbing::exit::Exit;
 use crate::sweep::bots::BotKind;
 use crate::sweep::verdict::{Text, print_groups};
 use crate::sweep::{self, DepthRange, RunOptions, Saving, SeedRange, Shard, SweepSpec};
@@ -144,7 +145,7 @@ pub fn spec(probe: ProbeSweep, first_seed: u64) -> SweepSpec {
     }
 }
 
-pub fn run(args: ProbeArgs) -> Result<u8, String> {
+pub fn run(args: ProbeArgs) -> CommandResult {
     let started = Instant::now();
     let content = super::load_content(&args.content)?;
     let mut baselines = check_inputs(&args)?;
@@ -167,7 +168,7 @@ pub fn run(args: ProbeArgs) -> Result<u8, String> {
                 "probe: the {} sweep found something; stopping (--fail-fast)",
                 sweep_name(probe)
             ))?;
-            return Ok(exit::FAILURE);
+            return Ok(Exit::Failure);
         }
         lines.push(swept.line);
     }
@@ -207,7 +208,7 @@ fn sweep_one(
     jobs: usize,
     baselines: &mut crate::sweep::baseline::Baselines,
     situations: &[String],
-) -> Result<Swept, String> {
+) -> Result<Swept, Error> {
     let spec = spec(probe, args.first_seed);
     let name = sweep_name(probe);
     let clock = Instant::now();
@@ -264,19 +265,20 @@ fn write_blessed(
     args: &ProbeArgs,
     baselines: &crate::sweep::baseline::Baselines,
     found: u64,
-) -> Result<String, String> {
+) -> Result<String, Error> {
     let file = crate::plumbing::printable::path(&args.baselines);
     if found > 0 {
         return Err(format!(
             "{file}: not blessed: the probe found {found} problems; fix them first"
-        ));
+        )
+        .into());
     }
     crate::plumbing::files::write_atomic(&args.baselines, baselines.to_text().as_bytes())?;
     Ok(format!("wrote {file}"))
 }
 
 /// The probe's lines, one per part, and its verdict; the exit code.
-fn say_what_was_found(lines: Vec<String>, found: u64, started: Instant) -> Result<u8, String> {
+fn say_what_was_found(lines: Vec<String>, found: u64, started: Instant) -> CommandResult {
     crate::plumbing::output::out("probe:")?;
     for line in lines {
         crate::plumbing::output::out(format!("  {line}"))?;
@@ -290,13 +292,13 @@ fn say_what_was_found(lines: Vec<String>, found: u64, started: Instant) -> Resul
         },
         started.elapsed().as_secs_f64()
     ))?;
-    Ok(if found > 0 { exit::FAILURE } else { exit::OK })
+    Ok(if found > 0 { Exit::Failure } else { Exit::Ok })
 }
 
 /// Every input checked before the first seed: the sweeps take minutes, and
 /// a missing corpus or baseline file found after them (a probe run outside
 /// the repository's root) wastes them. The baselines, read.
-fn check_inputs(args: &ProbeArgs) -> Result<crate::sweep::baseline::Baselines, String> {
+fn check_inputs(args: &ProbeArgs) -> Result<crate::sweep::baseline::Baselines, Error> {
     if let Some(seconds) = args.hang_seconds {
         crate::run::watchdog::set_budget(seconds);
     }
@@ -307,7 +309,7 @@ fn check_inputs(args: &ProbeArgs) -> Result<crate::sweep::baseline::Baselines, S
         return Err(format!(
             "{}: no such file; run from the repository's root, give --baselines FILE, or make it with --bless",
             crate::plumbing::printable::path(&args.baselines)
-        ));
+        ).into());
     }
     let baselines = if args.bless {
         crate::sweep::baseline::Baselines::read_or_empty(&args.baselines)?
@@ -342,7 +344,7 @@ fn hold_to_baseline(
     baselines: &crate::sweep::baseline::Baselines,
     file: &std::path::Path,
     situations: &[String],
-) -> Result<(String, u64), String> {
+) -> Result<(String, u64), Error> {
     let Some(entry) = baselines.entry(&report.spec) else {
         crate::plumbing::output::out(format!(
             "FAILURE {name}: {} has no baseline for this sweep; run deja probe --bless",

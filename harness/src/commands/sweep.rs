@@ -11,8 +11,9 @@ use clap::Args;
 use crate::commands::args::{
     ContentArgs, Format, parse_canary, parse_depth_range, parse_seed_range, parse_shard,
 };
+use crate::plumbing::error::CommandResult;
 use crate::plumbing::error::Error;
-use crate::plumbing::exit;
+use crate::plumbing::exit::Exit;
 use crate::sweep::verdict::{GROUPS_PRINTED, Text, print_groups};
 use crate::sweep::{self, DepthRange, MapSize, Saving, SeedRange, Shard, SweepReport, SweepSpec};
 
@@ -96,7 +97,7 @@ pub struct MergeArgs {
     pub output: Option<PathBuf>,
 }
 
-pub fn run(args: SweepArgs) -> Result<u8, String> {
+pub fn run(args: SweepArgs) -> CommandResult {
     let content = super::load_content(&args.content)?;
     let spec = spec(&args);
     let (baselines, json_to, text) = check_inputs_and_outputs(&args, &spec)?;
@@ -159,9 +160,9 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
     {
         crate::plumbing::output::err(format_args!("error: {message}"));
         return Ok(if found > 0 {
-            exit::FAILURE
+            Exit::Failure
         } else {
-            exit::ERROR
+            Exit::Error
         });
     }
     if report.incomplete.is_some() {
@@ -174,7 +175,7 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
                 crate::plumbing::printable::path(path)
             ))?;
         }
-        return Ok(exit::INTERRUPTED);
+        return Ok(Exit::Interrupted);
     }
     if args.shrink {
         shrink_groups(
@@ -185,7 +186,7 @@ pub fn run(args: SweepArgs) -> Result<u8, String> {
         )?;
     }
     found += bless_or_compare(&args, baselines, &report, &content, found, &text)?;
-    Ok(if found > 0 { exit::FAILURE } else { exit::OK })
+    Ok(if found > 0 { Exit::Failure } else { Exit::Ok })
 }
 
 /// Every input read and every output checked before the sweep spends its
@@ -201,7 +202,7 @@ fn check_inputs_and_outputs(
         Option<PathBuf>,
         Text,
     ),
-    String,
+    Error,
 > {
     if let Some(seconds) = args.hang_seconds {
         crate::run::watchdog::set_budget(seconds);
@@ -213,7 +214,9 @@ fn check_inputs_and_outputs(
         (None, None) => None,
     };
     if !spec.canaries.is_empty() && !game_core::canary::Canaries::AVAILABLE {
-        return Err(game_core::game::ConfigError::CanariesUnavailable.to_string());
+        return Err(game_core::game::ConfigError::CanariesUnavailable
+            .to_string()
+            .into());
     }
     if let Some(dir) = &args.save_failures {
         crate::plumbing::files::check_output_dir(dir)?;
@@ -258,7 +261,7 @@ fn bless_or_compare(
     content: &game_core::content::Content,
     found: u64,
     text: &Text,
-) -> Result<u64, String> {
+) -> Result<u64, Error> {
     let Some(mut baselines) = baselines else {
         return Ok(0);
     };
@@ -267,7 +270,8 @@ fn bless_or_compare(
             return Err(format!(
                 "{}: not blessed: the sweep found failures; fix them first",
                 crate::plumbing::printable::path(path)
-            ));
+            )
+            .into());
         }
         baselines
             .bless(report)
@@ -332,7 +336,7 @@ fn compare_with_baseline(
     path: &std::path::Path,
     situations: &[String],
     text: &Text,
-) -> Result<u64, String> {
+) -> Result<u64, Error> {
     let bot = sweep::bot_name(report.spec.bot);
     let Some(entry) = baselines.entry(&report.spec) else {
         return Err(format!(
@@ -343,7 +347,7 @@ fn compare_with_baseline(
             report.spec.depths.last,
             report.spec.map_width,
             report.spec.map_height
-        ));
+        ).into());
     };
     let deviations = crate::sweep::baseline::deviations(entry, &report.summary.figures);
     for deviation in &deviations {
@@ -382,7 +386,7 @@ fn print_summary(
     elapsed: Duration,
     situations: &[String],
     text: &Text,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let s = &report.summary;
     let seconds = elapsed.as_secs_f64().max(1e-9);
     text.say(format!(
@@ -549,7 +553,7 @@ fn shrink_groups(
     content: &std::sync::Arc<game_core::content::Content>,
     content_dir: Option<&std::path::Path>,
     text: &Text,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     use crate::replay::shrink::count_keys;
     for group in groups.iter().take(GROUPS_PRINTED) {
         let Some(saved) = &group.smallest.recording else {
@@ -660,7 +664,7 @@ impl Progress {
     }
 }
 
-pub fn merge(args: MergeArgs) -> Result<u8, String> {
+pub fn merge(args: MergeArgs) -> CommandResult {
     if let Some(path) = &args.output {
         crate::plumbing::files::check_output_file(path, &args.files)?;
     }
@@ -691,9 +695,9 @@ pub fn merge(args: MergeArgs) -> Result<u8, String> {
         None => crate::plumbing::output::out(json.trim_end())?,
     }
     Ok(if merged.summary.failures > 0 {
-        exit::FAILURE
+        Exit::Failure
     } else {
-        exit::OK
+        Exit::Ok
     })
 }
 

@@ -80,14 +80,9 @@ impl Error {
     }
 }
 
-/// A message is an error that refuses what the command was given. (The
-/// sweep's functions, which still return text, pass a closed output on as
-/// its words.)
+/// A message is an error that refuses what the command was given.
 impl From<String> for Error {
     fn from(message: String) -> Error {
-        if message == Error::OutputClosed.to_string() {
-            return Error::OutputClosed;
-        }
         Error::Refused(message)
     }
 }
@@ -95,13 +90,6 @@ impl From<String> for Error {
 impl From<&str> for Error {
     fn from(message: &str) -> Error {
         Error::Refused(message.to_string())
-    }
-}
-
-/// For the sweep's functions that still return their errors as text.
-impl From<Error> for String {
-    fn from(error: Error) -> String {
-        error.to_string()
     }
 }
 

@@ -69,20 +69,6 @@ impl Exit {
     }
 }
 
-/// The codes as numbers, for the sweep's commands.
-pub const OK: u8 = Exit::Ok.code();
-pub const ERROR: u8 = Exit::Error.code();
-pub const FAILURE: u8 = Exit::Failure.code();
-pub const INTERRUPTED: u8 = Exit::Interrupted.code();
-
-/// The exit a code means (a code no exit has is an error).
-pub fn of_code(code: u8) -> Exit {
-    Exit::ALL
-        .into_iter()
-        .find(|exit| exit.code() == code)
-        .unwrap_or(Exit::Error)
-}
-
 /// The table printed under `--help`: each code and its meaning, wrapped
 /// at 80 columns under the meaning's first column.
 pub fn table() -> String {

@@ -37,6 +37,7 @@ use std::path::Path;
 use game_core::content::scan;
 use serde::{Deserialize, Serialize};
 
+use crate::plumbing::error::Error;
 use crate::sweep::figures::Moments;
 use crate::sweep::{SweepReport, SweepSpec, bot_name};
 
@@ -393,21 +394,21 @@ pub fn band(baseline: Stat, n: u64) -> f64 {
 impl Baselines {
     /// Reads a baseline file that a sweep is held to: a path with nothing
     /// there is refused, saying how to make one.
-    pub fn read(path: &Path) -> Result<Baselines, String> {
+    pub fn read(path: &Path) -> Result<Baselines, Error> {
         if let Err(e) = std::fs::symlink_metadata(path)
             && e.kind() == std::io::ErrorKind::NotFound
         {
             let name = crate::plumbing::printable::path(path);
             return Err(format!(
                 "{name}: no such file; give the baselines a bless wrote (the repository's are baselines/sweep.ron), or make this file with --bless-baseline {name}"
-            ));
+            ).into());
         }
         Baselines::read_file(path)
     }
 
     /// Reads the baseline file a bless rewrites: nothing there yet is an
     /// empty file, which the bless then makes.
-    pub fn read_or_empty(path: &Path) -> Result<Baselines, String> {
+    pub fn read_or_empty(path: &Path) -> Result<Baselines, Error> {
         match std::fs::metadata(path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Baselines {
                 format: FORMAT,
@@ -419,7 +420,7 @@ impl Baselines {
 
     /// Reads and checks the file at `path`; every refusal starts with the
     /// path, and with the line and column where the problem is known.
-    fn read_file(path: &Path) -> Result<Baselines, String> {
+    fn read_file(path: &Path) -> Result<Baselines, Error> {
         let name = crate::plumbing::printable::path(path);
         let text = crate::plumbing::files::read_text(path, MAX_FILE_BYTES)?;
         let file: FileIn = ron::from_str(&text).map_err(|e| {
@@ -430,7 +431,9 @@ impl Baselines {
                 explain(&e.code)
             )
         })?;
-        Baselines::of_file(file, &text).map_err(|e| format!("{name}:{e}"))
+        Baselines::of_file(file, &text)
+            .map_err(|e| format!("{name}:{e}"))
+            .map_err(Error::from)
     }
 
     /// The baselines a file read holds, in this format. A format-1 file
@@ -438,7 +441,7 @@ impl Baselines {
     /// entries' `turns` taken as their `keys`: it measured the same thing,
     /// and the next bless writes it in format 2.
     /// Errors start with the `LINE:COL: ` of the problem in `text`.
-    fn of_file(file: FileIn, text: &str) -> Result<Baselines, String> {
+    fn of_file(file: FileIn, text: &str) -> Result<Baselines, Error> {
         let name = match file.format {
             1 => "turns",
             2 | FORMAT => "keys",
@@ -446,7 +449,7 @@ impl Baselines {
                 let (line, col) = scan::locate_field(text, "format").unwrap_or((1, 1));
                 return Err(format!(
                     "{line}:{col}: baseline format {other} is not one this deja reads (1 to {FORMAT}); bless it again with this deja (deja probe --bless)"
-                ));
+                ).into());
             }
         };
         let sweeps = file
@@ -503,7 +506,7 @@ impl Baselines {
     /// Replaces (or adds) the entry for `report`'s kind of sweep; refuses
     /// a sweep that measured nothing, whose entry would hold no later
     /// sweep to anything.
-    pub fn bless(&mut self, report: &SweepReport) -> Result<(), String> {
+    pub fn bless(&mut self, report: &SweepReport) -> Result<(), Error> {
         if report.summary.figures.is_empty() {
             return Err(format!(
                 "not blessed: the sweep covered no seeds, so it measured no figures{}; sweep more seeds to bless from",
@@ -514,7 +517,7 @@ impl Baselines {
                     ),
                     None => String::new(),
                 }
-            ));
+            ).into());
         }
         self.format = FORMAT;
         let entry = Entry::of(report);
@@ -691,7 +694,7 @@ mod tests {
         assert!((many - 0.15).abs() < 1e-9, "the 5% floor: {many}");
     }
 
-    fn parsed(text: &str) -> Result<Baselines, String> {
+    fn parsed(text: &str) -> Result<Baselines, Error> {
         Baselines::of_file(ron::from_str(text).expect("RON"), text)
     }
 
@@ -715,13 +718,14 @@ mod tests {
         assert_eq!(parsed(&text).unwrap(), old);
         let mixed = parsed(&format!("(format: 2, sweeps: [{}])", entry("turns: 2000")));
         assert_eq!(
-            mixed.unwrap_err(),
+            mixed.unwrap_err().to_string(),
             "1:22: sweeps[0] (the random sweep) has `turns`, which a format-2 file does not: its key budget is `keys`"
         );
         let newer = parsed(&format!("(format: 4, sweeps: [{}])", entry("keys: 2000")));
         assert!(
             newer
                 .unwrap_err()
+                .to_string()
                 .starts_with("1:2: baseline format 4 is not one"),
             "a newer format is refused"
         );

@@ -18,10 +18,12 @@ use game_core::map::{MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH};
 use game_core::mapgen::LAST_DEPTH;
 use game_core::rules::PLAYER_MAX_HP;
 
+use super::results::DepthSummary;
 use super::{
     BotResult, BotSummary, DepthPlay, DepthRange, MAX_GROUPS, MOST_KEYS, MOST_SHARDS,
     REPORT_FORMAT, SEEDS_END, SeedRange, SeedResult, Shard, Summary, SweepReport, SweepSpec, Tally,
 };
+use crate::plumbing::error::Error;
 use crate::recording::RecordedOutcome;
 use crate::run::runner::FloorVisit;
 use crate::sweep::bots::BotKind;
@@ -36,8 +38,8 @@ const SWEEP_AGAIN: &str =
 /// most 256 MiB: it holds far fewer.)
 pub const MOST_RESULTS: u64 = u32::MAX as u64;
 
-fn impossible(name: &str, what: impl Display) -> String {
-    format!("{name}: {what}; {SWEEP_AGAIN}")
+fn impossible(name: &str, what: impl Display) -> Error {
+    Error::Refused(format!("{name}: {what}; {SWEEP_AGAIN}"))
 }
 
 /// Text from a report, quoted and cut short for a message.
@@ -53,22 +55,22 @@ fn quoted(text: &str) -> String {
 /// rather than read: its summary does not say how every run ended (format
 /// 4 counts it) or which situations its runs reached (format 5), which only
 /// its sweep can, so it is swept again.
-pub fn format(name: &str, format: u32) -> Result<(), String> {
+pub fn format(name: &str, format: u32) -> Result<(), Error> {
     use std::cmp::Ordering;
     match format.cmp(&REPORT_FORMAT) {
         Ordering::Equal => Ok(()),
         Ordering::Less => Err(format!(
             "{name}: a sweep report of format {format}, written by an older deja; this deja reads format {REPORT_FORMAT}, which names the key budget spec.keys (once spec.turns), counts how every run ended and which situations each run reached, which an older report cannot say: sweep again with this deja (`deja sweep ... --format json -o FILE`; --turns still works as --keys)"
-        )),
+        ).into()),
         Ordering::Greater => Err(format!(
             "{name}: a sweep report of format {format}, written by a newer deja; this deja reads format {REPORT_FORMAT}: use the deja that wrote it, or sweep again with this one"
-        )),
+        ).into()),
     }
 }
 
 /// `content` is a content fingerprint as a sweep writes it: 16 lowercase
 /// hex digits.
-pub fn content(name: &str, content: &str) -> Result<(), String> {
+pub fn content(name: &str, content: &str) -> Result<(), Error> {
     let hex = content.len() == 16
         && content
             .bytes()
@@ -88,7 +90,7 @@ pub fn content(name: &str, content: &str) -> Result<(), String> {
 
 /// The spec is one `deja sweep` accepts: what every other check (and the
 /// seeds a spec names) relies on.
-pub fn spec(name: &str, spec: &SweepSpec) -> Result<(), String> {
+pub fn spec(name: &str, spec: &SweepSpec) -> Result<(), Error> {
     let refuse = |what: String| Err(impossible(name, what));
     let SeedRange { start, end } = spec.seeds;
     if u128::from(start) >= end || end > SEEDS_END {
@@ -187,7 +189,7 @@ impl<'a> Results<'a> {
     }
 
     /// Checks the next result and adds it up.
-    pub fn add(&mut self, result: &SeedResult) -> Result<(), String> {
+    pub fn add(&mut self, result: &SeedResult) -> Result<(), Error> {
         let name = self.name;
         let seed = result.seed;
         match self.seeds.next() {
@@ -195,18 +197,20 @@ impl<'a> Results<'a> {
             Some(wanted) => {
                 return Err(format!(
                     "{name}: the results hold seed {seed} where seed {wanted} belongs; a report holds each of its seeds once, in order"
-                ));
+                ).into());
             }
             None => {
                 return Err(format!(
                     "{name}: the results hold seed {seed}, which is not one of this report's seeds"
-                ));
+                )
+                .into());
             }
         }
         if self.count >= MOST_RESULTS {
             return Err(format!(
                 "{name}: more than {MOST_RESULTS} seeds' results, the most one report is read with"
-            ));
+            )
+            .into());
         }
         bound_result(self.spec, result)
             .map_err(|what| impossible(name, format!("results, seed {seed}: {what}")))?;
@@ -235,7 +239,7 @@ impl<'a> Results<'a> {
 /// each of the spec's depths, in order, each within its map, and a bot run
 /// within its keys that stood on depths 1, 2, 3... and ended where it
 /// stood. Every value it adds to a sum is then below 2^32.
-fn bound_result(spec: &SweepSpec, result: &SeedResult) -> Result<(), String> {
+fn bound_result(spec: &SweepSpec, result: &SeedResult) -> Result<(), Error> {
     let area = area(spec);
     let DepthRange { first, last } = spec.depths;
     let depths = usize::try_from(last - first + 1).expect("at most six depths");
@@ -244,15 +248,15 @@ fn bound_result(spec: &SweepSpec, result: &SeedResult) -> Result<(), String> {
             "floors holds {} floors, not one for each of spec.depths {}",
             result.floors.len(),
             spec.depths
-        ));
+        )
+        .into());
     }
     for (i, (floor, depth)) in result.floors.iter().zip(first..=last).enumerate() {
         let at = format!("floors[{i}]");
         if floor.depth != depth {
-            return Err(format!(
-                "{at}.depth is {}, where depth {depth} belongs",
-                floor.depth
-            ));
+            return Err(
+                format!("{at}.depth is {}, where depth {depth} belongs", floor.depth).into(),
+            );
         }
         let tiles = [
             ("walkable", floor.walkable as u64),
@@ -270,19 +274,21 @@ fn bound_result(spec: &SweepSpec, result: &SeedResult) -> Result<(), String> {
             return Err(format!(
                 "{at}.{what} is {n}, more than the {area} tiles of a {}x{} map",
                 spec.map_width, spec.map_height
-            ));
+            )
+            .into());
         }
         if floor.reachable > floor.walkable {
             return Err(format!(
                 "{at}.reachable is {} but {at}.walkable is {}",
                 floor.reachable, floor.walkable
-            ));
+            )
+            .into());
         }
         if floor.deepest_danger > MAX_DANGER {
             return Err(format!(
                 "{at}.deepest_danger is {}, above {MAX_DANGER}, the highest danger content can give",
                 floor.deepest_danger
-            ));
+            ).into());
         }
     }
     if let Some((i, failure)) = result
@@ -291,26 +297,30 @@ fn bound_result(spec: &SweepSpec, result: &SeedResult) -> Result<(), String> {
         .enumerate()
         .find(|(_, f)| f.seed != result.seed)
     {
-        return Err(format!("failures[{i}].seed is {}", failure.seed));
+        return Err(format!("failures[{i}].seed is {}", failure.seed).into());
     }
     if let Some(run) = &result.bot
         && run.outcome == RecordedOutcome::Failed
         && result.failures.is_empty()
     {
         // The summary counts a failed run by its failure's kind.
-        return Err("bot.outcome is a failure but failures is empty".to_string());
+        return Err("bot.outcome is a failure but failures is empty"
+            .to_string()
+            .into());
     }
     match (&result.bot, spec.bot) {
         (None, BotKind::None) => Ok(()),
-        (Some(_), BotKind::None) => Err("holds a bot's run but spec.bot is none".to_string()),
-        (None, bot) => Err(format!("holds no bot run but spec.bot is {bot}")),
+        (Some(_), BotKind::None) => {
+            Err("holds a bot's run but spec.bot is none".to_string().into())
+        }
+        (None, bot) => Err(format!("holds no bot run but spec.bot is {bot}").into()),
         (Some(run), _) => bound_run(spec, area, run),
     }
 }
 
 /// A bot run's result within what its spec and the rules allow, checked in
 /// the order its errors are reported: its presses, its floors, its end.
-fn bound_run(spec: &SweepSpec, area: u64, run: &BotResult) -> Result<(), String> {
+fn bound_run(spec: &SweepSpec, area: u64, run: &BotResult) -> Result<(), Error> {
     bound_presses(spec, run)?;
     bound_floors(area, run)?;
     bound_end(run)
@@ -318,18 +328,16 @@ fn bound_run(spec: &SweepSpec, area: u64, run: &BotResult) -> Result<(), String>
 
 /// Keys, turns, commands and items used: each key is at most one command,
 /// and uses at most one item.
-fn bound_presses(spec: &SweepSpec, run: &BotResult) -> Result<(), String> {
+fn bound_presses(spec: &SweepSpec, run: &BotResult) -> Result<(), Error> {
     if run.keys > spec.keys {
         return Err(format!(
             "bot.keys is {} but spec.keys, the most keys a run presses, is {}",
             run.keys, spec.keys
-        ));
+        )
+        .into());
     }
     if run.turns > u64::from(u32::MAX) {
-        return Err(format!(
-            "bot.turns is {}, more than a run's clock counts",
-            run.turns
-        ));
+        return Err(format!("bot.turns is {}, more than a run's clock counts", run.turns).into());
     }
     let mut pressed = 0u64;
     for (command, [times, worked]) in &run.commands {
@@ -337,7 +345,8 @@ fn bound_presses(spec: &SweepSpec, run: &BotResult) -> Result<(), String> {
             return Err(format!(
                 "bot.commands[{}] worked {worked} times but was pressed {times}",
                 quoted(command)
-            ));
+            )
+            .into());
         }
         pressed = pressed.saturating_add(*times);
     }
@@ -345,13 +354,15 @@ fn bound_presses(spec: &SweepSpec, run: &BotResult) -> Result<(), String> {
         return Err(format!(
             "bot.commands add up to {pressed} presses but bot.keys is {}",
             run.keys
-        ));
+        )
+        .into());
     }
     if run.items_used > run.keys {
         return Err(format!(
             "bot.items_used is {} but bot.keys is {}",
             run.items_used, run.keys
-        ));
+        )
+        .into());
     }
     Ok(())
 }
@@ -359,19 +370,20 @@ fn bound_presses(spec: &SweepSpec, run: &BotResult) -> Result<(), String> {
 /// The floors a run stood on: depths 1, 2, 3... in order, each within the
 /// rules, their items used adding up to the run's, and no more ground
 /// revealed than they hold.
-fn bound_floors(area: u64, run: &BotResult) -> Result<(), String> {
+fn bound_floors(area: u64, run: &BotResult) -> Result<(), Error> {
     let visits = &run.floors;
     if visits.is_empty() && run.keys > 0 {
         return Err(
             "bot.floors is missing: the report was written before deja counted the floors a run stood on"
-                .to_string(),
+                .to_string().into(),
         );
     }
     if visits.len() > LAST_DEPTH as usize {
         return Err(format!(
             "bot.floors holds {} floors, more than the game's {LAST_DEPTH}",
             visits.len()
-        ));
+        )
+        .into());
     }
     let mut used = 0u64;
     for (i, (visit, depth)) in visits.iter().zip(1..=LAST_DEPTH).enumerate() {
@@ -382,7 +394,8 @@ fn bound_floors(area: u64, run: &BotResult) -> Result<(), String> {
         return Err(format!(
             "bot.floors' items_used add up to {used} but bot.items_used is {}",
             run.items_used
-        ));
+        )
+        .into());
     }
     let most_revealed = area * visits.len() as u64;
     if run.revealed > most_revealed {
@@ -393,7 +406,7 @@ fn bound_floors(area: u64, run: &BotResult) -> Result<(), String> {
                 1 => "1 floor".to_string(),
                 n => format!("{n} floors"),
             }
-        ));
+        ).into());
     }
     Ok(())
 }
@@ -405,37 +418,40 @@ fn bound_floor(
     depth: u32,
     area: u64,
     keys: u64,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     // A run starts on depth 1 and the stairs lead one floor down.
     if visit.depth != depth {
         return Err(format!(
             "{at}.depth is {}, where depth {depth} belongs: a run stands on depths 1, 2, 3... in order",
             visit.depth
-        ));
+        ).into());
     }
     if !(1..=PLAYER_MAX_HP).contains(&visit.max_hp) {
         return Err(format!(
             "{at}.max_hp is {}, outside the player's 1..={PLAYER_MAX_HP}",
             visit.max_hp
-        ));
+        )
+        .into());
     }
     if visit.hp > visit.max_hp {
         return Err(format!(
             "{at}.hp is {} but {at}.max_hp is {}",
             visit.hp, visit.max_hp
-        ));
+        )
+        .into());
     }
     // Monsters spawn only when a floor is built, each on a tile of it.
     if visit.met.len() as u64 > area {
         return Err(format!(
             "{at}.met holds {} monsters, more than the {area} tiles of a floor hold",
             visit.met.len()
-        ));
+        )
+        .into());
     }
     if let Some(danger) = visit.met.iter().find(|d| !(1..=MAX_DANGER).contains(*d)) {
         return Err(format!(
             "{at}.met holds a danger of {danger}, outside 1..={MAX_DANGER}, the dangers content can give"
-        ));
+        ).into());
     }
     // A key picks up at most one pile, of at most MAX_STACK.
     let most_found = keys * u64::from(MAX_STACK);
@@ -443,24 +459,25 @@ fn bound_floor(
         return Err(format!(
             "{at}.items_found is {} but {keys} keys pick up at most {most_found}",
             visit.items_found
-        ));
+        )
+        .into());
     }
     Ok(())
 }
 
 /// How the run ended against where it ended: its deepest floor, a death on
 /// the last floor it stood on, a win on the last depth.
-fn bound_end(run: &BotResult) -> Result<(), String> {
+fn bound_end(run: &BotResult) -> Result<(), Error> {
     let Some(last) = run.floors.last().map(|v| v.depth) else {
         return match run.outcome {
             RecordedOutcome::Died { .. } | RecordedOutcome::Won { .. } => Err(format!(
                 "bot.outcome is {} but bot.floors is empty: the run stood on no floor",
                 run.outcome
-            )),
-            _ if run.deepest != 0 => Err(format!(
-                "bot.deepest is {} but bot.floors is empty",
-                run.deepest
-            )),
+            )
+            .into()),
+            _ if run.deepest != 0 => {
+                Err(format!("bot.deepest is {} but bot.floors is empty", run.deepest).into())
+            }
             _ => Ok(()),
         };
     };
@@ -468,15 +485,16 @@ fn bound_end(run: &BotResult) -> Result<(), String> {
         return Err(format!(
             "bot.deepest is {} but the run's last floor (bot.floors) is depth {last}",
             run.deepest
-        ));
+        )
+        .into());
     }
     match &run.outcome {
         RecordedOutcome::Died { depth, .. } if *depth != last => Err(format!(
             "bot.outcome is a death on depth {depth} but the run's last floor is depth {last}"
-        )),
+        ).into()),
         RecordedOutcome::Won { .. } if last != LAST_DEPTH => Err(format!(
             "bot.outcome is a win but the run's last floor is depth {last}, not the last depth, {LAST_DEPTH}"
-        )),
+        ).into()),
         _ => Ok(()),
     }
 }
@@ -485,7 +503,7 @@ fn bound_end(run: &BotResult) -> Result<(), String> {
 /// seeds it covers, its summary against `folded` (what its results came to)
 /// when it has results, and every figure of the summary within what its
 /// spec and its other figures allow.
-pub fn whole(name: &str, report: &SweepReport, folded: &Folded) -> Result<(), String> {
+pub fn whole(name: &str, report: &SweepReport, folded: &Folded) -> Result<(), Error> {
     format(name, report.format)?;
     content(name, &report.content)?;
     spec(name, &report.spec)?;
@@ -504,7 +522,7 @@ pub fn whole(name: &str, report: &SweepReport, folded: &Folded) -> Result<(), St
             return Err(format!(
                 "{name}: the summary is not the summary of the results (was the file edited?): {}; sweep again with this deja",
                 first_difference(&report.summary, &folded.summary)
-            ));
+            ).into());
         }
     }
     bound_summary(report).map_err(|what| impossible(name, what))
@@ -516,7 +534,7 @@ pub fn whole(name: &str, report: &SweepReport, folded: &Folded) -> Result<(), St
 /// the second, naming it and the first.
 pub fn each_once<'a>(
     reports: impl IntoIterator<Item = (&'a str, &'a SweepReport)>,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let reports: Vec<(&str, &SweepReport)> = reports.into_iter().collect();
     for (later, (name, report)) in reports.iter().enumerate() {
         let same = |(_, earlier): &&(&str, &SweepReport)| {
@@ -528,7 +546,7 @@ pub fn each_once<'a>(
             continue;
         };
         return Err(if first == name {
-            format!("{name}: given twice; give each report once")
+            format!("{name}: given twice; give each report once").into()
         } else {
             let spec = &report.spec;
             let shard = spec.shard.map_or_else(String::new, |s| {
@@ -539,7 +557,7 @@ pub fn each_once<'a>(
                 spec.bot.name(),
                 spec.seeds.start,
                 spec.seeds.end
-            )
+            ).into()
         });
     }
     Ok(())
@@ -577,7 +595,7 @@ impl Checked {
 
 /// Checks a report held in memory, its results with it, as
 /// [`super::read`] checks a file as it reads it.
-pub fn in_memory(name: &str, report: &SweepReport) -> Result<Folded, String> {
+pub fn in_memory(name: &str, report: &SweepReport) -> Result<Folded, Error> {
     format(name, report.format)?;
     spec(name, &report.spec)?;
     let mut results = Results::new(name, &report.spec);
@@ -592,7 +610,7 @@ pub fn in_memory(name: &str, report: &SweepReport) -> Result<Folded, String> {
 /// The summary covers the seeds it says: all of the spec's, or (cut short)
 /// the first of them, marked as an interrupted sweep or ending at a failure
 /// (`--fail-fast`).
-fn coverage(name: &str, report: &SweepReport) -> Result<(), String> {
+fn coverage(name: &str, report: &SweepReport) -> Result<(), Error> {
     let count = report.spec.seed_count();
     let seeds = report.summary.seeds;
     let of = if report.spec.shard.is_some() {
@@ -700,10 +718,39 @@ fn first_difference(stated: &Summary, recomputed: &Summary) -> String {
 /// The summary's figures against each other and the spec: what a summary
 /// is held to when no results recompute it (and what impossible results
 /// would come to when they do).
-fn bound_summary(report: &SweepReport) -> Result<(), String> {
+fn bound_summary(report: &SweepReport) -> Result<(), Error> {
     let spec = &report.spec;
     let s = &report.summary;
-    let area = area(spec);
+    bound_summary_floors(spec, s)?;
+    let grouped: u128 = s.groups.iter().map(|g| u128::from(g.count)).sum();
+    if grouped != u128::from(s.failures) {
+        return Err(format!(
+            "summary.failures is {} but summary.groups count {grouped}",
+            s.failures
+        )
+        .into());
+    }
+    if s.groups.len() > MAX_GROUPS + 1 {
+        return Err(format!(
+            "summary.groups holds {} groups, more than the {} a sweep keeps",
+            s.groups.len(),
+            MAX_GROUPS + 1
+        )
+        .into());
+    }
+    match (&s.bot, spec.bot) {
+        (None, BotKind::None) => Ok(()),
+        (Some(_), BotKind::None) => {
+            Err("summary.bot holds a bot's figures but spec.bot is none".into())
+        }
+        (None, bot) => Err(format!("summary.bot is missing but spec.bot is {bot}").into()),
+        (Some(bot), _) => bound_bot(spec, s.seeds, bot),
+    }
+}
+
+/// The summary's floors: one a seed and depth, each depth's figures within
+/// what its floors can hold.
+fn bound_summary_floors(spec: &SweepSpec, s: &Summary) -> Result<(), Error> {
     let DepthRange { first, last } = spec.depths;
     let depths = u128::from(last - first + 1);
     if u128::from(s.floors) != u128::from(s.seeds) * depths {
@@ -713,95 +760,95 @@ fn bound_summary(report: &SweepReport) -> Result<(), String> {
             s.seeds,
             spec.depths,
             u128::from(s.seeds) * depths
-        ));
+        )
+        .into());
     }
     let mut floors = 0u128;
     for (depth, d) in &s.depths {
-        let at = format!("summary.depths.{depth}");
         if !(first..=last).contains(depth) {
             return Err(format!(
                 "summary.depths holds depth {depth}, outside spec.depths {}",
                 spec.depths
-            ));
+            )
+            .into());
         }
-        if d.floors != s.seeds {
-            return Err(format!(
-                "{at}.floors is {} but summary.seeds is {}: each seed builds each depth once",
-                d.floors, s.seeds
-            ));
-        }
+        bound_depth_figures(spec, s.seeds, &format!("summary.depths.{depth}"), d)?;
         floors += u128::from(d.floors);
-        let built: u128 = d.generators.values().map(|&n| u128::from(n)).sum();
-        if built != u128::from(d.floors) {
-            return Err(format!(
-                "{at}.generators add up to {built} floors but {at}.floors is {}",
-                d.floors
-            ));
-        }
-        if d.out_of_depth > d.floors {
-            return Err(format!(
-                "{at}.out_of_depth is {} but {at}.floors is {}",
-                d.out_of_depth, d.floors
-            ));
-        }
-        if d.mean_reachable > d.mean_walkable {
-            return Err(format!(
-                "{at}.mean_reachable is {} but {at}.mean_walkable is {}",
-                d.mean_reachable, d.mean_walkable
-            ));
-        }
-        let means = [
-            ("mean_walkable", d.mean_walkable),
-            ("mean_rooms", d.mean_rooms),
-            ("mean_stairs_distance", d.mean_stairs_distance),
-        ];
-        if let Some((what, n)) = means.iter().find(|(_, n)| *n > area) {
-            return Err(format!(
-                "{at}.{what} is {n}, more than the {area} tiles of a {}x{} map",
-                spec.map_width, spec.map_height
-            ));
-        }
-        let most = u128::from(d.floors) * u128::from(area);
-        for (what, n) in [("monsters", d.monsters), ("items", d.items)] {
-            if u128::from(n) > most {
-                return Err(format!(
-                    "{at}.{what} is {n} but {} floors of {area} tiles hold at most {most}",
-                    d.floors
-                ));
-            }
-        }
     }
     if floors != u128::from(s.floors) {
         return Err(format!(
             "summary.floors is {} but summary.depths add up to {floors}",
             s.floors
-        ));
+        )
+        .into());
     }
-    let grouped: u128 = s.groups.iter().map(|g| u128::from(g.count)).sum();
-    if grouped != u128::from(s.failures) {
-        return Err(format!(
-            "summary.failures is {} but summary.groups count {grouped}",
-            s.failures
-        ));
-    }
-    if s.groups.len() > MAX_GROUPS + 1 {
-        return Err(format!(
-            "summary.groups holds {} groups, more than the {} a sweep keeps",
-            s.groups.len(),
-            MAX_GROUPS + 1
-        ));
-    }
-    match (&s.bot, spec.bot) {
-        (None, BotKind::None) => Ok(()),
-        (Some(_), BotKind::None) => {
-            Err("summary.bot holds a bot's figures but spec.bot is none".into())
-        }
-        (None, bot) => Err(format!("summary.bot is missing but spec.bot is {bot}")),
-        (Some(bot), _) => bound_bot(spec, s.seeds, bot),
-    }
+    Ok(())
 }
 
-fn bound_bot(spec: &SweepSpec, seeds: u64, bot: &BotSummary) -> Result<(), String> {
+/// One depth's figures (`at` names it): its floors, generators, means and
+/// what they hold.
+fn bound_depth_figures(
+    spec: &SweepSpec,
+    seeds: u64,
+    at: &str,
+    d: &DepthSummary,
+) -> Result<(), Error> {
+    let area = area(spec);
+    if d.floors != seeds {
+        return Err(format!(
+            "{at}.floors is {} but summary.seeds is {seeds}: each seed builds each depth once",
+            d.floors
+        )
+        .into());
+    }
+    let built: u128 = d.generators.values().map(|&n| u128::from(n)).sum();
+    if built != u128::from(d.floors) {
+        return Err(format!(
+            "{at}.generators add up to {built} floors but {at}.floors is {}",
+            d.floors
+        )
+        .into());
+    }
+    if d.out_of_depth > d.floors {
+        return Err(format!(
+            "{at}.out_of_depth is {} but {at}.floors is {}",
+            d.out_of_depth, d.floors
+        )
+        .into());
+    }
+    if d.mean_reachable > d.mean_walkable {
+        return Err(format!(
+            "{at}.mean_reachable is {} but {at}.mean_walkable is {}",
+            d.mean_reachable, d.mean_walkable
+        )
+        .into());
+    }
+    let means = [
+        ("mean_walkable", d.mean_walkable),
+        ("mean_rooms", d.mean_rooms),
+        ("mean_stairs_distance", d.mean_stairs_distance),
+    ];
+    if let Some((what, n)) = means.iter().find(|(_, n)| *n > area) {
+        return Err(format!(
+            "{at}.{what} is {n}, more than the {area} tiles of a {}x{} map",
+            spec.map_width, spec.map_height
+        )
+        .into());
+    }
+    let most = u128::from(d.floors) * u128::from(area);
+    for (what, n) in [("monsters", d.monsters), ("items", d.items)] {
+        if u128::from(n) > most {
+            return Err(format!(
+                "{at}.{what} is {n} but {} floors of {area} tiles hold at most {most}",
+                d.floors
+            )
+            .into());
+        }
+    }
+    Ok(())
+}
+
+fn bound_bot(spec: &SweepSpec, seeds: u64, bot: &BotSummary) -> Result<(), Error> {
     bound_bot_presses(spec, seeds, bot)?;
     let depths = Depths {
         bot,
@@ -821,26 +868,28 @@ fn bound_bot(spec: &SweepSpec, seeds: u64, bot: &BotSummary) -> Result<(), Strin
         return Err(format!(
             "summary.bot.by_depth's items_found add up to {items_found} but {} keys pick up at most {most_found}",
             bot.keys
-        ));
+        ).into());
     }
     if items_used > u128::from(bot.keys) {
         return Err(format!(
             "summary.bot.by_depth's items_used add up to {items_used} but summary.bot.keys is {}",
             bot.keys
-        ));
+        )
+        .into());
     }
     let last = depths.play(LAST_DEPTH);
     if bot.wins > last.entered - last.died {
         return Err(format!(
             "summary.bot.wins is {} but {} runs entered the last depth, {LAST_DEPTH}, and {} died there",
             bot.wins, last.entered, last.died
-        ));
+        ).into());
     }
     let deaths: u128 = bot.deaths.values().map(|&n| u128::from(n)).sum();
     if deaths != died {
         return Err(format!(
             "summary.bot.deaths add up to {deaths} but summary.bot.by_depth's died add up to {died}"
-        ));
+        )
+        .into());
     }
     outcomes(bot, deaths)?;
     killers(bot)
@@ -870,39 +919,43 @@ impl Depths<'_> {
 /// Runs, wins, keys, turns and commands: one run a seed, no more wins than
 /// runs, no more keys or turns than the runs allow, no more commands than
 /// keys.
-fn bound_bot_presses(spec: &SweepSpec, seeds: u64, bot: &BotSummary) -> Result<(), String> {
+fn bound_bot_presses(spec: &SweepSpec, seeds: u64, bot: &BotSummary) -> Result<(), Error> {
     let runs = bot.runs;
     if runs != seeds {
         return Err(format!(
             "summary.bot.runs is {runs} but summary.seeds is {seeds}: the bot plays every seed"
-        ));
+        )
+        .into());
     }
     if bot.wins > runs {
         return Err(format!(
             "summary.bot.wins is {} but summary.bot.runs is {runs}",
             bot.wins
-        ));
+        )
+        .into());
     }
     let rate = u128::from(bot.wins) * 1000 / u128::from(runs.max(1));
     if u128::from(bot.win_rate_permille) != rate {
         return Err(format!(
             "summary.bot.win_rate_permille is {} but {} wins of {runs} runs make {rate}",
             bot.win_rate_permille, bot.wins
-        ));
+        )
+        .into());
     }
     let most_keys = u128::from(runs) * u128::from(spec.keys);
     if u128::from(bot.keys) > most_keys {
         return Err(format!(
             "summary.bot.keys is {} but {runs} runs of at most {} keys (spec.keys) press at most {most_keys}",
             bot.keys, spec.keys
-        ));
+        ).into());
     }
     let most_turns = u128::from(runs) * u128::from(u32::MAX);
     if u128::from(bot.turns) > most_turns {
         return Err(format!(
             "summary.bot.turns is {} but {runs} runs' clocks count at most {most_turns}",
             bot.turns
-        ));
+        )
+        .into());
     }
     let mut pressed = 0u128;
     for (command, [times, worked]) in &bot.commands {
@@ -910,7 +963,8 @@ fn bound_bot_presses(spec: &SweepSpec, seeds: u64, bot: &BotSummary) -> Result<(
             return Err(format!(
                 "summary.bot.commands[{}] worked {worked} times but was pressed {times}",
                 quoted(command)
-            ));
+            )
+            .into());
         }
         pressed += u128::from(*times);
     }
@@ -918,7 +972,8 @@ fn bound_bot_presses(spec: &SweepSpec, seeds: u64, bot: &BotSummary) -> Result<(
         return Err(format!(
             "summary.bot.commands add up to {pressed} presses but summary.bot.keys is {}",
             bot.keys
-        ));
+        )
+        .into());
     }
     Ok(())
 }
@@ -926,18 +981,20 @@ fn bound_bot_presses(spec: &SweepSpec, seeds: u64, bot: &BotSummary) -> Result<(
 /// The depths the counts are kept by, and the runs at the top: every depth
 /// within the game's, the runs that entered depth 1 and those that stood on
 /// no floor adding up to the runs, no more deaths on a depth than entered.
-fn bound_depth_counts(depths: &Depths) -> Result<(), String> {
+fn bound_depth_counts(depths: &Depths) -> Result<(), Error> {
     let bot = depths.bot;
     let runs = bot.runs;
     if let Some(depth) = bot.by_depth.keys().find(|d| !(1..=LAST_DEPTH).contains(*d)) {
         return Err(format!(
             "summary.bot.by_depth holds depth {depth}, outside the game's 1..={LAST_DEPTH}"
-        ));
+        )
+        .into());
     }
     if let Some(depth) = bot.deepest.keys().find(|d| **d > LAST_DEPTH) {
         return Err(format!(
             "summary.bot.deepest holds depth {depth}, past the last depth, {LAST_DEPTH}"
-        ));
+        )
+        .into());
     }
     if runs > 0 && bot.by_depth.is_empty() && bot.keys > 0 {
         return Err(
@@ -948,7 +1005,8 @@ fn bound_depth_counts(depths: &Depths) -> Result<(), String> {
         return Err(format!(
             "summary.bot.by_depth.1.entered is {} but summary.bot.runs is {runs}",
             depths.entered(1)
-        ));
+        )
+        .into());
     }
     // A run that never stood on a floor (its start failed) is counted as
     // reaching depth 0.
@@ -958,7 +1016,7 @@ fn bound_depth_counts(depths: &Depths) -> Result<(), String> {
             depths.reached(0),
             depths.entered(1),
             runs - depths.entered(1)
-        ));
+        ).into());
     }
     // Deaths where no run entered first: the plainest of what follows.
     for (d, p) in &bot.by_depth {
@@ -966,7 +1024,8 @@ fn bound_depth_counts(depths: &Depths) -> Result<(), String> {
             return Err(format!(
                 "summary.bot.by_depth.{d}.died is {} but summary.bot.by_depth.{d}.entered is {}",
                 p.died, p.entered
-            ));
+            )
+            .into());
         }
     }
     Ok(())
@@ -975,7 +1034,7 @@ fn bound_depth_counts(depths: &Depths) -> Result<(), String> {
 /// One depth's play: runs go deeper only from the floor above, the runs
 /// that ended there are its deaths and the rest, its killers add up to its
 /// deaths, its arrivals' hit points and the monsters met within the rules.
-fn bound_depth(depths: &Depths, d: u32, area: u64) -> Result<(), String> {
+fn bound_depth(depths: &Depths, d: u32, area: u64) -> Result<(), Error> {
     let p = depths.play(d);
     let at = format!("summary.bot.by_depth.{d}");
     let deeper = if d == LAST_DEPTH {
@@ -988,50 +1047,54 @@ fn bound_depth(depths: &Depths, d: u32, area: u64) -> Result<(), String> {
             "summary.bot.by_depth.{}.entered is {deeper} but {at}.entered is {}: a run goes deeper only from the floor above",
             d + 1,
             p.entered
-        ));
+        ).into());
     }
     let ended = p.entered - deeper;
     if p.died > ended {
         return Err(format!(
             "{at}.died is {} but of the {} runs that entered, {deeper} went deeper",
             p.died, p.entered
-        ));
+        )
+        .into());
     }
     if depths.reached(d) != ended {
         return Err(format!(
             "summary.bot.deepest.{d} is {} but {} runs entered depth {d} and {deeper} went deeper",
             depths.reached(d),
             p.entered
-        ));
+        )
+        .into());
     }
     let killed: u128 = p.killers.values().map(|&n| u128::from(n)).sum();
     if killed != u128::from(p.died) {
         return Err(format!(
             "{at}.killers add up to {killed} but {at}.died is {}",
             p.died
-        ));
+        )
+        .into());
     }
     if let Some(decile) = p.hp_deciles.keys().find(|k| **k > 10) {
-        return Err(format!("{at}.hp_deciles holds {decile}, past 10 (100%)"));
+        return Err(format!("{at}.hp_deciles holds {decile}, past 10 (100%)").into());
     }
     let arrivals: u128 = p.hp_deciles.values().map(|&n| u128::from(n)).sum();
     if arrivals != u128::from(p.entered) {
         return Err(format!(
             "{at}.hp_deciles add up to {arrivals} but {at}.entered is {}",
             p.entered
-        ));
+        )
+        .into());
     }
     let most_hp = u128::from(p.entered) * u128::from(PLAYER_MAX_HP.unsigned_abs());
     if u128::from(p.hp_on_arrival) > most_hp {
         return Err(format!(
             "{at}.hp_on_arrival is {} but {} runs of at most {PLAYER_MAX_HP} hit points arrive with at most {most_hp}",
             p.hp_on_arrival, p.entered
-        ));
+        ).into());
     }
     if let Some(danger) = p.met.keys().find(|k| !(1..=MAX_DANGER).contains(*k)) {
         return Err(format!(
             "{at}.met holds a danger of {danger}, outside 1..={MAX_DANGER}, the dangers content can give"
-        ));
+        ).into());
     }
     let met: u128 = p.met.values().map(|&n| u128::from(n)).sum();
     let most_met = u128::from(p.entered) * u128::from(area);
@@ -1039,14 +1102,14 @@ fn bound_depth(depths: &Depths, d: u32, area: u64) -> Result<(), String> {
         return Err(format!(
             "{at}.met counts {met} monsters but {} runs on floors of {area} tiles meet at most {most_met}",
             p.entered
-        ));
+        ).into());
     }
     Ok(())
 }
 
 /// The outcomes account for every run, once: they add up to the runs, and
 /// agree with the wins and the deaths counted beside them.
-fn outcomes(bot: &BotSummary, deaths: u128) -> Result<(), String> {
+fn outcomes(bot: &BotSummary, deaths: u128) -> Result<(), Error> {
     let o = &bot.outcomes;
     let counted = o.total();
     if counted != u128::from(bot.runs) {
@@ -1059,19 +1122,21 @@ fn outcomes(bot: &BotSummary, deaths: u128) -> Result<(), String> {
             "summary.bot.outcomes add up to {counted} ({}) but summary.bot.runs is {}: every run ends one way",
             each.join(", "),
             bot.runs
-        ));
+        ).into());
     }
     if o.won != bot.wins {
         return Err(format!(
             "summary.bot.outcomes.won is {} but summary.bot.wins is {}",
             o.won, bot.wins
-        ));
+        )
+        .into());
     }
     if u128::from(o.died) != deaths {
         return Err(format!(
             "summary.bot.outcomes.died is {} but summary.bot.deaths add up to {deaths}",
             o.died
-        ));
+        )
+        .into());
     }
     Ok(())
 }
@@ -1079,7 +1144,7 @@ fn outcomes(bot: &BotSummary, deaths: u128) -> Result<(), String> {
 /// The killers by depth (what the balance report's chart stacks) are the
 /// deaths' causes by [`super::killer`] (what the text summary and the key
 /// figures rank, [`super::killers`]), kind by kind.
-fn killers(bot: &BotSummary) -> Result<(), String> {
+fn killers(bot: &BotSummary) -> Result<(), Error> {
     let mut by_depth = std::collections::BTreeMap::<&str, u128>::new();
     for play in bot.by_depth.values() {
         for (kind, n) in &play.killers {
@@ -1101,7 +1166,7 @@ fn killers(bot: &BotSummary) -> Result<(), String> {
             return Err(format!(
                 "summary.bot.by_depth's killers count {a} deaths by {} but summary.bot.deaths count {b}",
                 quoted(kind)
-            ));
+            ).into());
         }
     }
     Ok(())
@@ -1327,7 +1392,7 @@ mod tests {
                 ..real.clone()
             };
             edit(&mut alone);
-            let err = in_memory("a.json", &alone).expect_err(what);
+            let err = in_memory("a.json", &alone).expect_err(what).to_string();
             assert!(err.starts_with("a.json: "), "{what}: {err}");
             assert!(err.contains(said), "{what}: {said:?} not in {err}");
             assert!(err.contains("sweep again with this deja"), "{what}: {err}");
@@ -1335,7 +1400,7 @@ mod tests {
             // spec is refused before any result is read).
             let mut whole = real.clone();
             edit(&mut whole);
-            let err = in_memory("a.json", &whole).expect_err(what);
+            let err = in_memory("a.json", &whole).expect_err(what).to_string();
             let figure = said.split(' ').next().unwrap();
             assert!(err.contains(figure), "{what}: {figure:?} not in {err}");
         }
@@ -1415,7 +1480,7 @@ mod tests {
         for (what, edit, said) in cases {
             let mut report = real.clone();
             edit(&mut report);
-            let err = in_memory("a.json", &report).expect_err(what);
+            let err = in_memory("a.json", &report).expect_err(what).to_string();
             assert!(err.starts_with("a.json: "), "{what}: {err}");
             assert!(err.contains(said), "{what}: {said:?} not in {err}");
         }

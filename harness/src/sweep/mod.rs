@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use game_core::content::Content;
 
+use crate::plumbing::error::Error;
 use crate::sweep::bots::BotKind;
 
 pub mod baseline;
@@ -74,7 +75,7 @@ pub fn run(
     options: RunOptions,
     progress: &(dyn Fn(&SeedResult) + Sync),
     each: &mut (dyn FnMut(&SeedResult) + Send),
-) -> Result<SweepReport, String> {
+) -> Result<SweepReport, Error> {
     use rayon::iter::{ParallelBridge as _, ParallelIterator as _};
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::{Condvar, Mutex};

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::plumbing::error::Error;
 use crate::sweep::results::{Incomplete, SeedResult, Summary, SweepReport};
 use crate::sweep::spec::SweepSpec;
 
@@ -59,7 +60,7 @@ pub struct ResultsFile {
 impl ResultsFile {
     /// Results for the report at `path`; the scratch file is made now, so a
     /// directory that cannot take it fails before the sweep starts.
-    pub fn beside(path: &std::path::Path) -> Result<ResultsFile, String> {
+    pub fn beside(path: &std::path::Path) -> Result<ResultsFile, Error> {
         Ok(ResultsFile {
             path: path.to_path_buf(),
             scratch: std::io::BufWriter::new(crate::plumbing::files::scratch_beside(path)?),
@@ -86,10 +87,10 @@ impl ResultsFile {
 
     /// Writes the report: `report`'s fields with the results added so far
     /// (`report.results` is not read).
-    pub fn write(self, report: &SweepReport) -> Result<(), String> {
+    pub fn write(self, report: &SweepReport) -> Result<(), Error> {
         use std::io::Seek as _;
         if let Some(error) = self.error {
-            return Err(error);
+            return Err(error.into());
         }
         let scratch_failed = |e: std::io::Error| {
             format!(
@@ -108,7 +109,6 @@ impl ResultsFile {
                 .map_err(std::io::Error::other)?;
             out.write_all(b"\n")
         })
-        .map_err(String::from)
     }
 }
 

@@ -19,6 +19,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 
 use super::check::{self, Checked, Folded};
 use super::{Incomplete, SeedResult, Summary, SweepReport, SweepSpec};
+use crate::plumbing::error::Error;
 
 /// The largest sweep report read.
 pub const REPORT_LIMIT: u64 = 256 * 1024 * 1024;
@@ -39,12 +40,12 @@ pub enum Keep {
 /// Reads and checks the sweep report at `path`. Malformed JSON is refused
 /// naming file:line:column; a report that fails its checks, naming the file
 /// and the figure.
-pub fn file(path: &Path, keep: Keep) -> Result<Checked, String> {
+pub fn file(path: &Path, keep: Keep) -> Result<Checked, Error> {
     let name = crate::plumbing::printable::path(path);
     if let Err(e) = std::fs::metadata(path)
         && e.kind() == std::io::ErrorKind::NotFound
     {
-        return Err(format!("{name}: no such file; {GIVE}"));
+        return Err(format!("{name}: no such file; {GIVE}").into());
     }
     let refusal = RefCell::new(None);
     let (report, folded) = parse(path, &name, &refusal, |json| {
@@ -84,13 +85,11 @@ fn parse<T>(
     name: &str,
     refusal: &RefCell<Option<String>>,
     visit: impl FnOnce(&mut Json) -> Result<T, serde_json::Error>,
-) -> Result<T, String> {
+) -> Result<T, Error> {
     let file = crate::plumbing::files::open_regular(path)?;
     let len = file.metadata().map_err(|e| format!("{name}: {e}"))?.len();
     if len > REPORT_LIMIT {
-        return Err(format!(
-            "{name}: {len} bytes is over the {REPORT_LIMIT}-byte limit"
-        ));
+        return Err(format!("{name}: {len} bytes is over the {REPORT_LIMIT}-byte limit").into());
     }
     // The limit holds while reading too: a file that grows is still refused.
     let limited = Limited {
@@ -101,23 +100,25 @@ fn parse<T>(
     skip_byte_order_mark(&mut reader).map_err(|e| format!("{name}: {e}"))?;
     let mut json = serde_json::Deserializer::from_reader(reader);
     let parsed = visit(&mut json).and_then(|read| json.end().map(|()| read));
-    parsed.map_err(|e| {
-        if let Some(message) = refusal.take() {
-            return message;
-        }
-        if e.is_io() {
-            return format!("{name}: {e}");
-        }
-        // serde_json ends its message with the place, which leads here.
-        let message = e.to_string();
-        let place = format!(" at line {} column {}", e.line(), e.column());
-        format!(
-            "{name}:{}:{}: not a sweep report: {}; {GIVE}",
-            e.line(),
-            e.column(),
-            message.strip_suffix(&place).unwrap_or(&message)
-        )
-    })
+    parsed
+        .map_err(|e| {
+            if let Some(message) = refusal.take() {
+                return message;
+            }
+            if e.is_io() {
+                return format!("{name}: {e}");
+            }
+            // serde_json ends its message with the place, which leads here.
+            let message = e.to_string();
+            let place = format!(" at line {} column {}", e.line(), e.column());
+            format!(
+                "{name}:{}:{}: not a sweep report: {}; {GIVE}",
+                e.line(),
+                e.column(),
+                message.strip_suffix(&place).unwrap_or(&message)
+            )
+        })
+        .map_err(Error::from)
 }
 
 /// Skips a byte-order mark at the start of `reader`, as every reader of
@@ -209,7 +210,7 @@ impl<'de> Visitor<'de> for ReportSeed<'_> {
                 "format" => {
                     once(&format, "format")?;
                     let value = map.next_value()?;
-                    check::format(name, value).map_err(|m| self.refuse(m))?;
+                    check::format(name, value).map_err(|m| self.refuse(m.to_string()))?;
                     format = Some(value);
                 }
                 "game" => {
@@ -219,13 +220,13 @@ impl<'de> Visitor<'de> for ReportSeed<'_> {
                 "content" => {
                     once(&content, "content")?;
                     let value: String = map.next_value()?;
-                    check::content(name, &value).map_err(|m| self.refuse(m))?;
+                    check::content(name, &value).map_err(|m| self.refuse(m.to_string()))?;
                     content = Some(value);
                 }
                 "spec" => {
                     once(&spec, "spec")?;
                     let value: SweepSpec = map.next_value()?;
-                    check::spec(name, &value).map_err(|m| self.refuse(m))?;
+                    check::spec(name, &value).map_err(|m| self.refuse(m.to_string()))?;
                     spec = Some(value);
                 }
                 "incomplete" => {
@@ -340,8 +341,8 @@ impl<'de> Visitor<'de> for ResultsSeed<'_, '_> {
     fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Self::Value, S::Error> {
         let mut kept = Vec::new();
         while let Some(result) = seq.next_element::<SeedResult>()? {
-            if let Err(message) = self.results.add(&result) {
-                *self.refusal.borrow_mut() = Some(message);
+            if let Err(error) = self.results.add(&result) {
+                *self.refusal.borrow_mut() = Some(error.to_string());
                 return Err(de::Error::custom("refused by its checks"));
             }
             if self.keep == Keep::Results {

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::plumbing::error::Error;
 use crate::recording::RecordedOutcome;
 use crate::sweep::REPORT_FORMAT;
 use crate::sweep::bots::BotKind;
@@ -209,7 +210,7 @@ impl Tally {
 /// Merges shard reports into the report of the whole sweep. Each checked
 /// itself as it was read ([`read::file`]); together they must be the same
 /// sweep (spec, game, content), each complete, and hold every shard once.
-pub fn merge(checked: Vec<check::Checked>) -> Result<SweepReport, String> {
+pub fn merge(checked: Vec<check::Checked>) -> Result<SweepReport, Error> {
     let named: Vec<(String, SweepReport)> = checked
         .into_iter()
         .map(check::Checked::into_parts)
@@ -233,7 +234,8 @@ pub fn merge(checked: Vec<check::Checked>) -> Result<SweepReport, String> {
             return Err(format!(
                 "{name} was made by {} with content {}, {first_name} by {} with content {}",
                 report.game, report.content, first.game, first.content
-            ));
+            )
+            .into());
         }
         let this = SweepSpec {
             shard: None,
@@ -243,7 +245,8 @@ pub fn merge(checked: Vec<check::Checked>) -> Result<SweepReport, String> {
             return Err(format!(
                 "{name} sweeps something other than {first_name}: {}",
                 this.differences(&unsharded).join("; ")
-            ));
+            )
+            .into());
         }
         // The check of its spec held the shard's index to 1..=its count.
         let shard = report.spec.shard.unwrap_or(Shard { index: 1, count: 1 });
@@ -251,7 +254,8 @@ pub fn merge(checked: Vec<check::Checked>) -> Result<SweepReport, String> {
             return Err(format!(
                 "{name} is shard {}/{}, not one of {count}",
                 shard.index, shard.count
-            ));
+            )
+            .into());
         }
         // A shard given twice is the same sweep twice: each_once refused it.
         seen[(shard.index - 1) as usize] = true;
@@ -259,13 +263,14 @@ pub fn merge(checked: Vec<check::Checked>) -> Result<SweepReport, String> {
         seeds = seeds.saturating_add(report.results.len() as u64);
     }
     if let Some(missing) = seen.iter().position(|s| !s) {
-        return Err(format!("shard {}/{count} is missing", missing + 1));
+        return Err(format!("shard {}/{count} is missing", missing + 1).into());
     }
     if seeds > check::MOST_RESULTS {
         return Err(format!(
             "these shards hold {seeds} seeds' results, more than the {} one merge adds up",
             check::MOST_RESULTS
-        ));
+        )
+        .into());
     }
     let (game, content) = (first.game.clone(), first.content.clone());
     let mut results: Vec<SeedResult> = named.into_iter().flat_map(|(_, r)| r.results).collect();
@@ -285,18 +290,18 @@ pub fn merge(checked: Vec<check::Checked>) -> Result<SweepReport, String> {
 /// held them to be the first of its seeds, in order, and its summary to be
 /// theirs). A report cut short (by --fail-fast or an interruption) is
 /// refused, naming the file and seed.
-fn complete(name: &str, report: &SweepReport) -> Result<(), String> {
+fn complete(name: &str, report: &SweepReport) -> Result<(), Error> {
     if let Some(cut) = &report.incomplete {
         return Err(format!(
             "{name}: the sweep was {} after {} of its {} seeds; an incomplete report cannot be merged (run it again)",
             cut.reason, cut.covered, cut.of
-        ));
+        ).into());
     }
     let held = report.results.len();
     if let Some(wanted) = report.spec.seeds().nth(held) {
         return Err(format!(
             "{name}: the results stop before seed {wanted}; a sweep cut short (--fail-fast, interrupted) cannot be merged"
-        ));
+        ).into());
     }
     Ok(())
 }

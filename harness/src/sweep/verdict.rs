@@ -1,6 +1,7 @@
 //! What a sweep found, in words for people: its groups of failures, as
 //! `deja sweep` and `deja probe` print them, and where those words go.
 
+use crate::plumbing::error::Error;
 use crate::sweep::FailureGroup;
 
 /// The most failure groups printed; the JSON report holds them all.
@@ -9,7 +10,7 @@ pub const GROUPS_PRINTED: usize = 30;
 /// Prints each group of failures: its signature, count and first seed, the
 /// smallest case and the command that reproduces it. `name` says which
 /// sweep (the probe runs several).
-pub fn print_groups(name: &str, groups: &[FailureGroup], text: &Text) -> Result<(), String> {
+pub fn print_groups(name: &str, groups: &[FailureGroup], text: &Text) -> Result<(), Error> {
     // A merged report's signatures and commands are its file's text, and a
     // command names the directory given: each escaped where it is put.
     let escape = crate::plumbing::printable::escape;
@@ -50,12 +51,12 @@ impl Text {
     /// Words on standard error.
     pub const STDERR: Text = Text { to_stderr: true };
 
-    pub fn say(&self, line: impl std::fmt::Display) -> Result<(), String> {
+    pub fn say(&self, line: impl std::fmt::Display) -> Result<(), Error> {
         if self.to_stderr {
             crate::plumbing::output::err(format_args!("{line}"));
             Ok(())
         } else {
-            crate::plumbing::output::out(line).map_err(String::from)
+            crate::plumbing::output::out(line)
         }
     }
 }

@@ -4,11 +4,12 @@
 use std::time::Instant;
 
 use super::{BenchArgs, BenchFigure, Row, Target, grouped, runs_text};
+use crate::plumbing::error::Error;
 
 /// The `intents` target's body on 64-intent inputs, natively on this
 /// thread, as `cargo bench -p harness --bench fuzz` runs it: every input
 /// once first (a fuzzer's started games are kept), then timed.
-pub(super) fn fuzz_row(args: &BenchArgs) -> Result<Row, String> {
+pub(super) fn fuzz_row(args: &BenchArgs) -> Result<Row, Error> {
     use crate::fuzz::bench::{INTENTS_EACH, SEEDS, intents_inputs};
     let count = usize::try_from(args.fuzz_inputs).map_err(|_| "--fuzz-inputs is too large here")?;
     crate::plumbing::output::note(format_args!(

@@ -1,16 +1,16 @@
 //! The memory rows: the peak of a random-bot sweep writing its JSON report,
 //! at two sizes, each a child process measured by `wait4`.
 
-use crate::plumbing::exit;
-
 use super::{
     BenchArgs, BenchFigure, FLAT_MIB, Row, SWEEP_JOBS, Scratch, Target, grouped, runs_text,
 };
+use crate::plumbing::error::Error;
+use crate::plumbing::exit::Exit;
 
 /// The peak memory of a random-bot sweep writing its JSON report, for
 /// `--memory-seeds` seeds and a tenth of them.
 #[cfg(unix)]
-pub(super) fn memory_rows(args: &BenchArgs, scratch: &Scratch) -> Result<Vec<Row>, String> {
+pub(super) fn memory_rows(args: &BenchArgs, scratch: &Scratch) -> Result<Vec<Row>, Error> {
     let many = args.memory_seeds;
     let few = (many / 10).max(1);
     let floor = own_peak_kib();
@@ -26,13 +26,14 @@ pub(super) fn memory_rows(args: &BenchArgs, scratch: &Scratch) -> Result<Vec<Row
         for (i, seeds) in [few, many].into_iter().enumerate() {
             let (code, kib) = peak_of_child(&memory_sweep_args(seeds), &scratch.dir)?;
             match code {
-                exit::OK => {}
-                exit::FAILURE => found[i] += 1,
+                code if code == Exit::Ok.code() => {}
+                code if code == Exit::Failure.code() => found[i] += 1,
                 code => {
                     return Err(format!(
                         "the memory sweep `deja {}` exited with {code}",
                         memory_sweep_args(seeds).join(" ")
-                    ));
+                    )
+                    .into());
                 }
             }
             peaks[i].push(kib as f64 / 1024.0);
@@ -84,7 +85,7 @@ pub(super) fn memory_rows(args: &BenchArgs, scratch: &Scratch) -> Result<Vec<Row
 }
 
 #[cfg(not(unix))]
-pub(super) fn memory_rows(_args: &BenchArgs, _scratch: &Scratch) -> Result<Vec<Row>, String> {
+pub(super) fn memory_rows(_args: &BenchArgs, _scratch: &Scratch) -> Result<Vec<Row>, Error> {
     crate::plumbing::output::note(
         "bench: peak memory is measured on Unix only (wait4's rusage); left out",
     );
@@ -115,7 +116,7 @@ pub(super) fn memory_sweep_args(seeds: u64) -> Vec<String> {
 /// its peak resident memory in KiB. The child is reaped by `wait4`, not
 /// by `Child::wait`: wait4 gives its rusage.
 #[cfg(unix)]
-pub(super) fn peak_of_child(args: &[String], dir: &std::path::Path) -> Result<(u8, u64), String> {
+pub(super) fn peak_of_child(args: &[String], dir: &std::path::Path) -> Result<(u8, u64), Error> {
     use std::process::{Command, Stdio};
     let exe = std::env::current_exe().map_err(|e| format!("finding deja's own executable: {e}"))?;
     let child = Command::new(&exe)
@@ -138,7 +139,7 @@ pub(super) fn peak_of_child(args: &[String], dir: &std::path::Path) -> Result<(u
         }
         let e = std::io::Error::last_os_error();
         if e.kind() != std::io::ErrorKind::Interrupted {
-            return Err(format!("waiting for the memory sweep: {e}"));
+            return Err(format!("waiting for the memory sweep: {e}").into());
         }
     }
     if !libc::WIFEXITED(status) {
@@ -146,7 +147,8 @@ pub(super) fn peak_of_child(args: &[String], dir: &std::path::Path) -> Result<(u
             "the memory sweep `deja {}` did not exit: ended by signal {}",
             args.join(" "),
             libc::WTERMSIG(status)
-        ));
+        )
+        .into());
     }
     let code = u8::try_from(libc::WEXITSTATUS(status)).unwrap_or(u8::MAX);
     Ok((code, max_rss_kib(usage.ru_maxrss)))

@@ -36,7 +36,6 @@ use game_core::content::Content;
 use serde::Serialize;
 
 use crate::commands::args::{Format, parse_seed_range};
-use crate::plumbing::exit;
 
 mod fuzz;
 mod memory;
@@ -45,6 +44,8 @@ mod replaying;
 mod runs;
 mod sweeps;
 
+use crate::plumbing::error::{CommandResult, Error};
+use crate::plumbing::exit::Exit;
 use fuzz::fuzz_row;
 use memory::memory_rows;
 use pressing::press_row;
@@ -280,7 +281,7 @@ struct Record<'a> {
     rows: &'a [Row],
 }
 
-pub fn run(args: BenchArgs) -> Result<u8, String> {
+pub fn run(args: BenchArgs) -> CommandResult {
     let json_to = args.json.clone().or_else(|| {
         (args.format == Format::Json).then(|| args.output.clone().unwrap_or_else(|| "-".into()))
     });
@@ -311,12 +312,12 @@ pub fn run(args: BenchArgs) -> Result<u8, String> {
             .position(|f| f.name() == row.figure)
             .unwrap_or(usize::MAX)
     });
-    let say = |line: String| -> Result<(), String> {
+    let say = |line: String| -> Result<(), Error> {
         if table_to_stderr {
             crate::plumbing::output::err(format_args!("{line}"));
             Ok(())
         } else {
-            crate::plumbing::output::out(line).map_err(String::from)
+            crate::plumbing::output::out(line)
         }
     };
     for line in table(&rows) {
@@ -331,13 +332,13 @@ pub fn run(args: BenchArgs) -> Result<u8, String> {
         seconds,
         laps.spent.join(", ")
     ));
-    Ok(exit::OK)
+    Ok(Exit::Ok)
 }
 
 /// Every figure `--only` chose, measured in the table's groups: memory
 /// first, while this process is small (see the module's note), then the
 /// sweeps, the replayed runs' figures and the fuzz body.
-fn measure(args: &BenchArgs, laps: &mut Laps) -> Result<Vec<Row>, String> {
+fn measure(args: &BenchArgs, laps: &mut Laps) -> Result<Vec<Row>, Error> {
     let chosen = |figure: BenchFigure| args.only.is_empty() || args.only.contains(&figure);
     let mut rows = Vec::new();
     let scratch = Scratch::new()?;
@@ -400,7 +401,7 @@ fn measure(args: &BenchArgs, laps: &mut Laps) -> Result<Vec<Row>, String> {
 }
 
 /// The JSON record of every row, written to `path`.
-fn write_record(path: &Path, rows: &[Row], seconds: f64) -> Result<(), String> {
+fn write_record(path: &Path, rows: &[Row], seconds: f64) -> Result<(), Error> {
     let record = Record {
         format: RECORD_FORMAT,
         game: format!("{} {}", game_core::GAME_NAME, game_core::GAME_VERSION),
@@ -580,7 +581,7 @@ struct Scratch {
 }
 
 impl Scratch {
-    fn new() -> Result<Scratch, String> {
+    fn new() -> Result<Scratch, Error> {
         let dir = crate::plumbing::files::fresh_dir(
             &std::env::temp_dir(),
             &format!("deja-bench-{}", std::process::id()),

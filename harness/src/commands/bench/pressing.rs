@@ -20,6 +20,7 @@ use crate::replay;
 use crate::run::runner::Runner;
 
 use super::{BenchArgs, BenchFigure, Row, Target, counted, grouped, median, runs_text};
+use crate::plumbing::error::Error;
 
 /// The checked press against the bare one, on the same keys: each measure
 /// presses every run's keys both ways (the runs started untimed), and the
@@ -28,7 +29,7 @@ pub(super) fn press_row(
     args: &BenchArgs,
     mix: &[Recording],
     content: &Arc<Content>,
-) -> Result<Row, String> {
+) -> Result<Row, Error> {
     crate::plumbing::output::note(format_args!(
         "bench: the checked press against the bare press, {}",
         runs_text(args.runs)
@@ -66,7 +67,7 @@ pub(super) fn press_row(
 }
 
 /// Seconds the runs' keys take bare and checked.
-fn time_both(runs: &[Recording], content: &Arc<Content>) -> Result<(f64, f64), String> {
+fn time_both(runs: &[Recording], content: &Arc<Content>) -> Result<(f64, f64), Error> {
     let (mut bare, mut checked) = (Duration::ZERO, Duration::ZERO);
     for run in runs {
         bare += bare_presses(run, content)?;
@@ -78,7 +79,7 @@ fn time_both(runs: &[Recording], content: &Arc<Content>) -> Result<(f64, f64), S
 
 /// The explorer bot's runs on `seeds` seeds from `seed`, as its sweep plays
 /// them (its key limit and progress limit).
-fn explorer_runs(seed: u64, seeds: u64, content: &Arc<Content>) -> Result<Vec<Recording>, String> {
+fn explorer_runs(seed: u64, seeds: u64, content: &Arc<Content>) -> Result<Vec<Recording>, Error> {
     use crate::sweep::bots::{BotKind, bot};
     let settings = crate::run::runner::Settings {
         progress_limit: Some(crate::sweep::default_progress_limit(BotKind::Explorer)),
@@ -102,7 +103,8 @@ fn explorer_runs(seed: u64, seeds: u64, content: &Arc<Content>) -> Result<Vec<Re
             return Err(format!(
                 "the explorer's bench run on seed {run_seed} failed at step {}: {}",
                 failure.step, failure.kind
-            ));
+            )
+            .into());
         }
         runs.push(runner.recording("deja bench: the explorer's keys".into()));
     }
@@ -113,13 +115,13 @@ fn explorer_runs(seed: u64, seeds: u64, content: &Arc<Content>) -> Result<Vec<Re
 const EXPLORER_KEYS: u64 = 3000;
 
 /// The time `Game::press` alone takes over the run's keys.
-fn bare_presses(recording: &Recording, content: &Arc<Content>) -> Result<Duration, String> {
+fn bare_presses(recording: &Recording, content: &Arc<Content>) -> Result<Duration, Error> {
     let config = replay::config_of(recording, content.clone());
     let mut game = Game::new_at_depth(config, recording.start_depth).map_err(|e| e.to_string())?;
     let started = Instant::now();
     for &key in &recording.keys {
         if let Err(stuck) = game.press(key) {
-            return Err(format!("a bench run got stuck on a bare press: {stuck}"));
+            return Err(format!("a bench run got stuck on a bare press: {stuck}").into());
         }
     }
     Ok(started.elapsed())
@@ -127,7 +129,7 @@ fn bare_presses(recording: &Recording, content: &Arc<Content>) -> Result<Duratio
 
 /// The time a checking runner (as a sweep's, no state hash) takes over the
 /// run's keys.
-fn checked_presses(recording: &Recording, content: &Arc<Content>) -> Result<Duration, String> {
+fn checked_presses(recording: &Recording, content: &Arc<Content>) -> Result<Duration, Error> {
     let mut runner = replay::start(recording, content.clone())?.without_hashing();
     let started = Instant::now();
     for &key in &recording.keys {
@@ -135,7 +137,8 @@ fn checked_presses(recording: &Recording, content: &Arc<Content>) -> Result<Dura
             return Err(format!(
                 "a bench run failed at step {}: {}",
                 failure.step, failure.kind
-            ));
+            )
+            .into());
         }
     }
     Ok(started.elapsed())

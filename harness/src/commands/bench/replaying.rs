@@ -15,12 +15,13 @@ use super::{
     BenchArgs, BenchFigure, Row, Scratch, Target, VIEWER_JUMPS, VIEWER_KEYS, counted, decimals_for,
     grouped, runs_text,
 };
+use crate::plumbing::error::Error;
 
 pub(super) fn replay_row(
     args: &BenchArgs,
     recordings: &[Recording],
     content: &Arc<Content>,
-) -> Result<Row, String> {
+) -> Result<Row, Error> {
     crate::plumbing::output::note(format_args!("bench: replay, {}", runs_text(args.runs)));
     let steps: usize = recordings.iter().map(|r| r.keys.len()).sum();
     let mut rates = Vec::new();
@@ -31,10 +32,9 @@ pub(super) fn replay_row(
         for recording in recordings {
             let report = replay::replay(recording, content.clone(), None, |_, _, _| {})?;
             if report.verdict != Verdict::Same {
-                return Err(format!(
-                    "a bench run did not replay the same: {}",
-                    report.verdict
-                ));
+                return Err(
+                    format!("a bench run did not replay the same: {}", report.verdict).into(),
+                );
             }
             turns += report.turns;
         }
@@ -64,7 +64,7 @@ pub(super) fn recording_rows(
     args: &BenchArgs,
     recordings: &[Recording],
     scratch: &Scratch,
-) -> Result<Vec<Row>, String> {
+) -> Result<Vec<Row>, Error> {
     let Some(longest) = recordings.iter().max_by_key(|r| r.keys.len()) else {
         return Ok(Vec::new());
     };
@@ -145,7 +145,7 @@ pub(super) fn viewer_rows(
     seed: u64,
     recordings: &[Recording],
     content: Arc<Content>,
-) -> Result<Vec<Row>, String> {
+) -> Result<Vec<Row>, Error> {
     crate::plumbing::output::note(format_args!(
         "bench: the viewer's step back in a {}-key recording",
         grouped(VIEWER_KEYS as f64, 0)

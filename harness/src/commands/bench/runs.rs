@@ -6,13 +6,14 @@ use std::sync::Arc;
 use game_core::content::Content;
 use game_core::{GameConfig, Key, RunSeed};
 
+use crate::plumbing::error::Error;
 use crate::recording::Recording;
 use crate::run::runner::Runner;
 
 /// One run of `keys` keys that is still alive at its end: a player who
 /// mostly looks around (look mode, the pack, the help) and now and then
 /// explores, steps or waits, on the first seed from `seed` that survives.
-pub(super) fn long_run(seed: u64, keys: usize, content: Arc<Content>) -> Result<Recording, String> {
+pub(super) fn long_run(seed: u64, keys: usize, content: Arc<Content>) -> Result<Recording, Error> {
     let looking = Key::parse_all(";hjkl<Tab><Esc>i<Esc>?<Esc>").expect("valid notation");
     let acting = Key::parse_all("ohjkl.").expect("valid notation");
     for run_seed in (0..50).map(|i| seed.wrapping_add(i)) {
@@ -29,7 +30,8 @@ pub(super) fn long_run(seed: u64, keys: usize, content: Arc<Content>) -> Result<
                 return Err(format!(
                     "the long bench run on seed {run_seed} failed at step {}: {}",
                     failure.step, failure.kind
-                ));
+                )
+                .into());
             }
             if runner.game().is_over() {
                 break;
@@ -42,7 +44,8 @@ pub(super) fn long_run(seed: u64, keys: usize, content: Arc<Content>) -> Result<
     Err(format!(
         "no seed from {seed} to {} kept a {keys}-key run alive",
         seed.wrapping_add(49)
-    ))
+    )
+    .into())
 }
 
 /// Plays a seeded key mix until `keys` keys have been pressed in all, one
@@ -52,7 +55,7 @@ pub(super) fn bench_runs(
     seed: u64,
     keys: usize,
     content: Arc<Content>,
-) -> Result<Vec<Recording>, String> {
+) -> Result<Vec<Recording>, Error> {
     let mix = Key::parse_all("oooooohjklyubn..g>>iatdw;<Esc><Esc><Tab><Enter>HJKL")
         .expect("valid notation");
     let mut rng = RunSeed(seed).stream("bench-keys", 0);
@@ -71,7 +74,8 @@ pub(super) fn bench_runs(
                 return Err(format!(
                     "the bench run on seed {run_seed} failed at step {}: {}",
                     failure.step, failure.kind
-                ));
+                )
+                .into());
             }
             pressed += 1;
         }

@@ -10,6 +10,7 @@ use crate::sweep::bots::BotKind;
 use crate::sweep::{Saving, SeedRange, SweepSpec};
 
 use super::{BenchArgs, BenchFigure, Row, SWEEP_JOBS, Target, grouped, runs_text, seed_range_text};
+use crate::plumbing::error::Error;
 
 /// A sweep timed: what it was, its seeds as text, and each run's report
 /// and wall time.
@@ -25,7 +26,7 @@ pub(super) fn timed_sweeps(
     bot: BotKind,
     seeds: (u64, u128),
     runs: u32,
-) -> Result<TimedSweeps, String> {
+) -> Result<TimedSweeps, Error> {
     let spec = SweepSpec {
         seeds: SeedRange {
             start: seeds.0,
@@ -48,7 +49,7 @@ pub(super) fn time_sweeps(
     spec: &crate::sweep::SweepSpec,
     content: &Arc<Content>,
     runs: u32,
-) -> Result<Vec<(crate::sweep::SweepReport, f64)>, String> {
+) -> Result<Vec<(crate::sweep::SweepReport, f64)>, Error> {
     let mut timed = Vec::new();
     for _ in 0..runs {
         let started = Instant::now();
@@ -78,7 +79,7 @@ pub(super) fn failures_said(failures: u64, command: &str) -> String {
     format!("; FOUND {failures} FAILURES (`{command}` shows them)")
 }
 
-pub(super) fn explorer_row(args: &BenchArgs) -> Result<Row, String> {
+pub(super) fn explorer_row(args: &BenchArgs) -> Result<Row, Error> {
     let TimedSweeps {
         spec,
         seeds,
@@ -111,7 +112,7 @@ pub(super) fn explorer_row(args: &BenchArgs) -> Result<Row, String> {
     ))
 }
 
-pub(super) fn floors_row(args: &BenchArgs) -> Result<Row, String> {
+pub(super) fn floors_row(args: &BenchArgs) -> Result<Row, Error> {
     let TimedSweeps {
         seeds, runs: timed, ..
     } = timed_sweeps(BotKind::None, args.floor_seeds, args.sweep_runs)?;

@@ -9,6 +9,7 @@ use plotters::prelude::SVGBackend;
 use plotters::series::{DashedLineSeries, LineSeries};
 use plotters::style::{Color as _, IntoFont as _, RGBColor, WHITE};
 
+use crate::plumbing::error::Error;
 use crate::sweep::bots::BotKind;
 use crate::sweep::report::tables::clean;
 use crate::sweep::report::{
@@ -139,7 +140,7 @@ impl Figure {
 }
 
 /// Every chart of the report, each as a whole SVG document.
-pub(super) fn draw_all(sources: &[Source]) -> Result<Vec<String>, String> {
+pub(super) fn draw_all(sources: &[Source]) -> Result<Vec<String>, Error> {
     if sources.is_empty() {
         return Err("no sweep reports to draw".into());
     }
@@ -151,7 +152,7 @@ pub(super) fn draw_all(sources: &[Source]) -> Result<Vec<String>, String> {
 
 /// Every chart drawn from `sources`, which [`check`] passed. (Drawn from
 /// figures it would refuse, they are still drawn, without a panic.)
-pub(super) fn charts(sources: &[Source]) -> Result<Vec<String>, String> {
+pub(super) fn charts(sources: &[Source]) -> Result<Vec<String>, Error> {
     let played = played(sources);
     let figures = [
         survival(&played),
@@ -474,7 +475,7 @@ pub(super) fn items(played: &[Played]) -> Figure {
 
 /// Draws one chart as a whole SVG document: the plot on the left, its
 /// legend on the right.
-pub(super) fn draw(figure: &Figure) -> Result<String, String> {
+pub(super) fn draw(figure: &Figure) -> Result<String, Error> {
     let mut svg = String::new();
     let failed = |e: &dyn std::fmt::Display| format!("drawing the chart {:?}: {e}", figure.title);
     {
@@ -636,7 +637,7 @@ pub(super) fn draw_legend(
 /// A chart's SVG document as an element of a larger document: an `<svg>`
 /// with the chart's id and title (at `y` in the report's SVG; in a page,
 /// where it stands alone, without a namespace).
-pub(super) fn nested(chart: &str, id: &str, title: &str, y: Option<u32>) -> Result<String, String> {
+pub(super) fn nested(chart: &str, id: &str, title: &str, y: Option<u32>) -> Result<String, Error> {
     let body = chart
         .strip_prefix("<svg ")
         .and_then(|rest| rest.split_once(">\n"))

@@ -18,6 +18,7 @@ use crate::sweep::{self, BotSummary, DepthPlay, SweepReport};
 mod drawing;
 mod tables;
 
+use crate::plumbing::error::Error;
 use drawing::{Points, depths, draw_all, nested, ratio};
 use tables::{capitalized, clean, figures_table, reach_table, sources_table};
 
@@ -72,13 +73,13 @@ const GREY: RGBColor = RGBColor(0x88, 0x88, 0x88);
 /// and what to do: every figure drawn is recomputed from the report's
 /// results where it holds them, and bounded where it does not (see
 /// `sweep::check`), so no chart shows what no sweep could give.
-pub fn check(source: &Source) -> Result<(), String> {
+pub fn check(source: &Source) -> Result<(), Error> {
     sweep::check::in_memory(&source.name, &source.report).map(|_| ())
 }
 
 /// The report as one SVG: a header naming the sources, then every chart,
 /// one under the other.
-pub fn svg(sources: &[Source]) -> Result<String, String> {
+pub fn svg(sources: &[Source]) -> Result<String, Error> {
     let charts = draw_all(sources)?;
     let height = HEADER + HEIGHT * charts.len() as u32;
     let mut out = String::new();
@@ -112,7 +113,7 @@ pub fn svg(sources: &[Source]) -> Result<String, String> {
 /// The report as a self-contained page: what was read, a table of the key
 /// figures per report, and the charts as inline SVG. No script, no style
 /// sheet or font from elsewhere.
-pub fn html(sources: &[Source]) -> Result<String, String> {
+pub fn html(sources: &[Source]) -> Result<String, Error> {
     let charts = draw_all(sources)?;
     let title = escape(&page_title(sources));
     let mut out = String::new();
@@ -343,7 +344,7 @@ mod tests {
                 ..Summary::default()
             },
         );
-        let err = check(&odd).unwrap_err();
+        let err = check(&odd).unwrap_err().to_string();
         assert!(err.starts_with("a.json: summary."), "{err}");
         assert!(err.contains("sweep again with this deja"), "{err}");
         let none = source(BotKind::None, Summary::default());
@@ -358,7 +359,7 @@ mod tests {
     fn a_report_of_another_format_is_refused() {
         let mut old = source(BotKind::None, Summary::default());
         old.report.format = REPORT_FORMAT - 1;
-        let err = check(&old).unwrap_err();
+        let err = check(&old).unwrap_err().to_string();
         assert!(err.starts_with("a.json: a sweep report of format"), "{err}");
         assert!(err.contains("sweep again"), "{err}");
     }
