@@ -244,45 +244,8 @@ fn play_script(
     keys: &[game_core::Key],
 ) -> CommandResult {
     let seed = runner.game().state().seed.0;
-    let report_to = args.output.clone();
-    crate::run::watchdog::on_hang(Box::new(move |hang| {
-        let step = hang.recording.failure.as_ref().map_or(0, |f| f.step);
-        let to = match &report_to {
-            Some(path) => Destination::Named(path.clone()),
-            None => super::default_report(hang.recording.seed, step),
-        };
-        crate::run::watchdog::report_written(hang, &to);
-    }));
-    // The frames printed are the ones the runner draws and the recording
-    // keeps.
-    let (width, height) = runner.settings().frame;
-    let printer = FramePrinter {
-        mode: args.frames,
-        width,
-        height,
-    };
-    // Not locked for the whole run: the watchdog must be able to say a
-    // hang's verdict while the key that hangs holds this thread.
-    let mut out = std::io::stdout();
-    let io = |e: std::io::Error| format!("writing frames: {e}");
-    printer
-        .step(&mut out, runner.step(), None, runner.game())
-        .map_err(io)?;
-    for &key in keys {
-        if runner.failure().is_some() {
-            break;
-        }
-        let pressed = runner.press(key);
-        printer
-            .step(&mut out, runner.step(), Some(key), runner.game())
-            .map_err(io)?;
-        if pressed.is_err() {
-            break;
-        }
-    }
-    printer.finish(&mut out, runner.game()).map_err(io)?;
-    out.flush().map_err(io)?;
-
+    report_hangs_to(args.output.clone());
+    press_printing_frames(args, &mut runner, keys)?;
     let mut recording = runner.recording(args.note.clone());
     recording.origin = origin;
     match runner.failure() {
@@ -315,4 +278,56 @@ fn play_script(
             Ok(Exit::Failure)
         }
     }
+}
+
+/// A hang's report goes where the run's recording would (`-o`), or to a
+/// new bug report.
+fn report_hangs_to(output: Option<PathBuf>) {
+    crate::run::watchdog::on_hang(Box::new(move |hang| {
+        let step = hang.recording.failure.as_ref().map_or(0, |f| f.step);
+        let to = match &output {
+            Some(path) => Destination::Named(path.clone()),
+            None => super::default_report(hang.recording.seed, step),
+        };
+        crate::run::watchdog::report_written(hang, &to);
+    }));
+}
+
+/// Presses `keys` until one fails, printing the frames `--frames` asks for:
+/// the ones the runner draws and the recording keeps.
+fn press_printing_frames(
+    args: &PlayArgs,
+    runner: &mut Runner,
+    keys: &[game_core::Key],
+) -> Result<(), Error> {
+    let (width, height) = runner.settings().frame;
+    let printer = FramePrinter {
+        mode: args.frames,
+        width,
+        height,
+    };
+    // Not locked for the whole run: the watchdog must be able to say a
+    // hang's verdict while the key that hangs holds this thread.
+    let mut out = std::io::stdout();
+    let io = |e: std::io::Error| match crate::plumbing::output::output_error(e) {
+        Error::Refused(why) => Error::Refused(format!("writing frames: {why}")),
+        closed => closed,
+    };
+    printer
+        .step(&mut out, runner.step(), None, runner.game())
+        .map_err(io)?;
+    for &key in keys {
+        if runner.failure().is_some() {
+            break;
+        }
+        let pressed = runner.press(key);
+        printer
+            .step(&mut out, runner.step(), Some(key), runner.game())
+            .map_err(io)?;
+        if pressed.is_err() {
+            break;
+        }
+    }
+    printer.finish(&mut out, runner.game()).map_err(io)?;
+    out.flush().map_err(io)
 }
