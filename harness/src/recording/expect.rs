@@ -11,7 +11,7 @@ use game_core::game::events::{Event, Place};
 use game_core::{Game, Outcome};
 use serde::{Deserialize, Serialize};
 
-use crate::recording::RecordedOutcome;
+use crate::recording::outcome::RecordedOutcome;
 
 /// One thing a run must show. Text is matched as a case-sensitive part of
 /// what the game says, so `Died("poison")` holds for "died of poison from a

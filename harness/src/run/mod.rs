@@ -4,4 +4,5 @@
 //! recording. Uses the recording format and the plumbing.
 
 pub mod runner;
+pub mod settings;
 pub mod watchdog;

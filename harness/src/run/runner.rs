@@ -21,42 +21,8 @@ use game_core::{Game, GameConfig, Key, Outcome};
 
 use crate::plumbing::error::Error;
 use crate::recording::{Failure, FailureKind, RecordedOutcome, Recording};
+pub use crate::run::settings::Settings;
 use crate::run::watchdog::Trail;
-
-/// How a run is checked beyond the catalogue, kept in its recording so a
-/// replay checks it the same way.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Settings {
-    /// The size the frames the checks read are drawn at, width by height:
-    /// a renderer that panics is a failure like any other.
-    pub frame: (u16, u16),
-    /// The frame at that size is read after every this many keys (steps
-    /// 1, 1 + n, ...), as well as on the oracle sample and after a run's
-    /// last key: [`invariants::FRAME_EVERY`] for the sweeps, the probe and
-    /// the fuzz targets; 1 for a player, who sees every frame anyway. A
-    /// recording keeps it, so a replay reads the frames its run read.
-    pub frame_every: u64,
-    /// The oracles run, and the frames are read closely and at the narrow
-    /// sizes, after every this many keys (steps 1, 1 + n, ...):
-    /// [`invariants::ORACLE_EVERY`]; a recording keeps it, so a replay runs
-    /// them where its run did.
-    pub oracle_every: u64,
-    /// For bot runs: the most keys in a row that reveal nothing, change no
-    /// floor, fight no one, move no item and come no nearer the unknown or
-    /// the way down (`play.progress`).
-    pub progress_limit: Option<u64>,
-}
-
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
-            frame: crate::recording::DEFAULT_FRAME,
-            frame_every: checks::FRAME_EVERY,
-            oracle_every: checks::ORACLE_EVERY,
-            progress_limit: None,
-        }
-    }
-}
 
 /// The sizes `screen.*` also draws frames at on the oracle sample: one
 /// narrower than the notice itself (which is cut at the frame's edge, and
@@ -342,6 +308,7 @@ impl Clone for Runner {
                 self.trail.start_depth,
                 self.settings,
                 self.trail.keys(),
+                Some(replay_to_hang),
             ),
             steps: self.steps,
             hashes: self.hashes.clone(),
@@ -377,7 +344,13 @@ impl Runner {
         depth: u32,
         settings: Settings,
     ) -> Result<Runner, Error> {
-        let trail = Trail::new(config.clone(), depth, settings, Vec::new());
+        let trail = Trail::new(
+            config.clone(),
+            depth,
+            settings,
+            Vec::new(),
+            Some(replay_to_hang),
+        );
         let game = {
             let _busy = trail.busy();
             // A floor that panics while generated is this run's failure, not
@@ -774,35 +747,22 @@ impl Runner {
             expect: Vec::new(),
         }
     }
+}
 
-    /// A run that failed before its first key (a floor that hangs when
-    /// generated): a recording with no keys.
-    pub fn recording_of_start_failure(trail: &Trail, failure: Failure) -> Recording {
-        let config = &trail.config;
-        Recording {
-            game_name: game_core::GAME_NAME.into(),
-            game_version: game_core::GAME_VERSION.into(),
-            content: config.content.fingerprint(),
-            seed: config.seed.0,
-            start_depth: trail.start_depth,
-            map_width: config.width,
-            map_height: config.height,
-            frame: trail.settings.frame,
-            frame_every: trail.settings.frame_every,
-            oracle_every: trail.settings.oracle_every,
-            progress_limit: trail.settings.progress_limit,
-            canaries: config.canaries.list(),
-            keys: Vec::new(),
-            step_hashes: Vec::new(),
-            part_digests: Vec::new(),
-            checkpoints: Vec::new(),
-            outcome: RecordedOutcome::Failed,
-            note: format!("deja found this: {}", failure.kind),
-            failure: Some(failure),
-            origin: None,
-            expect: Vec::new(),
+/// A hang's recording: the trail's keys before the hanging one replayed for
+/// their hashes, then the hanging key with the failure (the watchdog's
+/// [`crate::run::watchdog::Replay`]).
+fn replay_to_hang(trail: &Trail, keys: &[Key], failure: Failure) -> Recording {
+    let started = Runner::with_settings(trail.config.clone(), trail.start_depth, trail.settings);
+    let (Ok(mut runner), Some((&hanging, before))) = (started, keys.split_last()) else {
+        return trail.recording_of_start_failure(failure);
+    };
+    for &key in before {
+        if runner.press(key).is_err() {
+            break;
         }
     }
+    runner.recording_with_failure(hanging, failure)
 }
 
 /// The floor invariants of the floor a game is on, all of them: the floor is

@@ -26,8 +26,8 @@ use game_core::{GameConfig, Key};
 
 use crate::plumbing::exit::Exit;
 use crate::plumbing::files::Destination;
-use crate::recording::{Failure, FailureKind, Recording};
-use crate::run::runner::{Runner, Settings};
+use crate::recording::{Failure, FailureKind, RecordedOutcome, Recording};
+use crate::run::settings::Settings;
 
 /// How long one key may take before it is a hang. Keys take well under a
 /// millisecond in a release build and a walk of a thousand steps some tens
@@ -51,7 +51,16 @@ pub struct Trail {
     /// The work under way is the driver's (a bot choosing its next keys),
     /// not the game's.
     driving: AtomicBool,
+    /// How the run is played again up to its hanging key, for the hang's
+    /// recording: the runner's, which sits above this file and hands it
+    /// in, so the watchdog never names the runner. `None` for a trail that
+    /// only generates a floor, where no key is pressed.
+    replay: Option<Replay>,
 }
+
+/// Plays a trail's `keys` but the last again and returns the recording that
+/// ends with the last key failing with `failure`.
+pub type Replay = fn(&Trail, &[Key], Failure) -> Recording;
 
 impl Trail {
     /// A trail for a run, watched from now on.
@@ -60,6 +69,7 @@ impl Trail {
         start_depth: u32,
         settings: Settings,
         keys: Vec<Key>,
+        replay: Option<Replay>,
     ) -> Arc<Trail> {
         let trail = Arc::new(Trail {
             config,
@@ -68,6 +78,7 @@ impl Trail {
             keys: Mutex::new(keys),
             busy_since: AtomicU64::new(0),
             driving: AtomicBool::new(false),
+            replay,
         });
         watchdog().watch(&trail);
         trail
@@ -94,6 +105,35 @@ impl Trail {
         let now = epoch().elapsed().as_nanos() as u64 + 1;
         self.busy_since.store(now, Ordering::Release);
         Busy { trail: self }
+    }
+
+    /// A run that failed before its first key (a floor that hangs when
+    /// generated): a recording with no keys.
+    pub fn recording_of_start_failure(&self, failure: Failure) -> Recording {
+        let config = &self.config;
+        Recording {
+            game_name: game_core::GAME_NAME.into(),
+            game_version: game_core::GAME_VERSION.into(),
+            content: config.content.fingerprint(),
+            seed: config.seed.0,
+            start_depth: self.start_depth,
+            map_width: config.width,
+            map_height: config.height,
+            frame: self.settings.frame,
+            frame_every: self.settings.frame_every,
+            oracle_every: self.settings.oracle_every,
+            progress_limit: self.settings.progress_limit,
+            canaries: config.canaries.list(),
+            keys: Vec::new(),
+            step_hashes: Vec::new(),
+            part_digests: Vec::new(),
+            checkpoints: Vec::new(),
+            outcome: RecordedOutcome::Failed,
+            note: format!("deja found this: {}", failure.kind),
+            failure: Some(failure),
+            origin: None,
+            expect: Vec::new(),
+        }
     }
 
     /// Marks the trail busy with the driver's work: a bot choosing keys.
@@ -287,7 +327,7 @@ impl Watchdog {
                     ),
                 },
             };
-            let mut recording = Runner::recording_of_start_failure(&trail, failure);
+            let mut recording = trail.recording_of_start_failure(failure);
             recording.keys = keys;
             recording
         });
@@ -322,17 +362,8 @@ fn reproduce(trail: &Trail, keys: &[Key], seconds: u64) -> Recording {
     let failure = Failure { step, kind };
     // The start itself hung: a recording with no keys, failing at step 0.
     // (Starting the run again here would hang this thread too.)
-    if keys.is_empty() {
-        return Runner::recording_of_start_failure(trail, failure);
+    match trail.replay {
+        Some(replay) if !keys.is_empty() => replay(trail, keys, failure),
+        _ => trail.recording_of_start_failure(failure),
     }
-    let started = Runner::with_settings(trail.config.clone(), trail.start_depth, trail.settings);
-    let Ok(mut runner) = started else {
-        return Runner::recording_of_start_failure(trail, failure);
-    };
-    for &key in &keys[..keys.len() - 1] {
-        if runner.press(key).is_err() {
-            break;
-        }
-    }
-    runner.recording_with_failure(keys[keys.len() - 1], failure)
 }

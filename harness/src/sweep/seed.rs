@@ -255,6 +255,7 @@ fn check_floor(
         depth,
         crate::run::runner::Settings::default(),
         Vec::new(),
+        None,
     );
     let _busy = trail.busy();
     let generated = crate::run::runner::catch_panic(|| {

@@ -10,7 +10,7 @@ use game_core::rng::Stream;
 use game_core::{Aim, Game, Intent, Key, RunSeed, Slot};
 
 use crate::sweep::bots::Bot;
-use crate::sweep::bots::swarm::Leanings;
+use crate::sweep::bots::leanings::{LOW_HP_PERCENT, Leanings};
 
 /// Plays to win.
 pub struct ExplorerBot {
@@ -47,13 +47,6 @@ pub(super) const CHASE_KEYS: u32 = 8;
 /// The longest route the explorer takes to close in on a monster.
 pub(super) const CLOSE_IN_STEPS: usize = 12;
 
-/// Hit points at or below this fraction (percent) of the maximum send the
-/// explorer to its potions.
-pub(super) const LOW_HP_PERCENT: i32 = 45;
-/// Hit points at or below this fraction (percent) of the maximum, with no
-/// potion to drink, send the explorer to the way down as soon as it knows
-/// it: the next floor's finds are a better hope than this floor's fights.
-pub(super) const HURRY_HP_PERCENT: i32 = 60;
 /// This many monsters in view at once are more than the explorer takes on
 /// when it knows the way down.
 pub(super) const OUTNUMBERED: usize = 3;

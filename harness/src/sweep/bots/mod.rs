@@ -19,12 +19,14 @@
 use game_core::{Game, Key};
 
 mod explorer;
+mod leanings;
 mod random;
 mod swarm;
 
 pub use explorer::ExplorerBot;
+pub use leanings::Leanings;
 pub use random::RandomBot;
-pub use swarm::{Leanings, SwarmBot};
+pub use swarm::SwarmBot;
 
 /// Which bot plays.
 #[derive(

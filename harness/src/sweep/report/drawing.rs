@@ -11,7 +11,7 @@ use plotters::style::{Color as _, IntoFont as _, RGBColor, WHITE};
 
 use crate::plumbing::error::Error;
 use crate::sweep::bots::BotKind;
-use crate::sweep::report::tables::clean;
+use crate::sweep::report::numbers::{clean, percent, ratio};
 use crate::sweep::report::{
     CHARTS, GREY, HEIGHT, INK, KINDS_SHOWN, LEGEND_WIDTH, PALETTE, Played, Source, WIDTH, check,
     escape, labels, played,
@@ -21,18 +21,6 @@ use crate::sweep::{self, OUT_OF_DEPTH};
 /// `--depths` limits the floors it checks, not how deep its bot goes).
 pub(super) fn depths() -> std::ops::RangeInclusive<u32> {
     1..=LAST_DEPTH
-}
-
-pub(super) fn ratio(part: u64, whole: u64) -> f64 {
-    if whole == 0 {
-        0.0
-    } else {
-        part as f64 / whole as f64
-    }
-}
-
-pub(super) fn percent(part: u64, whole: u64) -> f64 {
-    ratio(part, whole) * 100.0
 }
 
 /// How a series is drawn.

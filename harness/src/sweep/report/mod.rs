@@ -16,11 +16,13 @@ use crate::sweep::bots::BotKind;
 use crate::sweep::{self, BotSummary, DepthPlay, SweepReport};
 
 mod drawing;
+mod numbers;
 mod tables;
 
 use crate::plumbing::error::Error;
-use drawing::{Points, depths, draw_all, nested, ratio};
-use tables::{capitalized, clean, figures_table, reach_table, sources_table};
+use drawing::{Points, depths, draw_all, nested};
+use numbers::{clean, ratio};
+use tables::{capitalized, figures_table, reach_table, sources_table};
 
 /// A sweep report and the name it was read from (the path as given).
 pub struct Source {

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::sweep::report::drawing::{percent, ratio};
+use crate::sweep::report::numbers::{clean, percent, ratio};
 use crate::sweep::report::{Source, escape, labels, shard_text};
 use crate::sweep::{self, BotSummary, DepthPlay};
 /// The table naming each source: its file, bot, seeds and what it swept.
@@ -161,20 +161,6 @@ pub(super) fn reach_table(sources: &[Source]) -> String {
 /// "35.0% (7 of 20)".
 pub(super) fn share(part: u64, whole: u64) -> String {
     format!("{:.1}% ({part} of {whole})", percent(part, whole))
-}
-
-/// `text` with the characters XML cannot hold at all (control characters
-/// other than tab and newline) written `?`.
-pub(super) fn clean(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if (c.is_control() && c != '\t' && c != '\n') || c == '\u{FFFE}' || c == '\u{FFFF}' {
-                '?'
-            } else {
-                c
-            }
-        })
-        .collect()
 }
 
 /// "undercroft" -> "Undercroft".
