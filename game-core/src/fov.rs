@@ -105,6 +105,7 @@ pub fn compute(map: &Map, origin: Pos, radius: i32, visible: &mut BitGrid) {
 /// `radius`), calling `seen` with the map index of every tile in view within
 /// the radius. `transform` maps (depth, column) to an (x, y) offset, and is
 /// linear: one of the four rotations of (column, depth).
+// Longer than 70 lines: the field of view's inner loop, run every key; split, it scans slower.
 fn scan_quadrant(
     map: &Map,
     origin: Pos,

@@ -355,21 +355,7 @@ pub(crate) fn split_list(
     for token in tokens.by_ref() {
         let token = token?;
         match (token.kind, open.last()) {
-            (TokenKind::Comma, None) => match current.take() {
-                Some(entry) => entries.push(entry),
-                None if entries.is_empty() => {
-                    return Err(structure_error(
-                        token.start,
-                        "a comma before the first entry; remove it",
-                    ));
-                }
-                None => {
-                    return Err(structure_error(
-                        token.start,
-                        "two commas in a row: an entry is missing between them",
-                    ));
-                }
-            },
+            (TokenKind::Comma, None) => end_entry(&mut current, &mut entries, token.start)?,
             (TokenKind::Close(b']'), None) => {
                 entries.extend(current.take());
                 list_closed = true;
@@ -403,31 +389,9 @@ pub(crate) fn split_list(
             }
             (kind, _) => {
                 if let TokenKind::Open(bracket) = kind {
-                    if open.len() >= MAX_NESTING {
-                        return Err(structure_error(
-                            token.start,
-                            format!(
-                                "brackets nested more than {MAX_NESTING} deep; no content \
-                                 entry needs that many"
-                            ),
-                        ));
-                    }
-                    open.push((bracket, token.start));
+                    open_bracket(&mut open, bracket, token.start)?;
                 }
-                // Inside brackets an entry is always open: it opened on its
-                // first token, at list level.
-                match current.as_mut() {
-                    Some(entry) => entry.end = token.end,
-                    None if entries.len() == max_entries => {
-                        return Err(structure_error(
-                            token.start,
-                            format!(
-                                "more than {max_entries} entries; that is the limit for one file"
-                            ),
-                        ));
-                    }
-                    None => current = Some(token.start..token.end),
-                }
+                extend_entry(&mut current, &entries, token, max_entries)?;
             }
         }
     }
@@ -437,6 +401,65 @@ pub(crate) fn split_list(
         opened_at: list_start,
         entries,
     })
+}
+
+/// A comma at list level: it ends the entry open, and there must be one.
+fn end_entry(
+    current: &mut Option<Range<usize>>,
+    entries: &mut Vec<Range<usize>>,
+    at: usize,
+) -> Result<(), ScanError> {
+    match current.take() {
+        Some(entry) => {
+            entries.push(entry);
+            Ok(())
+        }
+        None if entries.is_empty() => Err(structure_error(
+            at,
+            "a comma before the first entry; remove it",
+        )),
+        None => Err(structure_error(
+            at,
+            "two commas in a row: an entry is missing between them",
+        )),
+    }
+}
+
+/// An opening bracket inside the list, refused past `MAX_NESTING` deep.
+fn open_bracket(open: &mut Vec<(u8, usize)>, bracket: u8, at: usize) -> Result<(), ScanError> {
+    if open.len() >= MAX_NESTING {
+        return Err(structure_error(
+            at,
+            format!(
+                "brackets nested more than {MAX_NESTING} deep; no content \
+                 entry needs that many"
+            ),
+        ));
+    }
+    open.push((bracket, at));
+    Ok(())
+}
+
+/// Any other token: it extends the entry open, or opens one at list level
+/// if there is room for another. Inside brackets an entry is always open:
+/// it opened on its first token, at list level.
+fn extend_entry(
+    current: &mut Option<Range<usize>>,
+    entries: &[Range<usize>],
+    token: Token,
+    max_entries: usize,
+) -> Result<(), ScanError> {
+    match current.as_mut() {
+        Some(entry) => entry.end = token.end,
+        None if entries.len() == max_entries => {
+            return Err(structure_error(
+                token.start,
+                format!("more than {max_entries} entries; that is the limit for one file"),
+            ));
+        }
+        None => *current = Some(token.start..token.end),
+    }
+    Ok(())
 }
 
 /// A closing bracket that does not match the innermost one open.

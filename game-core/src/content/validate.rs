@@ -251,41 +251,40 @@ pub(crate) fn monsters(file: &mut File<'_>, monsters: &[Entry<MonsterDef>]) {
     }
 }
 
-pub(crate) fn items(file: &mut File<'_>, items: &[Entry<ItemDef>]) {
-    unique_names(file, items);
-    for entry in items {
-        let item = &entry.def;
-        let mut check = Check { file, entry };
-        check.label(&["name"], &item.name);
-        if let Some(plural) = &item.plural {
-            if plural.is_empty() {
-                let message = "plural is empty; leave it out to use the name plus \"s\"".into();
-                check.fail(&["plural"], message);
-            } else {
-                check.label(&["plural"], plural);
-            }
+/// The checks only an item has.
+impl Check<'_, '_, '_, ItemDef> {
+    /// A plural given must be a label; leaving it out means the name plus "s".
+    fn plural(&mut self, plural: &str) {
+        if plural.is_empty() {
+            let message = "plural is empty; leave it out to use the name plus \"s\"".into();
+            self.fail(&["plural"], message);
+        } else {
+            self.label(&["plural"], plural);
         }
-        check.glyph(item.glyph);
-        match item.effect {
+    }
+
+    /// The numbers of what using the item does.
+    fn effect(&mut self, effect: &ItemEffect) {
+        match *effect {
             ItemEffect::Heal { amount } => {
-                check.effective_dice(&["effect", "amount"], amount, "heals");
+                self.effective_dice(&["effect", "amount"], amount, "heals");
             }
-            ItemEffect::Confuse { turns } => check.in_range(
+            ItemEffect::Confuse { turns } => self.in_range(
                 &["effect", "turns"],
                 turns,
                 STATUS_TURNS,
                 "rounds the target stays confused",
             ),
             ItemEffect::Thrown { to_hit, damage } | ItemEffect::Weapon { to_hit, damage } => {
-                check.in_range(
+                self.in_range(
                     &["effect", "to_hit"],
                     to_hit,
                     BONUS,
                     "added to the d20 to-hit roll",
                 );
-                check.effective_dice(&["effect", "damage"], damage, "hurts");
+                self.effective_dice(&["effect", "damage"], damage, "hurts");
             }
-            ItemEffect::Armour { defence } => check.in_range(
+            ItemEffect::Armour { defence } => self.in_range(
                 &["effect", "defence"],
                 defence,
                 BONUS,
@@ -293,6 +292,20 @@ pub(crate) fn items(file: &mut File<'_>, items: &[Entry<ItemDef>]) {
             ),
             ItemEffect::CurePoison | ItemEffect::MagicMapping | ItemEffect::Teleport => {}
         }
+    }
+}
+
+pub(crate) fn items(file: &mut File<'_>, items: &[Entry<ItemDef>]) {
+    unique_names(file, items);
+    for entry in items {
+        let item = &entry.def;
+        let mut check = Check { file, entry };
+        check.label(&["name"], &item.name);
+        if let Some(plural) = &item.plural {
+            check.plural(plural);
+        }
+        check.glyph(item.glyph);
+        check.effect(&item.effect);
         check.in_range(
             &["danger"],
             item.danger,

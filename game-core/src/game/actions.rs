@@ -272,23 +272,7 @@ impl Game {
         let roll = self.state.rng.range(1, 20);
         let lucky = self.planted_lucky_one(attacker, roll);
         if !rules::hit_connects(roll, attack, defence) && !lucky {
-            self.record(Event::Attack {
-                attacker,
-                defender,
-                missile: None,
-                roll,
-                hit: false,
-                damage: 0,
-            });
-            if narrated {
-                let line = format!(
-                    "{} {} {}.",
-                    capitalise(&self.named(attacker)),
-                    verb(attacker, "miss", "misses"),
-                    self.named(defender)
-                );
-                self.say(line);
-            }
+            self.missed(attacker, defender, roll, narrated);
             return;
         }
         let dealt = rules::damage_dealt(damage.roll(&mut self.state.rng));
@@ -318,6 +302,27 @@ impl Game {
         }
         if let Some(rounds) = confuses {
             self.confuse(defender, rounds);
+        }
+    }
+
+    /// A melee swing that missed: recorded, and told when `narrated`.
+    fn missed(&mut self, attacker: Who, defender: Who, roll: i32, narrated: bool) {
+        self.record(Event::Attack {
+            attacker,
+            defender,
+            missile: None,
+            roll,
+            hit: false,
+            damage: 0,
+        });
+        if narrated {
+            let line = format!(
+                "{} {} {}.",
+                capitalise(&self.named(attacker)),
+                verb(attacker, "miss", "misses"),
+                self.named(defender)
+            );
+            self.say(line);
         }
     }
 
@@ -685,53 +690,10 @@ impl Game {
             },
             ItemEffect::Weapon { .. } | ItemEffect::Armour { .. } => self.wear(slot),
             ItemEffect::Confuse { turns } => {
-                let victim = target
-                    .and_then(|t| self.occupant(t))
-                    .filter(|&w| w != Who::Player);
-                let Some(victim) = victim.filter(|&w| self.is_seen(w)) else {
-                    self.say("There is nobody there to read it at.");
-                    return Spent::No;
-                };
-                self.use_up(slot, stack.item);
-                let victim_name = self.named(victim);
-                self.say(format!("You read {name} at {victim_name}."));
-                self.confuse(victim, turns);
-                Spent::Yes(BASE_ACTION_COST)
+                self.read_confusion(slot, stack.item, &name, turns, target)
             }
-            ItemEffect::Heal { amount } => {
-                self.planted_panicking_potion(&name);
-                self.use_up(slot, stack.item);
-                let rolled = amount.roll(&mut self.state.rng);
-                let weak = self.planted_weak_potion();
-                let player = &mut self.state.player;
-                let before = player.hp;
-                if !weak {
-                    player.hp = rules::healed(player.hp, player.max_hp, rolled);
-                }
-                let after = player.hp;
-                self.record(Event::HitPoints {
-                    who: Who::Player,
-                    before,
-                    after,
-                    cause: HpCause::Heal { rolled },
-                });
-                self.say(format!("You drink {name}. You feel better."));
-                Spent::Yes(BASE_ACTION_COST)
-            }
-            ItemEffect::CurePoison => {
-                self.use_up(slot, stack.item);
-                let line = if self.state.player.statuses.poison.take().is_some() {
-                    self.record(Event::Status {
-                        who: Who::Player,
-                        change: StatusChange::Cured,
-                    });
-                    format!("You drink {name}. The poison leaves your veins.")
-                } else {
-                    format!("You drink {name}. Nothing happens.")
-                };
-                self.say(line);
-                Spent::Yes(BASE_ACTION_COST)
-            }
+            ItemEffect::Heal { amount } => self.drink_healing(slot, stack.item, &name, amount),
+            ItemEffect::CurePoison => self.drink_cure(slot, stack.item, &name),
             ItemEffect::MagicMapping => {
                 self.use_up(slot, stack.item);
                 self.state.floor.map.reveal_all();
@@ -748,6 +710,75 @@ impl Game {
                 Spent::Yes(BASE_ACTION_COST)
             }
         }
+    }
+
+    /// An item that confuses, read at `target`: it needs a creature the
+    /// player sees there.
+    fn read_confusion(
+        &mut self,
+        slot: u8,
+        item: crate::content::ItemId,
+        name: &str,
+        turns: u32,
+        target: Option<Pos>,
+    ) -> Spent {
+        let victim = target
+            .and_then(|t| self.occupant(t))
+            .filter(|&w| w != Who::Player);
+        let Some(victim) = victim.filter(|&w| self.is_seen(w)) else {
+            self.say("There is nobody there to read it at.");
+            return Spent::No;
+        };
+        self.use_up(slot, item);
+        let victim_name = self.named(victim);
+        self.say(format!("You read {name} at {victim_name}."));
+        self.confuse(victim, turns);
+        Spent::Yes(BASE_ACTION_COST)
+    }
+
+    /// An item that heals, drunk: the player gains what it rolls, up to the
+    /// most hit points.
+    fn drink_healing(
+        &mut self,
+        slot: u8,
+        item: crate::content::ItemId,
+        name: &str,
+        amount: Dice,
+    ) -> Spent {
+        self.planted_panicking_potion(name);
+        self.use_up(slot, item);
+        let rolled = amount.roll(&mut self.state.rng);
+        let weak = self.planted_weak_potion();
+        let player = &mut self.state.player;
+        let before = player.hp;
+        if !weak {
+            player.hp = rules::healed(player.hp, player.max_hp, rolled);
+        }
+        let after = player.hp;
+        self.record(Event::HitPoints {
+            who: Who::Player,
+            before,
+            after,
+            cause: HpCause::Heal { rolled },
+        });
+        self.say(format!("You drink {name}. You feel better."));
+        Spent::Yes(BASE_ACTION_COST)
+    }
+
+    /// An item that cures poison, drunk: it ends a poisoning, if any.
+    fn drink_cure(&mut self, slot: u8, item: crate::content::ItemId, name: &str) -> Spent {
+        self.use_up(slot, item);
+        let line = if self.state.player.statuses.poison.take().is_some() {
+            self.record(Event::Status {
+                who: Who::Player,
+                change: StatusChange::Cured,
+            });
+            format!("You drink {name}. The poison leaves your veins.")
+        } else {
+            format!("You drink {name}. Nothing happens.")
+        };
+        self.say(line);
+        Spent::Yes(BASE_ACTION_COST)
     }
 
     /// One of the item in `slot` drunk or read: it leaves the pack for good.
@@ -797,8 +828,24 @@ impl Game {
             return Spent::No;
         }
         self.take_from_pack(slot, 1);
-        // The missile flies along the line, each hop a legal step, until it
-        // meets a creature, a wall, the target or the end of its range.
+        let (landing, struck) = self.flight(from, target);
+        self.say(format!("You throw {}.", with_article(&name)));
+        self.record(Event::Thrown {
+            item: stack.item,
+            slot,
+            landing,
+        });
+        if let Some(victim) = struck {
+            self.missile_strikes(victim, stack.item, &name, to_hit, damage);
+        }
+        self.place_on_floor(stack.item, 1, landing);
+        Spent::Yes(BASE_ACTION_COST)
+    }
+
+    /// Where a missile thrown from `from` at `target` lands, and whom it
+    /// strikes: it flies along the line, each hop a legal step, until it
+    /// meets a creature, a wall, the target or the end of its range.
+    fn flight(&self, from: Pos, target: Pos) -> (Pos, Option<Who>) {
         let mut landing = from;
         let mut struck = None;
         for next in line(from, target)
@@ -818,44 +865,47 @@ impl Game {
                 break;
             }
         }
-        self.say(format!("You throw {}.", with_article(&name)));
-        self.record(Event::Thrown {
-            item: stack.item,
-            slot,
-            landing,
+        (landing, struck)
+    }
+
+    /// A thrown `item` (called `name`) meets `victim`: d20 to hit with its
+    /// bonus, and its damage on a hit.
+    fn missile_strikes(
+        &mut self,
+        victim: Who,
+        item: crate::content::ItemId,
+        name: &str,
+        to_hit: i32,
+        damage: Dice,
+    ) {
+        let roll = self.state.rng.range(1, 20);
+        let victim_name = self.named(victim);
+        let defence = match victim {
+            Who::Monster(id) => self
+                .monster(id)
+                .map_or(0, |m| self.content.monster(m.kind).dv),
+            Who::Player => self.player_defence(),
+        };
+        let hit = rules::hit_connects(roll, rules::PLAYER_ATTACK + to_hit, defence);
+        let dealt = if hit {
+            rules::damage_dealt(damage.roll(&mut self.state.rng))
+        } else {
+            0
+        };
+        self.record(Event::Attack {
+            attacker: Who::Player,
+            defender: victim,
+            missile: Some(item),
+            roll,
+            hit,
+            damage: dealt,
         });
-        if let Some(victim) = struck {
-            let roll = self.state.rng.range(1, 20);
-            let victim_name = self.named(victim);
-            let defence = match victim {
-                Who::Monster(id) => self
-                    .monster(id)
-                    .map_or(0, |m| self.content.monster(m.kind).dv),
-                Who::Player => self.player_defence(),
-            };
-            let hit = rules::hit_connects(roll, rules::PLAYER_ATTACK + to_hit, defence);
-            let dealt = if hit {
-                rules::damage_dealt(damage.roll(&mut self.state.rng))
-            } else {
-                0
-            };
-            self.record(Event::Attack {
-                attacker: Who::Player,
-                defender: victim,
-                missile: Some(stack.item),
-                roll,
-                hit,
-                damage: dealt,
-            });
-            if hit {
-                self.say(format!("The {name} hits {victim_name} for {dealt}."));
-                self.wound(victim, dealt, DeathCause::Blow(Who::Player));
-            } else {
-                self.say(format!("The {name} misses {victim_name}."));
-            }
+        if hit {
+            self.say(format!("The {name} hits {victim_name} for {dealt}."));
+            self.wound(victim, dealt, DeathCause::Blow(Who::Player));
+        } else {
+            self.say(format!("The {name} misses {victim_name}."));
         }
-        self.place_on_floor(stack.item, 1, landing);
-        Spent::Yes(BASE_ACTION_COST)
     }
 }
 

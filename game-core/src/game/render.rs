@@ -49,6 +49,44 @@ const GROUND: [[Cell; 2]; 5] = {
     ]
 };
 
+/// The revealed ground of the part of `map` in view, its top-left corner
+/// at `top_left`, row by row by index: this runs for every frame drawn, a
+/// player's every key and a sweep's every fourth.
+fn draw_ground(frame: &mut Frame, map: &Map, top_left: Pos, width: i32, height: i32) {
+    let (first_x, last_x) = (top_left.x.max(0), (top_left.x + width).min(map.width()));
+    let tiles = map.tiles();
+    // Where column first_x of the map lands on screen (right of 0 when
+    // the map is narrower than the view).
+    let left = (first_x - top_left.x) as usize;
+    for sy in 0..height {
+        let y = top_left.y + sy;
+        if y < 0 || y >= map.height() {
+            continue;
+        }
+        let row_start = (y * map.width()) as usize;
+        let (from, to) = (
+            row_start + first_x as usize,
+            row_start + last_x.max(first_x) as usize,
+        );
+        // The tiles from..to lie in columns left.. of this row. A word
+        // of the revealed layer at a time, with the visible layer's
+        // word beside it: this runs for every revealed cell of every
+        // frame drawn.
+        let row = &mut frame.row_mut(sy as u16)[left..];
+        for (base, revealed) in map.revealed.words_in(from, to) {
+            let visible = map.visible.word_at(base);
+            let mut rest = revealed;
+            while rest != 0 {
+                let bit = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let idx = base + bit;
+                let in_view = (visible >> bit) & 1;
+                row[idx - from] = GROUND[tiles[idx] as usize][in_view as usize];
+            }
+        }
+    }
+}
+
 /// Rows of messages under the status line, by frame height.
 fn message_rows(height: i32) -> i32 {
     match height {
@@ -143,41 +181,7 @@ impl Game {
         let focus = self.reticle().map_or(self.state.player.pos, |r| r.cursor);
         let top_left = camera(map, width, height, focus);
         let to_screen = |p: Pos| (p.x - top_left.x, p.y - top_left.y);
-        // Row by row over the part of the map in view, by index: this runs
-        // for every frame drawn, a player's every key and a sweep's every
-        // fourth.
-        let (first_x, last_x) = (top_left.x.max(0), (top_left.x + width).min(map.width()));
-        let tiles = map.tiles();
-        // Where column first_x of the map lands on screen (right of 0 when
-        // the map is narrower than the view).
-        let left = (first_x - top_left.x) as usize;
-        for sy in 0..height {
-            let y = top_left.y + sy;
-            if y < 0 || y >= map.height() {
-                continue;
-            }
-            let row_start = (y * map.width()) as usize;
-            let (from, to) = (
-                row_start + first_x as usize,
-                row_start + last_x.max(first_x) as usize,
-            );
-            // The tiles from..to lie in columns left.. of this row. A word
-            // of the revealed layer at a time, with the visible layer's
-            // word beside it: this runs for every revealed cell of every
-            // frame drawn.
-            let row = &mut frame.row_mut(sy as u16)[left..];
-            for (base, revealed) in map.revealed.words_in(from, to) {
-                let visible = map.visible.word_at(base);
-                let mut rest = revealed;
-                while rest != 0 {
-                    let bit = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    let idx = base + bit;
-                    let in_view = (visible >> bit) & 1;
-                    row[idx - from] = GROUND[tiles[idx] as usize][in_view as usize];
-                }
-            }
-        }
+        draw_ground(frame, map, top_left, width, height);
         // Nothing below the map's rows (the status line is there); the
         // frame's edges clip the rest (`Frame::set`), as on a frame
         // narrower than the map, where the camera leaves some of what is in
@@ -506,38 +510,8 @@ fn draw_box(
         .copied()
         .find(|f| f.chars().count() as i32 + 5 <= width)
         .unwrap_or("");
-    let key_width = rows
-        .iter()
-        .map(|(k, _)| k.chars().count())
-        .max()
-        .unwrap_or(0);
-    // Inside the borders and a space of padding on each side.
-    let inner_limit = (width - 4).max(1) as usize;
-    // On a narrow frame a wide key column would leave the text a sliver:
-    // put the text under its key instead, indented.
-    let stacked = key_width > 0 && key_width + 3 > inner_limit / 2;
-    let key_width = if stacked { 0 } else { key_width };
-    let (lines, first_line) = box_lines(rows, first, key_width, stacked, inner_limit);
-    let fits = ((lines.len() as i32 + 2).min(map_rows) - 2).max(0) as usize;
-    let first_line = first_line.unwrap_or(lines.len());
-    let lines = scroll_window(lines, first_line, fits);
-    let text_width = lines
-        .iter()
-        .map(|(k, t)| {
-            if k.is_empty() {
-                t.chars().count()
-            } else {
-                key_width + 3 + t.chars().count()
-            }
-        })
-        .max()
-        .unwrap_or(0)
-        .max(title.chars().count() + 4)
-        .max(if footer.is_empty() {
-            0
-        } else {
-            footer.chars().count() + 4
-        }) as i32;
+    let (lines, fits, key_width) = box_layout(rows, first, width, map_rows);
+    let text_width = box_text_width(&lines, key_width, title, footer);
     let box_width = (text_width + 4).min(width);
     let box_height = (lines.len() as i32 + 2).min(map_rows);
     let left = (width - box_width) / 2;
@@ -579,6 +553,55 @@ fn draw_box(
             Style::Hint,
         );
     }
+}
+
+/// A box's lines in a frame `width` wide, scrolled to show row `first`'s,
+/// with how many of them fit in `map_rows`, and the key column's width (0
+/// when each text is put under its key).
+fn box_layout(
+    rows: &[(String, String)],
+    first: usize,
+    width: i32,
+    map_rows: i32,
+) -> (Vec<(String, String)>, usize, usize) {
+    let key_width = rows
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0);
+    // Inside the borders and a space of padding on each side.
+    let inner_limit = (width - 4).max(1) as usize;
+    // On a narrow frame a wide key column would leave the text a sliver:
+    // put the text under its key instead, indented.
+    let stacked = key_width > 0 && key_width + 3 > inner_limit / 2;
+    let key_width = if stacked { 0 } else { key_width };
+    let (lines, first_line) = box_lines(rows, first, key_width, stacked, inner_limit);
+    let fits = ((lines.len() as i32 + 2).min(map_rows) - 2).max(0) as usize;
+    let first_line = first_line.unwrap_or(lines.len());
+    let lines = scroll_window(lines, first_line, fits);
+    (lines, fits, key_width)
+}
+
+/// The width of a box's text: its widest line, its title's or its footer's,
+/// each with room to stand clear of the border.
+fn box_text_width(lines: &[(String, String)], key_width: usize, title: &str, footer: &str) -> i32 {
+    lines
+        .iter()
+        .map(|(k, t)| {
+            if k.is_empty() {
+                t.chars().count()
+            } else {
+                key_width + 3 + t.chars().count()
+            }
+        })
+        .max()
+        .unwrap_or(0)
+        .max(title.chars().count() + 4)
+        .max(if footer.is_empty() {
+            0
+        } else {
+            footer.chars().count() + 4
+        }) as i32
 }
 
 /// A box's rows as the lines it shows: text beside its key, wrapped to

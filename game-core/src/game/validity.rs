@@ -247,6 +247,14 @@ fn check_hit_points(game: &Game, found: &mut Vec<Invalid>) {
 }
 
 fn check_inventory(game: &Game, found: &mut Vec<Invalid>) {
+    check_stack_sizes(game, found);
+    check_piles_joined(game, found);
+    check_equipped(game, found);
+}
+
+/// Each stack in the pack and each pile on the floor holds at least one, and
+/// no more than its item stacks to.
+fn check_stack_sizes(game: &Game, found: &mut Vec<Invalid>) {
     let state = game.state();
     let content = game.content();
     let out_of_range = |count: u32, stackable: bool| {
@@ -279,9 +287,14 @@ fn check_inventory(game: &Game, found: &mut Vec<Invalid>) {
             ));
         }
     }
-    // A stackable item dropped or thrown onto its own kind joins the pile
-    // when there is room: two piles of one stackable item on one tile must
-    // not fit in one.
+}
+
+/// A stackable item dropped or thrown onto its own kind joins the pile when
+/// there is room: two piles of one stackable item on one tile must not fit
+/// in one.
+fn check_piles_joined(game: &Game, found: &mut Vec<Invalid>) {
+    let state = game.state();
+    let content = game.content();
     let mut stackable: Vec<(Pos, u16, u32)> = state
         .items
         .iter()
@@ -301,6 +314,12 @@ fn check_inventory(game: &Game, found: &mut Vec<Invalid>) {
             }
         }
     }
+}
+
+/// What the player wields is a weapon and what they wear is armour.
+fn check_equipped(game: &Game, found: &mut Vec<Invalid>) {
+    let state = game.state();
+    let content = game.content();
     let equipped = [
         ("wielded", state.player.wielded, true),
         ("worn", state.player.worn, false),
