@@ -156,6 +156,7 @@ impl fmt::Display for Said<'_, Who> {
 
 /// The event as a sentence, for reports: "monster 3 (goblin) attacks the
 /// player: roll 14 hits for 3 damage". `name` names a creature.
+// Longer than 70 lines: one arm per event, each a sentence; split, the arms would only be renamed.
 pub fn describe_event(event: &Event, content: &Content, name: impl Fn(Who) -> String) -> String {
     let items = |item: ItemId, count: u32| content.item(item).describe(count);
     match *event {

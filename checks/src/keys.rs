@@ -582,31 +582,8 @@ fn walk_went_past_a_reason(seen: &Seen, run: Option<Dir>) -> Option<String> {
     if state.depth != before.depth {
         return None; // the steps were on a floor left behind
     }
-    let shape_at = |at: Pos, dir: Dir| -> Vec<bool> {
-        let ahead = oracle::offset_of(dir);
-        oracle::NEIGHBOURS
-            .iter()
-            .filter(|&&d| d != ahead)
-            .map(|&(nx, ny)| map.is_walkable(Pos::new(at.x + nx, at.y + ny)))
-            .collect()
-    };
-    let start_shape = run.map(|dir| shape_at(before.player.pos, dir));
-    let moves: Vec<usize> = seen
-        .events
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| {
-            matches!(
-                e,
-                Event::Step {
-                    who: Who::Player,
-                    result: StepResult::Move,
-                    ..
-                }
-            )
-        })
-        .map(|(i, _)| i)
-        .collect();
+    let start_shape = run.map(|dir| walls_beside(map, before.player.pos, dir));
+    let moves = player_moves(seen.events);
     // What the walk watches, as at its start: hit points, and whether the
     // player is poisoned or confused.
     let start = (
@@ -640,7 +617,7 @@ fn walk_went_past_a_reason(seen: &Seen, run: Option<Dir>) -> Option<String> {
             .then_some("the way down lay underfoot");
         let opening = match (run, &start_shape) {
             (Some(dir), Some(shape)) => {
-                (shape_at(at, dir) != *shape).then_some("the walls beside the way changed")
+                (walls_beside(map, at, dir) != *shape).then_some("the walls beside the way changed")
             }
             _ => None,
         };
@@ -658,6 +635,37 @@ fn walk_went_past_a_reason(seen: &Seen, run: Option<Dir>) -> Option<String> {
         }
     }
     None
+}
+
+/// Whether each neighbour of `at` but the one ahead going `dir` is
+/// walkable: the shape of the walls beside a run, which it stops at when
+/// that changes.
+fn walls_beside(map: &game_core::map::Map, at: Pos, dir: Dir) -> Vec<bool> {
+    let ahead = oracle::offset_of(dir);
+    oracle::NEIGHBOURS
+        .iter()
+        .filter(|&&d| d != ahead)
+        .map(|&(nx, ny)| map.is_walkable(Pos::new(at.x + nx, at.y + ny)))
+        .collect()
+}
+
+/// The indices in `events` of the player's steps that moved.
+fn player_moves(events: &[Event]) -> Vec<usize> {
+    events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| {
+            matches!(
+                e,
+                Event::Step {
+                    who: Who::Player,
+                    result: StepResult::Move,
+                    ..
+                }
+            )
+        })
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// What a walk watches, followed through the events between two of its
@@ -751,44 +759,9 @@ fn on_a_screen(seen: &Seen, screen: Screen) -> Option<(Command, bool, Option<Str
     let unchanged = after == before.screens.as_slice() && acted == 0;
     match screen {
         Screen::Help { top } | Screen::History { top } => {
-            let (own, rows) = match screen {
-                Screen::Help { .. } => ('?', game_core::game::HELP.len()),
-                _ => ('m', seen.game.state().log.messages().len()),
-            };
-            let closes = plain
-                && (matches!(key.code, KeyCode::Char(' ') | KeyCode::Enter)
-                    || key.code == KeyCode::Char(own));
-            if closes {
-                let worked = after.len() + 1 == depth;
-                return Some((
-                    Command::Close,
-                    worked,
-                    (!worked)
-                        .then(|| format!("{key} should close {screen}", screen = screen.words())),
-                ));
-            }
-            scroll(seen, &screen, top, rows)
+            on_a_scrolling_screen(seen, screen, top, plain)
         }
-        Screen::QuitPrompt => {
-            let KeyCode::Char(c) = key.code else {
-                return None;
-            };
-            let (worked, problem) = match c {
-                'y' | 'Y' => {
-                    let quit = matches!(seen.game.state().status, RunStatus::Quit { .. });
-                    (quit, (!quit).then(|| "answering y should quit".to_string()))
-                }
-                'n' | 'N' => {
-                    let closed = after.len() + 1 == depth && acted == 0;
-                    (
-                        closed,
-                        (!closed).then(|| "answering n should close the prompt".to_string()),
-                    )
-                }
-                _ => return None,
-            };
-            Some((Command::Answer, worked, problem))
-        }
+        Screen::QuitPrompt => answer(seen, acted),
         Screen::Pack(mode) => {
             let KeyCode::Char(c) = key.code else {
                 return None;
@@ -796,34 +769,97 @@ fn on_a_screen(seen: &Seen, screen: Screen) -> Option<(Command, bool, Option<Str
             let slot = letter_slot(c).filter(|_| plain)?;
             Some(pick(seen, mode, slot, c))
         }
-        Screen::ItemMenu { slot } => {
-            // Each of the menu's keys does what the pack picked to that
-            // end does with the item: the same promise, from another door.
-            let mode = match key.code {
-                KeyCode::Char('a' | 'u') => PackMode::Apply,
-                KeyCode::Char('d') => PackMode::Drop,
-                KeyCode::Char('t') => PackMode::Throw,
-                KeyCode::Char('w') => PackMode::Wear,
-                _ => return None,
-            };
-            if !plain {
-                // The menu reads its letters plain: with Ctrl or Alt held,
-                // a letter is no command there, and does nothing.
-                return (!unchanged).then(|| {
-                    let problem = format!(
-                        "{key} on the item menu of slot {} should do nothing: the menu's keys are plain letters",
-                        slot_letter(slot)
-                    );
-                    (Command::ItemMenu, false, Some(problem))
-                });
-            }
-            let (_, _, problem) = pick(seen, mode, slot, slot_letter(slot));
-            let problem =
-                problem.map(|p| format!("on the item menu of slot {}: {p}", slot_letter(slot)));
-            Some((Command::ItemMenu, !unchanged, problem))
-        }
+        Screen::ItemMenu { slot } => on_the_item_menu(seen, slot, plain, unchanged),
         Screen::Reticle(reticle) => aim(seen, reticle),
     }
+}
+
+/// A key on the help or the history, `top` its first row shown: its own
+/// key, Space or Enter closes it; others scroll it.
+fn on_a_scrolling_screen(
+    seen: &Seen,
+    screen: Screen,
+    top: u16,
+    plain: bool,
+) -> Option<(Command, bool, Option<String>)> {
+    let key = seen.before.key;
+    let after = seen.screens();
+    let depth = seen.before.screens.len();
+    let (own, rows) = match screen {
+        Screen::Help { .. } => ('?', game_core::game::HELP.len()),
+        _ => ('m', seen.game.state().log.messages().len()),
+    };
+    let closes = plain
+        && (matches!(key.code, KeyCode::Char(' ') | KeyCode::Enter)
+            || key.code == KeyCode::Char(own));
+    if closes {
+        let worked = after.len() + 1 == depth;
+        return Some((
+            Command::Close,
+            worked,
+            (!worked).then(|| format!("{key} should close {screen}", screen = screen.words())),
+        ));
+    }
+    scroll(seen, &screen, top, rows)
+}
+
+/// A key on the quit prompt: `y` quits, `n` closes the prompt, others are
+/// ignored.
+fn answer(seen: &Seen, acted: usize) -> Option<(Command, bool, Option<String>)> {
+    let key = seen.before.key;
+    let after = seen.screens();
+    let depth = seen.before.screens.len();
+    let KeyCode::Char(c) = key.code else {
+        return None;
+    };
+    let (worked, problem) = match c {
+        'y' | 'Y' => {
+            let quit = matches!(seen.game.state().status, RunStatus::Quit { .. });
+            (quit, (!quit).then(|| "answering y should quit".to_string()))
+        }
+        'n' | 'N' => {
+            let closed = after.len() + 1 == depth && acted == 0;
+            (
+                closed,
+                (!closed).then(|| "answering n should close the prompt".to_string()),
+            )
+        }
+        _ => return None,
+    };
+    Some((Command::Answer, worked, problem))
+}
+
+/// A key on the item menu of `slot`. Each of the menu's keys does what the
+/// pack picked to that end does with the item: the same promise, from
+/// another door.
+fn on_the_item_menu(
+    seen: &Seen,
+    slot: u8,
+    plain: bool,
+    unchanged: bool,
+) -> Option<(Command, bool, Option<String>)> {
+    let key = seen.before.key;
+    let mode = match key.code {
+        KeyCode::Char('a' | 'u') => PackMode::Apply,
+        KeyCode::Char('d') => PackMode::Drop,
+        KeyCode::Char('t') => PackMode::Throw,
+        KeyCode::Char('w') => PackMode::Wear,
+        _ => return None,
+    };
+    if !plain {
+        // The menu reads its letters plain: with Ctrl or Alt held,
+        // a letter is no command there, and does nothing.
+        return (!unchanged).then(|| {
+            let problem = format!(
+                "{key} on the item menu of slot {} should do nothing: the menu's keys are plain letters",
+                slot_letter(slot)
+            );
+            (Command::ItemMenu, false, Some(problem))
+        });
+    }
+    let (_, _, problem) = pick(seen, mode, slot, slot_letter(slot));
+    let problem = problem.map(|p| format!("on the item menu of slot {}: {p}", slot_letter(slot)));
+    Some((Command::ItemMenu, !unchanged, problem))
 }
 
 /// Picking slot `slot` (letter `c`) on the pack opened to `mode`, or the
@@ -838,15 +874,7 @@ fn pick(seen: &Seen, mode: PackMode, slot: u8, c: char) -> (Command, bool, Optio
     let unchanged = after == before.screens.as_slice() && acted == 0;
     let stack = before.pack.get(slot);
     let effect = stack.map(|s| seen.game.content().item(s.item).effect.clone());
-    let admitted = match (&effect, mode) {
-        (None, _) => false,
-        (Some(_), PackMode::Browse | PackMode::Drop | PackMode::Apply) => true,
-        (Some(e), PackMode::Throw) => matches!(e, ItemEffect::Thrown { .. }),
-        (Some(e), PackMode::Wear) => {
-            matches!(e, ItemEffect::Weapon { .. } | ItemEffect::Armour { .. })
-        }
-    };
-    if !admitted {
+    if !admits(effect.as_ref(), mode) {
         let problem = (!unchanged).then(|| {
             format!(
                 "slot {c} cannot be picked to {}, yet something happened",
@@ -885,29 +913,57 @@ fn pick(seen: &Seen, mode: PackMode, slot: u8, c: char) -> (Command, bool, Optio
                 )
             })
         }
-        PackMode::Apply => {
-            let aimed = effect.needs_target();
-            let aiming = matches!(after.last(), Some(Screen::Reticle(r)) if r.purpose == Purpose::Use { slot });
-            // Using what is already on puts it on again: refused, free.
-            let on_already = before.wielded == Some(slot) || before.worn == Some(slot);
-            let used = acted == usize::from(!on_already) && after.is_empty();
-            if aimed {
-                (!aiming).then(|| {
-                    format!(
-                        "using {c} should open the reticle, not {}",
-                        describe_top(after.last())
-                    )
-                })
-            } else {
-                (!used).then(|| format!("using {c} should use it and close the pack"))
-            }
-        }
+        PackMode::Apply => used_wrongly(seen, slot, c, &effect, acted),
     };
     let command = match mode {
         PackMode::Apply => Command::UseKind(kind_of(&effect)),
         _ => Command::PickItem,
     };
     (command, problem.is_none(), problem)
+}
+
+/// Whether the pack opened to `mode` admits the item of `effect`: any item
+/// to browse, drop or use, a missile to throw, equipment to wear; nothing
+/// in an empty slot.
+fn admits(effect: Option<&ItemEffect>, mode: PackMode) -> bool {
+    match (effect, mode) {
+        (None, _) => false,
+        (Some(_), PackMode::Browse | PackMode::Drop | PackMode::Apply) => true,
+        (Some(e), PackMode::Throw) => matches!(e, ItemEffect::Thrown { .. }),
+        (Some(e), PackMode::Wear) => {
+            matches!(e, ItemEffect::Weapon { .. } | ItemEffect::Armour { .. })
+        }
+    }
+}
+
+/// What broke the contract of using slot `slot` (letter `c`), which holds
+/// an item of `effect`, after `acted` turns: an item used at something
+/// opens the reticle; another is used and the pack closes.
+fn used_wrongly(
+    seen: &Seen,
+    slot: u8,
+    c: char,
+    effect: &ItemEffect,
+    acted: usize,
+) -> Option<String> {
+    let before = seen.before;
+    let after = seen.screens();
+    let aimed = effect.needs_target();
+    let aiming =
+        matches!(after.last(), Some(Screen::Reticle(r)) if r.purpose == Purpose::Use { slot });
+    // Using what is already on puts it on again: refused, free.
+    let on_already = before.wielded == Some(slot) || before.worn == Some(slot);
+    let used = acted == usize::from(!on_already) && after.is_empty();
+    if aimed {
+        (!aiming).then(|| {
+            format!(
+                "using {c} should open the reticle, not {}",
+                describe_top(after.last())
+            )
+        })
+    } else {
+        (!used).then(|| format!("using {c} should use it and close the pack"))
+    }
 }
 
 /// A key on a screen that scrolls (the help, the history), which has
@@ -987,22 +1043,7 @@ fn aim(seen: &Seen, reticle: Reticle) -> Option<(Command, bool, Option<String>)>
         Some(Screen::Reticle(r)) => Some(r.cursor),
         _ => None,
     };
-    // What Enter will do, as the reticle's hint names it: a missile flies
-    // however it was chosen, another aimed item is read.
-    let missile = |slot: u8| {
-        before.pack.get(slot).is_some_and(|s| {
-            matches!(
-                seen.game.content().item(s.item).effect,
-                ItemEffect::Thrown { .. }
-            )
-        })
-    };
-    let aiming = Command::Aim(match reticle.purpose {
-        Purpose::Look => Aiming::Look,
-        Purpose::Throw { .. } => Aiming::Throw,
-        Purpose::Use { slot } if missile(slot) => Aiming::Throw,
-        Purpose::Use { .. } => Aiming::Read,
-    });
+    let aiming = Command::Aim(aiming(seen, reticle));
     let step = MOVES
         .iter()
         .find_map(|&(dir, vi, digit, nav)| match key.code {
@@ -1038,7 +1079,6 @@ fn aim(seen: &Seen, reticle: Reticle) -> Option<(Command, bool, Option<String>)>
     if key != Key::ENTER {
         return None;
     }
-    let player = before.player.pos;
     let slot = match reticle.purpose {
         Purpose::Look => {
             let closed = after.len() + 1 == before.screens.len();
@@ -1050,6 +1090,37 @@ fn aim(seen: &Seen, reticle: Reticle) -> Option<(Command, bool, Option<String>)>
         }
         Purpose::Throw { slot } | Purpose::Use { slot } => slot,
     };
+    let (fired, problem) = fire(seen, reticle, slot);
+    Some((aiming, fired, problem))
+}
+
+/// What Enter will do on `reticle`, as its hint names it: a missile flies
+/// however it was chosen, another aimed item is read.
+fn aiming(seen: &Seen, reticle: Reticle) -> Aiming {
+    let missile = |slot: u8| {
+        seen.before.pack.get(slot).is_some_and(|s| {
+            matches!(
+                seen.game.content().item(s.item).effect,
+                ItemEffect::Thrown { .. }
+            )
+        })
+    };
+    match reticle.purpose {
+        Purpose::Look => Aiming::Look,
+        Purpose::Throw { .. } => Aiming::Throw,
+        Purpose::Use { slot } if missile(slot) => Aiming::Throw,
+        Purpose::Use { .. } => Aiming::Read,
+    }
+}
+
+/// Enter on `reticle` aiming the item in `slot`: (whether it fired, what
+/// broke the contract). At a tile that can be aimed at (not the player's,
+/// in view, in reach) it fires, and a throw throws; at another it does
+/// nothing.
+fn fire(seen: &Seen, reticle: Reticle, slot: u8) -> (bool, Option<String>) {
+    let before = seen.before;
+    let after = seen.screens();
+    let player = before.player.pos;
     let target = reticle.cursor;
     let can = target != player && before.cursor_visible && player.chebyshev(target) <= THROW_RANGE;
     let fired = seen.acted() > 0 || !after.iter().any(|s| matches!(s, Screen::Reticle(_)));
@@ -1067,5 +1138,5 @@ fn aim(seen: &Seen, reticle: Reticle) -> Option<(Command, bool, Option<String>)>
     } else {
         None
     };
-    Some((aiming, fired, problem))
+    (fired, problem)
 }

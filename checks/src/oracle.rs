@@ -627,32 +627,10 @@ pub fn check_frame(game: &Game, frame: &game_core::Frame) -> Option<Violation> {
     }
     let map = &state.floor.map;
     let (w, h) = (i32::from(frame.width()), i32::from(frame.height()));
-    // The layout: messages under the status line, the map above them.
-    let messages = if h >= 24 {
-        3
-    } else if h >= 12 {
-        2
-    } else {
-        1
-    };
-    let rows = h - 1 - messages;
+    let rows = h - 1 - message_rows(h);
     let player = state.player.pos;
     let left = (player.x - w / 2).min(map.width() - w).max(0);
     let top = (player.y - rows / 2).min(map.height() - rows).max(0);
-    let glyph = |tile: Tile| match tile {
-        Tile::Wall => '#',
-        Tile::Floor => '.',
-        Tile::Door => '+',
-        Tile::StairsDown => '>',
-        Tile::Exit => 'X',
-    };
-    let lit = |tile: Tile| match tile {
-        Tile::Wall => Style::Wall,
-        Tile::Floor => Style::Floor,
-        Tile::Door => Style::Door,
-        Tile::StairsDown => Style::Stairs,
-        Tile::Exit => Style::Exit,
-    };
     let content = game.content();
     for sy in 0..rows {
         for sx in 0..w {
@@ -663,9 +641,9 @@ pub fn check_frame(game: &Game, frame: &game_core::Frame) -> Option<Violation> {
             let mut want = if inside && map.revealed.get(index) {
                 let tile = tile_at(map, at.x, at.y);
                 Cell::new(
-                    glyph(tile),
+                    tile_glyph(tile),
                     if seen_now {
-                        lit(tile)
+                        tile_style(tile)
                     } else {
                         Style::Remembered
                     },
@@ -699,6 +677,41 @@ pub fn check_frame(game: &Game, frame: &game_core::Frame) -> Option<Violation> {
     None
 }
 
+/// The layout's rows of messages, under the status line, by the frame's
+/// height `h`: the map is above them.
+fn message_rows(h: i32) -> i32 {
+    if h >= 24 {
+        3
+    } else if h >= 12 {
+        2
+    } else {
+        1
+    }
+}
+
+/// A tile's glyph, as the design draws it.
+fn tile_glyph(tile: Tile) -> char {
+    match tile {
+        Tile::Wall => '#',
+        Tile::Floor => '.',
+        Tile::Door => '+',
+        Tile::StairsDown => '>',
+        Tile::Exit => 'X',
+    }
+}
+
+/// A tile's style in view.
+fn tile_style(tile: Tile) -> game_core::frame::Style {
+    use game_core::frame::Style;
+    match tile {
+        Tile::Wall => Style::Wall,
+        Tile::Floor => Style::Floor,
+        Tile::Door => Style::Door,
+        Tile::StairsDown => Style::Stairs,
+        Tile::Exit => Style::Exit,
+    }
+}
+
 /// The state hash as docs/state-hash.md defines it (XXH3-64, seed 0, of
 /// postcard's encoding of the state), and a save that loads back into the
 /// same state and hash.
@@ -714,11 +727,28 @@ pub fn check_persistence(game: &Game) -> Vec<Violation> {
             return found;
         }
     };
-    // The hash is only as good as the encoding it is taken of: one that
-    // left something out would give two different states the same hash,
-    // and a replay would miss the drift. Decoding it back must give the
-    // whole state.
-    match postcard::from_bytes::<game_core::game::state::GameState>(&bytes) {
+    check_decodes(game, &bytes, &mut found);
+    let documented = xxhash_rust::xxh3::xxh3_64(&bytes);
+    if game.state_hash() != documented {
+        found.push(violation(
+            Id::StatePersist,
+            format!(
+                "state_hash says {:016x}, the documented hash of the state is {documented:016x}",
+                game.state_hash()
+            ),
+        ));
+    }
+    check_play_hash(game, &mut found);
+    check_save_loads(game, &mut found);
+    found
+}
+
+/// The hash is only as good as the encoding it is taken of: one that left
+/// something out would give two different states the same hash, and a
+/// replay would miss the drift. Decoding the encoding `bytes` back must
+/// give the whole state.
+fn check_decodes(game: &Game, bytes: &[u8], found: &mut Vec<Violation>) {
+    match postcard::from_bytes::<game_core::game::state::GameState>(bytes) {
         Err(e) => found.push(violation(
             Id::StatePersist,
             format!(
@@ -735,18 +765,11 @@ pub fn check_persistence(game: &Game) -> Vec<Violation> {
         )),
         Ok(_) => {}
     }
-    let documented = xxhash_rust::xxh3::xxh3_64(&bytes);
-    if game.state_hash() != documented {
-        found.push(violation(
-            Id::StatePersist,
-            format!(
-                "state_hash says {:016x}, the documented hash of the state is {documented:016x}",
-                game.state_hash()
-            ),
-        ));
-    }
-    // The play hash (what `deja diff` compares on two contents) is the
-    // same hash of every field but what the run started with.
+}
+
+/// The play hash (what `deja diff` compares on two contents) is the same
+/// hash of every field but what the run started with.
+fn check_play_hash(game: &Game, found: &mut Vec<Violation>) {
     let s = game.state();
     let play = (
         &s.depth,
@@ -776,6 +799,10 @@ pub fn check_persistence(game: &Game) -> Vec<Violation> {
         }
         _ => {}
     }
+}
+
+/// A save of the state loads back into the same state and hash.
+fn check_save_loads(game: &Game, found: &mut Vec<Violation>) {
     match Game::load(&game.save(), game.content().clone()) {
         Err(e) => found.push(violation(
             Id::StatePersist,
@@ -791,7 +818,6 @@ pub fn check_persistence(game: &Game) -> Vec<Violation> {
         )),
         Ok(_) => {}
     }
-    found
 }
 
 /// Which part of the state does not come back through its binary

@@ -27,7 +27,7 @@
 use game_core::content::{Content, ItemEffect, ItemId, MonsterId};
 use game_core::game::events::{Event, HpCause, Place, StatusChange, Who};
 use game_core::game::screens::{PackMode, Screen};
-use game_core::game::state::RunStatus;
+use game_core::game::state::{MonsterRef, RunStatus};
 use game_core::game::{Game, RUN_LIMIT};
 use game_core::geom::Dir;
 use game_core::mapgen::{GeneratorKind, LAST_DEPTH};
@@ -342,67 +342,12 @@ impl Reach {
                     ..
                 } => {
                     last_blow = Some(attacker);
-                    match (attacker, defender, missile) {
-                        (Who::Player, Who::Monster(_), Some(_)) => {
-                            self.add(if hit { At::ThrowHit } else { At::ThrowMissed });
-                        }
-                        (Who::Player, Who::Monster(_), None) => self.add(if hit {
-                            At::MeleePlayerHit
-                        } else {
-                            At::MeleePlayerMissed
-                        }),
-                        (Who::Monster(_), Who::Player, _) => self.add(if hit {
-                            At::MeleeMonsterHit
-                        } else {
-                            At::MeleeMonsterMissed
-                        }),
-                        (Who::Monster(_), Who::Monster(_), _) => {
-                            self.add(At::MeleeMonsterOnMonster)
-                        }
-                        _ => {}
-                    }
-                    let foe = match (attacker, defender) {
-                        (Who::Player, foe) | (foe, Who::Player) => key.kind_of(foe),
-                        _ => None,
-                    };
-                    if let Some(kind) = foe {
-                        self.monster(1, kind);
-                    }
+                    self.blow(key, attacker, defender, missile.is_some(), hit);
                 }
                 Event::Died {
                     who: Who::Monster(id),
-                } => {
-                    if let Some(kind) = key.kind_of(Who::Monster(id)) {
-                        self.monster(2, kind);
-                    }
-                    let by_missile = key.events[..i].iter().rev().find_map(|e| match e {
-                        Event::Attack {
-                            defender, missile, ..
-                        } if *defender == Who::Monster(id) => Some(missile.is_some()),
-                        _ => None,
-                    });
-                    if by_missile == Some(true) {
-                        self.add(At::ThrowKilled);
-                    }
-                }
-                Event::Died { who: Who::Player } => {
-                    let by_poison = matches!(
-                        key.events[..i].last(),
-                        Some(Event::HitPoints {
-                            cause: HpCause::Poison,
-                            ..
-                        })
-                    );
-                    let killer = if by_poison {
-                        self.add(At::PoisonKilled);
-                        self.poisoner
-                    } else {
-                        last_blow.and_then(|who| key.kind_of(who))
-                    };
-                    if let Some(kind) = killer {
-                        self.monster(3, kind);
-                    }
-                }
+                } => self.monster_died(key, i, id),
+                Event::Died { who: Who::Player } => self.player_died(key, i, last_blow),
                 Event::Status {
                     who: Who::Player,
                     change: StatusChange::Poisoned { .. },
@@ -413,6 +358,72 @@ impl Reach {
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// A swing, thrown (`missile`) or not, and the foe the player fought.
+    fn blow(&mut self, key: &Key, attacker: Who, defender: Who, missile: bool, hit: bool) {
+        match (attacker, defender, missile) {
+            (Who::Player, Who::Monster(_), true) => {
+                self.add(if hit { At::ThrowHit } else { At::ThrowMissed });
+            }
+            (Who::Player, Who::Monster(_), false) => self.add(if hit {
+                At::MeleePlayerHit
+            } else {
+                At::MeleePlayerMissed
+            }),
+            (Who::Monster(_), Who::Player, _) => self.add(if hit {
+                At::MeleeMonsterHit
+            } else {
+                At::MeleeMonsterMissed
+            }),
+            (Who::Monster(_), Who::Monster(_), _) => self.add(At::MeleeMonsterOnMonster),
+            _ => {}
+        }
+        let foe = match (attacker, defender) {
+            (Who::Player, foe) | (foe, Who::Player) => key.kind_of(foe),
+            _ => None,
+        };
+        if let Some(kind) = foe {
+            self.monster(1, kind);
+        }
+    }
+
+    /// Monster `id` died at the key's event `i`: its kind's death, and
+    /// whether a missile killed it.
+    fn monster_died(&mut self, key: &Key, i: usize, id: MonsterRef) {
+        if let Some(kind) = key.kind_of(Who::Monster(id)) {
+            self.monster(2, kind);
+        }
+        let by_missile = key.events[..i].iter().rev().find_map(|e| match e {
+            Event::Attack {
+                defender, missile, ..
+            } if *defender == Who::Monster(id) => Some(missile.is_some()),
+            _ => None,
+        });
+        if by_missile == Some(true) {
+            self.add(At::ThrowKilled);
+        }
+    }
+
+    /// The player died at the key's event `i`: of poison, or by the last
+    /// blow struck (`last_blow`'s attacker), and who the killer was.
+    fn player_died(&mut self, key: &Key, i: usize, last_blow: Option<Who>) {
+        let by_poison = matches!(
+            key.events[..i].last(),
+            Some(Event::HitPoints {
+                cause: HpCause::Poison,
+                ..
+            })
+        );
+        let killer = if by_poison {
+            self.add(At::PoisonKilled);
+            self.poisoner
+        } else {
+            last_blow.and_then(|who| key.kind_of(who))
+        };
+        if let Some(kind) = killer {
+            self.monster(3, kind);
         }
     }
 
@@ -523,24 +534,7 @@ impl Reach {
                     }
                 }
                 Event::Thrown { item, .. } => self.item(1, item),
-                Event::Equipped { slot, worn } => {
-                    if let Some(stack) = key.before.pack.get(slot) {
-                        self.item(1, stack.item);
-                    }
-                    self.add(if worn {
-                        At::EquipArmour
-                    } else {
-                        At::EquipWeapon
-                    });
-                    let held = if worn {
-                        key.before.worn
-                    } else {
-                        key.before.wielded
-                    };
-                    if held.is_some_and(|held| held != slot) {
-                        self.add(At::EquipSwapped);
-                    }
-                }
+                Event::Equipped { slot, worn } => self.equipped(key, slot, worn),
                 Event::HitPoints {
                     who: Who::Player,
                     before,
@@ -576,6 +570,32 @@ impl Reach {
         } else if antidote {
             self.add(At::AntidoteNothing);
         }
+        self.throws_landed_empty(key);
+    }
+
+    /// The item in pack slot `slot` wielded, or `worn`, and whether it took
+    /// the place of another.
+    fn equipped(&mut self, key: &Key, slot: u8, worn: bool) {
+        if let Some(stack) = key.before.pack.get(slot) {
+            self.item(1, stack.item);
+        }
+        self.add(if worn {
+            At::EquipArmour
+        } else {
+            At::EquipWeapon
+        });
+        let held = if worn {
+            key.before.worn
+        } else {
+            key.before.wielded
+        };
+        if held.is_some_and(|held| held != slot) {
+            self.add(At::EquipSwapped);
+        }
+    }
+
+    /// Each missile thrown that struck nobody.
+    fn throws_landed_empty(&mut self, key: &Key) {
         for (i, event) in key.events.iter().enumerate() {
             if matches!(event, Event::Thrown { .. })
                 && !matches!(

@@ -383,19 +383,9 @@ impl Model<'_> {
         self.owed_answered(event);
         let teleport = std::mem::take(&mut self.teleport);
         match event {
-            Event::PlayerActed { cost } => {
-                self.acted += 1;
-                self.creatures[0].stepped = false;
-                self.turn_of = None;
-                self.noticing = true;
-                self.player_acted(cost);
-            }
+            Event::PlayerActed { cost } => self.player_acted(cost),
             Event::MonsterTurn { id } => self.monster_turn(id),
-            Event::Round => {
-                self.rounds += 1;
-                self.turn_of = None;
-                self.ticking = Some(0);
-            }
+            Event::Round => self.round(),
             Event::Lurch {
                 who,
                 intended,
@@ -440,16 +430,7 @@ impl Model<'_> {
             Event::Teleported { from, to } => self.teleported(teleport, from, to),
             Event::MapRevealed => self.map_revealed(),
             Event::Descended { depth } => self.descended(depth, before),
-            Event::Noticed { id } => match self.index_of(Who::Monster(id)) {
-                Some(i) if self.creatures[i].alive => self.noticed(index, i),
-                _ => self.fail(
-                    Id::MonsterNotice,
-                    format!(
-                        "monster {} noticed the player but is not on the floor",
-                        id.0
-                    ),
-                ),
-            },
+            Event::Noticed { id } => self.monster_noticed(index, id),
             Event::Named { who } => self.named(index, who),
         }
     }
@@ -490,6 +471,28 @@ impl Model<'_> {
         }
     }
 
+    /// A round began: the creatures tick from the first.
+    fn round(&mut self) {
+        self.rounds += 1;
+        self.turn_of = None;
+        self.ticking = Some(0);
+    }
+
+    /// Monster `id` noticed the player at the key's event `index`: it must
+    /// be on the floor.
+    fn monster_noticed(&mut self, index: usize, id: game_core::game::state::MonsterRef) {
+        match self.index_of(Who::Monster(id)) {
+            Some(i) if self.creatures[i].alive => self.noticed(index, i),
+            _ => self.fail(
+                Id::MonsterNotice,
+                format!(
+                    "monster {} noticed the player but is not on the floor",
+                    id.0
+                ),
+            ),
+        }
+    }
+
     fn monster_turn(&mut self, id: game_core::game::state::MonsterRef) {
         let who = Who::Monster(id);
         match self.index_of(who) {
@@ -516,10 +519,15 @@ impl Model<'_> {
         self.revealed_all = true;
     }
 
-    /// The player's action spent `cost`: it must be what every action
-    /// costs, and it runs from the player's turn to the next one, the cost
-    /// at the player's speed later.
+    /// The player's action spent `cost`: it is counted, and monsters in view
+    /// notice straight after. The cost must be what every action costs, and
+    /// the action runs from the player's turn to the next one, the cost at
+    /// the player's speed later.
     fn player_acted(&mut self, cost: u64) {
+        self.acted += 1;
+        self.creatures[0].stepped = false;
+        self.turn_of = None;
+        self.noticing = true;
         if !self.timed {
             return;
         }
@@ -736,33 +744,7 @@ impl Model<'_> {
             return;
         };
         let c = self.creatures[i].clone();
-        if c.pos != from {
-            self.fail(
-                Id::MoveLegal,
-                format!(
-                    "{} stepped from {from} but stood at {}",
-                    self.name(who),
-                    c.pos
-                ),
-            );
-        }
-        if confused != (c.confused > 0) {
-            self.fail(
-                Id::MoveLegal,
-                format!(
-                    "{} stepped {} while it had {} rounds of confusion",
-                    self.name(who),
-                    if confused { "confused" } else { "steadily" },
-                    c.confused
-                ),
-            );
-        }
-        if c.stepped {
-            self.fail(
-                Id::MoveLegal,
-                format!("{} stepped twice in one action", self.name(who)),
-            );
-        }
+        self.check_step_start(&c, from, confused);
         if confused {
             self.lurched_as_rolled(who, dir);
         }
@@ -799,7 +781,48 @@ impl Model<'_> {
                 return;
             }
         }
+        self.take_step(i, to, occupant, result);
+    }
+
+    /// A step begins where the creature `c` stands, confused exactly when
+    /// it is, and is its only one in the action.
+    fn check_step_start(&mut self, c: &Creature, from: Pos, confused: bool) {
+        let who = c.who;
+        if c.pos != from {
+            self.fail(
+                Id::MoveLegal,
+                format!(
+                    "{} stepped from {from} but stood at {}",
+                    self.name(who),
+                    c.pos
+                ),
+            );
+        }
+        if confused != (c.confused > 0) {
+            self.fail(
+                Id::MoveLegal,
+                format!(
+                    "{} stepped {} while it had {} rounds of confusion",
+                    self.name(who),
+                    if confused { "confused" } else { "steadily" },
+                    c.confused
+                ),
+            );
+        }
+        if c.stepped {
+            self.fail(
+                Id::MoveLegal,
+                format!("{} stepped twice in one action", self.name(who)),
+            );
+        }
+    }
+
+    /// Creature `i`'s step to `to` came to `result`: it moved there, or
+    /// attacks `occupant`, which the record now owes.
+    fn take_step(&mut self, i: usize, to: Pos, occupant: Option<Who>, result: rules::StepResult) {
+        use rules::StepResult;
         let c = &mut self.creatures[i];
+        let who = c.who;
         c.stepped = result != StepResult::Refused;
         match result {
             StepResult::Move => c.pos = to,
@@ -916,19 +939,7 @@ impl Model<'_> {
         hit: bool,
         damage: i32,
     ) {
-        let owed = self.take(|e| {
-            matches!(e, Expect::Attack { attacker: a, defender: d, missile: m }
-                if a == attacker && d == defender && m == missile)
-        });
-        if owed.is_none() {
-            self.fail(
-                Id::CombatRules,
-                format!(
-                    "{} attacked {} with no step or throw that called for it",
-                    self.name(attacker),
-                    self.name(defender)
-                ),
-            );
+        if !self.attack_owed(attacker, defender, missile) {
             return;
         }
         let (Some(a), Some(d)) = (self.creature(attacker), self.creature(defender)) else {
@@ -963,8 +974,40 @@ impl Model<'_> {
             self.fail(Id::CombatRules, format!("a d20 to hit rolled {roll}"));
             return;
         }
-        // The to-hit rule: a natural 1 misses, a natural 20 hits, otherwise
-        // the roll plus the attack must reach the defence.
+        self.check_to_hit(attacker, roll, (attack, defence), hit);
+        self.check_damage(attacker, dice, hit, damage);
+        if hit {
+            self.expect.push_front(Expect::Blow {
+                attacker,
+                defender,
+                damage,
+            });
+        }
+    }
+
+    /// An attack answers a step or throw that called for it (the record
+    /// owes it); whether it did.
+    fn attack_owed(&mut self, attacker: Who, defender: Who, missile: Option<ItemId>) -> bool {
+        let owed = self.take(|e| {
+            matches!(e, Expect::Attack { attacker: a, defender: d, missile: m }
+                if a == attacker && d == defender && m == missile)
+        });
+        if owed.is_none() {
+            self.fail(
+                Id::CombatRules,
+                format!(
+                    "{} attacked {} with no step or throw that called for it",
+                    self.name(attacker),
+                    self.name(defender)
+                ),
+            );
+        }
+        owed.is_some()
+    }
+
+    /// The to-hit rule: a natural 1 misses, a natural 20 hits, otherwise the
+    /// roll plus the attack must reach the defence.
+    fn check_to_hit(&mut self, attacker: Who, roll: i32, (attack, defence): (i32, i32), hit: bool) {
         let connects = roll == 20 || (roll != 1 && roll + attack >= defence);
         if hit != connects {
             self.fail(
@@ -977,6 +1020,10 @@ impl Model<'_> {
                 ),
             );
         }
+    }
+
+    /// A hit deals what its dice can roll; a miss deals nothing.
+    fn check_damage(&mut self, attacker: Who, dice: Dice, hit: bool, damage: i32) {
         let (low, high) = damage_bounds(dice);
         if hit && !(low..=high).contains(&damage) {
             self.fail(
@@ -992,13 +1039,6 @@ impl Model<'_> {
                 Id::CombatRules,
                 format!("{} missed but dealt {damage}", self.name(attacker)),
             );
-        }
-        if hit {
-            self.expect.push_front(Expect::Blow {
-                attacker,
-                defender,
-                damage,
-            });
         }
     }
 
@@ -1027,30 +1067,7 @@ impl Model<'_> {
         let mut by_player = false;
         let mut attacker_kind = None;
         match cause {
-            HpCause::Blow => {
-                match self.take(|e| matches!(e, Expect::Blow { defender, .. } if defender == who)) {
-                    Some(Expect::Blow {
-                        attacker, damage, ..
-                    }) => {
-                        by_player = attacker == Who::Player;
-                        attacker_kind = self.creature(attacker).and_then(|a| a.kind);
-                        if after != c.hp - damage {
-                            self.fail(
-                                Id::HpExplained,
-                                format!(
-                                    "a blow of {damage} took {} from {} to {after}",
-                                    self.name(who),
-                                    c.hp
-                                ),
-                            );
-                        }
-                    }
-                    _ => self.fail(
-                        Id::HpExplained,
-                        format!("{} was wounded by a blow nobody struck", self.name(who)),
-                    ),
-                }
-            }
+            HpCause::Blow => (by_player, attacker_kind) = self.blow_landed(who, c.hp, after),
             HpCause::Poison => self.poison_bit(who, c.hp, after),
             HpCause::Heal { rolled } => self.healed(who, (c.hp, c.max_hp), rolled, after),
         }
@@ -1058,20 +1075,57 @@ impl Model<'_> {
         if after <= 0 {
             self.expect.push_front(Expect::Death { who, by_player });
         } else if let Some(kind) = attacker_kind {
-            // What a monster's hit carries comes after its wound, in order.
-            let def = self.game.content().monster(kind);
-            if let Some(rounds) = def.confuses {
-                let rounds = self.creatures[i].confused.max(rounds);
-                self.expect.push_front(Expect::Confusion { who, rounds });
+            self.hit_carried(i, kind);
+        }
+    }
+
+    /// A blow's wound on `who`, from `hp` to `after`: the blow the record
+    /// owes, of its damage. Whether the player struck it, and the kind of
+    /// monster that did.
+    fn blow_landed(&mut self, who: Who, hp: i32, after: i32) -> (bool, Option<MonsterId>) {
+        match self.take(|e| matches!(e, Expect::Blow { defender, .. } if defender == who)) {
+            Some(Expect::Blow {
+                attacker, damage, ..
+            }) => {
+                let by_player = attacker == Who::Player;
+                let attacker_kind = self.creature(attacker).and_then(|a| a.kind);
+                if after != hp - damage {
+                    self.fail(
+                        Id::HpExplained,
+                        format!(
+                            "a blow of {damage} took {} from {hp} to {after}",
+                            self.name(who)
+                        ),
+                    );
+                }
+                (by_player, attacker_kind)
             }
-            if let Some(poison) = &def.poison {
-                let left = self.creatures[i].poison.map_or(0, |(r, _)| r);
-                self.expect.push_front(Expect::Dose {
-                    who,
-                    rounds: left.max(poison.turns),
-                    dice: poison.damage,
-                });
+            _ => {
+                self.fail(
+                    Id::HpExplained,
+                    format!("{} was wounded by a blow nobody struck", self.name(who)),
+                );
+                (false, None)
             }
+        }
+    }
+
+    /// What a hit by a monster of `kind` carries comes after its wound on
+    /// creature `i`, in order: its confusion, then its poison.
+    fn hit_carried(&mut self, i: usize, kind: MonsterId) {
+        let who = self.creatures[i].who;
+        let def = self.game.content().monster(kind);
+        if let Some(rounds) = def.confuses {
+            let rounds = self.creatures[i].confused.max(rounds);
+            self.expect.push_front(Expect::Confusion { who, rounds });
+        }
+        if let Some(poison) = &def.poison {
+            let left = self.creatures[i].poison.map_or(0, |(r, _)| r);
+            self.expect.push_front(Expect::Dose {
+                who,
+                rounds: left.max(poison.turns),
+                dice: poison.damage,
+            });
         }
     }
 
@@ -1302,33 +1356,7 @@ impl Model<'_> {
         let def = self.game.content().item(item);
         let here = self.player().pos;
         match to {
-            Place::Pack(slot) => {
-                let want = slot_for(&self.pack, item, count, def.stackable);
-                if want != Some(slot) {
-                    self.fail(
-                        Id::ItemsConserved,
-                        format!(
-                            "{count} {} went into pack slot {}; the pack's rule picks {}",
-                            def.name,
-                            slot_letter(slot),
-                            describe_slot(want)
-                        ),
-                    );
-                    return;
-                }
-                let total = self.pack.get(slot).map_or(0, |s| s.count) + count;
-                self.pack.add(slot, item, count);
-                if total > MAX_STACK {
-                    self.fail(
-                        Id::ItemsConserved,
-                        format!(
-                            "pack slot {} would hold {total} {}",
-                            slot_letter(slot),
-                            def.name
-                        ),
-                    );
-                }
-            }
+            Place::Pack(slot) => self.packed(slot, item, count),
             Place::Floor(at) => {
                 if at != here {
                     self.fail(
@@ -1341,33 +1369,66 @@ impl Model<'_> {
                 }
                 self.items.push((at, item, count));
             }
-            Place::Used => {
-                let expect = match def.effect {
-                    ItemEffect::Heal { amount } => Some(Expect::Heal { dice: amount }),
-                    ItemEffect::CurePoison => self.player().poison.map(|_| Expect::Cure),
-                    ItemEffect::Confuse { turns } => Some(Expect::ScrollConfusion { turns }),
-                    ItemEffect::MagicMapping => Some(Expect::Reveal),
-                    ItemEffect::Teleport => {
-                        self.teleport = true;
-                        None
-                    }
-                    ItemEffect::Thrown { .. }
-                    | ItemEffect::Weapon { .. }
-                    | ItemEffect::Armour { .. } => {
-                        self.fail(
-                            Id::ItemsConserved,
-                            format!(
-                                "{} was used up, which only a potion or scroll can be",
-                                def.name
-                            ),
-                        );
-                        None
-                    }
-                };
-                if let Some(expect) = expect {
-                    self.expect.push_back(expect);
-                }
+            Place::Used => self.used_up(item),
+        }
+    }
+
+    /// Items arriving in pack slot `slot`: the one the pack's rule picks,
+    /// and no fuller than a stack may be.
+    fn packed(&mut self, slot: u8, item: ItemId, count: u32) {
+        let def = self.game.content().item(item);
+        let want = slot_for(&self.pack, item, count, def.stackable);
+        if want != Some(slot) {
+            self.fail(
+                Id::ItemsConserved,
+                format!(
+                    "{count} {} went into pack slot {}; the pack's rule picks {}",
+                    def.name,
+                    slot_letter(slot),
+                    describe_slot(want)
+                ),
+            );
+            return;
+        }
+        let total = self.pack.get(slot).map_or(0, |s| s.count) + count;
+        self.pack.add(slot, item, count);
+        if total > MAX_STACK {
+            self.fail(
+                Id::ItemsConserved,
+                format!(
+                    "pack slot {} would hold {total} {}",
+                    slot_letter(slot),
+                    def.name
+                ),
+            );
+        }
+    }
+
+    /// An item used up: what its use owes next in the record.
+    fn used_up(&mut self, item: ItemId) {
+        let def = self.game.content().item(item);
+        let expect = match def.effect {
+            ItemEffect::Heal { amount } => Some(Expect::Heal { dice: amount }),
+            ItemEffect::CurePoison => self.player().poison.map(|_| Expect::Cure),
+            ItemEffect::Confuse { turns } => Some(Expect::ScrollConfusion { turns }),
+            ItemEffect::MagicMapping => Some(Expect::Reveal),
+            ItemEffect::Teleport => {
+                self.teleport = true;
+                None
             }
+            ItemEffect::Thrown { .. } | ItemEffect::Weapon { .. } | ItemEffect::Armour { .. } => {
+                self.fail(
+                    Id::ItemsConserved,
+                    format!(
+                        "{} was used up, which only a potion or scroll can be",
+                        def.name
+                    ),
+                );
+                None
+            }
+        };
+        if let Some(expect) = expect {
+            self.expect.push_back(expect);
         }
     }
 

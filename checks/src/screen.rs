@@ -709,6 +709,24 @@ fn check_status(state: &GameState, frame: &Frame, layout: &Layout) -> Option<Vio
     let (x, got, expected) = first_difference(frame, y, 0, chosen.cells(low))?;
     let shown = row_text(frame, y);
     let read = read_status(&shown);
+    let problem = status_misreports_the_player(state, &read, chosen, y, width, &shown)
+        .or_else(|| status_misreports_its_form(state, &read, chosen, y, width, &shown))
+        .unwrap_or_else(|| status_misdraws(state, chosen, y, &shown, (x, got, expected), low));
+    Some(violation(Id::ScreenStatus, problem))
+}
+
+/// What a status line that differs from the state's says wrong of the
+/// player, as read back from it (`shown`, row `y`): the depth, the hit
+/// points, or a status, where the chosen form has room for the statuses.
+fn status_misreports_the_player(
+    state: &GameState,
+    read: &StatusRead,
+    chosen: &StatusForm,
+    y: i32,
+    width: usize,
+    shown: &str,
+) -> Option<String> {
+    let p = &state.player;
     let place = |col: usize| format!("column {col}, row {y}");
     let problem = if let Some((depth, col)) = read.depth.filter(|d| d.0 != state.depth) {
         format!(
@@ -743,7 +761,25 @@ fn check_status(state: &GameState, frame: &Frame, layout: &Layout) -> Option<Vio
                 "the status line, row {y}, does not say the player is confused, and they are: {shown:?}"
             ),
         }
-    } else if let Some((turn, col)) = read.turn.filter(|t| t.0 != whole_turns(state)) {
+    } else {
+        return None;
+    };
+    Some(problem)
+}
+
+/// What a status line that differs from the state's has wrong in its form,
+/// as read back from it (`shown`, row `y`): the turn, a missing turn that
+/// fits, a stray word, or a narrower form than fits `width`.
+fn status_misreports_its_form(
+    state: &GameState,
+    read: &StatusRead,
+    chosen: &StatusForm,
+    y: i32,
+    width: usize,
+    shown: &str,
+) -> Option<String> {
+    let place = |col: usize| format!("column {col}, row {y}");
+    let problem = if let Some((turn, col)) = read.turn.filter(|t| t.0 != whole_turns(state)) {
         format!(
             "the status line shows turn {turn} at {}; the clock is at turn {}",
             place(col),
@@ -765,7 +801,26 @@ fn check_status(state: &GameState, frame: &Frame, layout: &Layout) -> Option<Vio
             "the status line at width {width} is in the {} form ({shown:?}); the {} form ({:?}, {} columns) fits",
             read.form, chosen.name, chosen.text, chosen.len
         )
-    } else if got.glyph == expected.glyph {
+    } else {
+        return None;
+    };
+    Some(problem)
+}
+
+/// A status line that reads right but differs from the state's at column
+/// `x`, where it shows `got` for `expected`: its glyph or its style (the
+/// head's alarm when the player is `low`).
+fn status_misdraws(
+    state: &GameState,
+    chosen: &StatusForm,
+    y: i32,
+    shown: &str,
+    (x, got, expected): (i32, Cell, Cell),
+    low: bool,
+) -> String {
+    let p = &state.player;
+    let place = |col: usize| format!("column {col}, row {y}");
+    if got.glyph == expected.glyph {
         format!(
             "the status line shows {got} at {}, where it draws {expected}{}",
             place(x as usize),
@@ -783,8 +838,7 @@ fn check_status(state: &GameState, frame: &Frame, layout: &Layout) -> Option<Vio
             "the status line, row {y}, reads {shown:?} ({got} at column {x}); the state's reads {:?}",
             chosen.text
         )
-    };
-    Some(violation(Id::ScreenStatus, problem))
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -1534,10 +1588,29 @@ impl BoxSpec {
         let height = (window.len() as i32 + 2).min(map_rows);
         let top = ((map_rows - height) / 2).max(0);
         let bottom = top + height - 1;
-        // The footer: the screen's own when it is fixed, else what the
-        // bottom border shows in hint cells (its text between one space
-        // each side).
-        let footer = match self.footer {
+        let footer = self.footer_on(frame, width, bottom);
+        let text_width = self.text_width(&window, key_width, &footer);
+        let box_width = (text_width + 4).min(width);
+        let left = (width - box_width) / 2;
+        let cells = self.draw_cells((box_width, height), key_width, &window, &footer);
+        LaidBox {
+            left,
+            top,
+            width: box_width,
+            height,
+            cells,
+            window,
+            key_width,
+            scrolled_to,
+            total_lines: total,
+        }
+    }
+
+    /// The footer: the screen's own when it is fixed, else what the bottom
+    /// border (row `bottom` of a frame `width` wide) shows in hint cells
+    /// (its text between one space each side).
+    fn footer_on(&self, frame: &Frame, width: i32, bottom: i32) -> String {
+        match self.footer {
             Some(f) => f.to_string(),
             None => {
                 let hint: String = (0..width)
@@ -1547,8 +1620,14 @@ impl BoxSpec {
                     .collect();
                 hint.trim().to_string()
             }
-        };
-        let text_width = window
+        }
+    }
+
+    /// The width the box's text needs: its widest line of `window`, its
+    /// title's and its footer's, each with room to stand clear of the
+    /// border.
+    fn text_width(&self, window: &[Line], key_width: usize, footer: &str) -> i32 {
+        window
             .iter()
             .map(|(k, t)| {
                 if k.is_empty() {
@@ -1564,21 +1643,7 @@ impl BoxSpec {
                 0
             } else {
                 footer.chars().count() + 4
-            }) as i32;
-        let box_width = (text_width + 4).min(width);
-        let left = (width - box_width) / 2;
-        let cells = self.draw_cells((box_width, height), key_width, &window, &footer);
-        LaidBox {
-            left,
-            top,
-            width: box_width,
-            height,
-            cells,
-            window,
-            key_width,
-            scrolled_to,
-            total_lines: total,
-        }
+            }) as i32
     }
 }
 
@@ -1647,57 +1712,10 @@ fn box_title(game: &Game, screen: &Screen) -> Option<String> {
 /// newest first, the quit question.
 fn box_rows(game: &Game, screen: &Screen, title: String) -> BoxSpec {
     let state = game.state();
-    let content = game.content();
-    let pack = &state.player.pack;
     let (rows, first) = match screen {
         Screen::Reticle(_) => (Vec::new(), 0),
-        Screen::Pack(mode) => {
-            let rows = pack
-                .slots()
-                .filter(|(_, stack)| {
-                    // What each mode admits: any item to browse, drop or
-                    // use; missiles to throw; equipment to wear.
-                    let effect = &content.item(stack.item).effect;
-                    match mode {
-                        PackMode::Browse | PackMode::Drop | PackMode::Apply => true,
-                        PackMode::Throw => matches!(effect, ItemEffect::Thrown { .. }),
-                        PackMode::Wear => effect.is_equipment(),
-                    }
-                })
-                .map(|(slot, stack)| {
-                    let mut text = content.item(stack.item).describe(stack.count);
-                    if state.player.wielded == Some(slot) {
-                        text.push_str(" (wielded)");
-                    }
-                    if state.player.worn == Some(slot) {
-                        text.push_str(" (worn)");
-                    }
-                    (slot_letter(slot).to_string(), text)
-                })
-                .collect();
-            (rows, 0)
-        }
-        Screen::ItemMenu { slot } => {
-            let mut rows: Vec<(String, String)> = Vec::new();
-            if let Some(stack) = pack.get(*slot) {
-                let def = content.item(stack.item);
-                rows.push(("a".into(), "use".into()));
-                rows.push(("d".into(), "drop".into()));
-                if matches!(def.effect, ItemEffect::Thrown { .. }) {
-                    rows.push(("t".into(), "throw".into()));
-                }
-                if def.effect.is_equipment() {
-                    rows.push(("w".into(), "wear or wield".into()));
-                }
-                rows.push((String::new(), String::new()));
-                // The description in lines of at most 40, as the menu sets
-                // it.
-                for line in wrap_words(&def.description, 40) {
-                    rows.push((String::new(), line));
-                }
-            }
-            (rows, 0)
-        }
+        Screen::Pack(mode) => (pack_rows(game, *mode), 0),
+        Screen::ItemMenu { slot } => (item_menu_rows(game, *slot), 0),
         Screen::Help { top } => (
             HELP.iter()
                 .map(|(k, t)| ((*k).to_string(), (*t).to_string()))
@@ -1729,6 +1747,62 @@ fn box_rows(game: &Game, screen: &Screen, title: String) -> BoxSpec {
     }
 }
 
+/// The pack opened to `mode`: the slots it admits by letter, with what
+/// each holds and whether it is wielded or worn.
+fn pack_rows(game: &Game, mode: PackMode) -> Vec<Line> {
+    let state = game.state();
+    let content = game.content();
+    state
+        .player
+        .pack
+        .slots()
+        .filter(|(_, stack)| {
+            // What each mode admits: any item to browse, drop or use;
+            // missiles to throw; equipment to wear.
+            let effect = &content.item(stack.item).effect;
+            match mode {
+                PackMode::Browse | PackMode::Drop | PackMode::Apply => true,
+                PackMode::Throw => matches!(effect, ItemEffect::Thrown { .. }),
+                PackMode::Wear => effect.is_equipment(),
+            }
+        })
+        .map(|(slot, stack)| {
+            let mut text = content.item(stack.item).describe(stack.count);
+            if state.player.wielded == Some(slot) {
+                text.push_str(" (wielded)");
+            }
+            if state.player.worn == Some(slot) {
+                text.push_str(" (worn)");
+            }
+            (slot_letter(slot).to_string(), text)
+        })
+        .collect()
+}
+
+/// The item menu of pack slot `slot`: the actions the item admits, a blank
+/// row, and its description; nothing for an empty slot.
+fn item_menu_rows(game: &Game, slot: u8) -> Vec<Line> {
+    let content = game.content();
+    let mut rows: Vec<(String, String)> = Vec::new();
+    if let Some(stack) = game.state().player.pack.get(slot) {
+        let def = content.item(stack.item);
+        rows.push(("a".into(), "use".into()));
+        rows.push(("d".into(), "drop".into()));
+        if matches!(def.effect, ItemEffect::Thrown { .. }) {
+            rows.push(("t".into(), "throw".into()));
+        }
+        if def.effect.is_equipment() {
+            rows.push(("w".into(), "wear or wield".into()));
+        }
+        rows.push((String::new(), String::new()));
+        // The description in lines of at most 40, as the menu sets it.
+        for line in wrap_words(&def.description, 40) {
+            rows.push((String::new(), line));
+        }
+    }
+    rows
+}
+
 /// The box of an open screen as found on the frame, on every key: the
 /// first border cell of the map's rows is its top-left corner, from which
 /// its border runs whole (corners `+`, edges `-` and `|`, the title and the
@@ -1741,23 +1815,70 @@ fn find_box(
     what: &dyn Fn() -> String,
 ) -> Result<Area, Violation> {
     let (w, rows) = (layout.width, layout.map_rows);
-    let fail = |message: String| Err(violation(Id::ScreenBox, format!("{}: {message}", what())));
+    let fail = |message: String| violation(Id::ScreenBox, format!("{}: {message}", what()));
+    let (left, top) = box_corner(frame, layout).map_err(fail)?;
+    let (right, bottom) = box_far_corners(frame, layout, (left, top)).map_err(fail)?;
+    if let Some((x, y)) = border_break(frame, w, (left, top), (right, bottom)) {
+        return Err(fail(format!(
+            "the border of the box from column {left}, row {top} to column {right}, row {bottom} is broken at column {x}, row {y} by {}",
+            at(frame, x, y)
+        )));
+    }
+    let area = Area {
+        left,
+        top,
+        width: right - left + 1,
+        height: bottom - top + 1,
+    };
+    let centred = ((w - area.width) / 2, ((rows - area.height) / 2).max(0));
+    if (left, top) != centred {
+        return Err(fail(format!(
+            "the {}x{} box stands at column {left}, row {top}; centred over the {w}x{rows} map rows it stands at column {}, row {}",
+            area.width, area.height, centred.0, centred.1
+        )));
+    }
+    if let Some(problem) = title_problem(frame, w, &area, title) {
+        return Err(fail(problem));
+    }
+    Ok(area)
+}
+
+/// Row `y` of a frame `w` wide.
+fn frame_row(frame: &Frame, w: i32, y: i32) -> &[Cell] {
+    &frame.cells()[(y * w) as usize..((y + 1) * w) as usize]
+}
+
+/// A box's top-left corner: the first border cell of the map's rows, which
+/// must be a corner.
+fn box_corner(frame: &Frame, layout: &Layout) -> Result<(i32, i32), String> {
+    let (w, rows) = (layout.width, layout.map_rows);
     let corner = Cell::new('+', Style::Border);
     let map_cells = &frame.cells()[..(rows * w) as usize];
     let first = map_cells.iter().position(|c| c.style == Style::Border);
     let Some((left, top)) = first.map(|i| (i as i32 % w, i as i32 / w)) else {
-        return fail("no box is drawn over the map's rows".to_string());
+        return Err("no box is drawn over the map's rows".to_string());
     };
     if at(frame, left, top) != corner {
-        return fail(format!(
+        return Err(format!(
             "the box's first border cell, at column {left}, row {top}, is {}, not its corner, {corner}",
             at(frame, left, top)
         ));
     }
-    let row = |y: i32| &frame.cells()[(y * w) as usize..((y + 1) * w) as usize];
-    // The top edge, through its title, to the last corner on it.
-    let top_row = row(top);
-    let right = top_row[left as usize..]
+    Ok((left, top))
+}
+
+/// The right column and bottom row of the box whose top-left corner is at
+/// (`left`, `top`): its top edge runs, through its title, to the last
+/// corner on it; its left edge down to its bottom-left corner, inside the
+/// map's rows.
+fn box_far_corners(
+    frame: &Frame,
+    layout: &Layout,
+    (left, top): (i32, i32),
+) -> Result<(i32, i32), String> {
+    let (w, rows) = (layout.width, layout.map_rows);
+    let corner = Cell::new('+', Style::Border);
+    let right = frame_row(frame, w, top)[left as usize..]
         .iter()
         .take_while(|c| matches!(c.style, Style::Border | Style::Title))
         .enumerate()
@@ -1769,7 +1890,7 @@ fn find_box(
         .find(|&y| at(frame, left, y) != side)
         .unwrap_or(rows);
     if right == left || bottom >= rows || at(frame, left, bottom) != corner {
-        return fail(format!(
+        return Err(format!(
             "the box from its corner at column {left}, row {top} has no {} corner inside the map's {rows} rows",
             if right == left {
                 "top-right"
@@ -1778,6 +1899,20 @@ fn find_box(
             }
         ));
     }
+    Ok((right, bottom))
+}
+
+/// Where the border of the box from (`left`, `top`) to (`right`,
+/// `bottom`) is broken, if it is: its right edge `|`, its top and bottom
+/// edges `-` (or a title or footer set in them), its bottom-right corner.
+fn border_break(
+    frame: &Frame,
+    w: i32,
+    (left, top): (i32, i32),
+    (right, bottom): (i32, i32),
+) -> Option<(i32, i32)> {
+    let corner = Cell::new('+', Style::Border);
+    let side = Cell::new('|', Style::Border);
     // Edges of `glyph`, or a title or footer set in them.
     let edge = |cells: &[Cell], glyph: char, set_in: Style| {
         cells
@@ -1785,39 +1920,18 @@ fn find_box(
             .position(|&c| c != Cell::new(glyph, Style::Border) && c.style != set_in)
     };
     let inner = (left + 1) as usize..right as usize;
-    let broken = (top + 1..bottom)
+    (top + 1..bottom)
         .find(|&y| at(frame, right, y) != side)
         .map(|y| (right, y))
         .or_else(|| {
-            edge(&top_row[inner.clone()], '-', Style::Title).map(|i| (left + 1 + i as i32, top))
+            edge(&frame_row(frame, w, top)[inner.clone()], '-', Style::Title)
+                .map(|i| (left + 1 + i as i32, top))
         })
         .or_else(|| {
-            edge(&row(bottom)[inner], '-', Style::Hint).map(|i| (left + 1 + i as i32, bottom))
+            edge(&frame_row(frame, w, bottom)[inner], '-', Style::Hint)
+                .map(|i| (left + 1 + i as i32, bottom))
         })
-        .or((at(frame, right, bottom) != corner).then_some((right, bottom)));
-    if let Some((x, y)) = broken {
-        return fail(format!(
-            "the border of the box from column {left}, row {top} to column {right}, row {bottom} is broken at column {x}, row {y} by {}",
-            at(frame, x, y)
-        ));
-    }
-    let area = Area {
-        left,
-        top,
-        width: right - left + 1,
-        height: bottom - top + 1,
-    };
-    let centred = ((w - area.width) / 2, ((rows - area.height) / 2).max(0));
-    if (left, top) != centred {
-        return fail(format!(
-            "the {}x{} box stands at column {left}, row {top}; centred over the {w}x{rows} map rows it stands at column {}, row {}",
-            area.width, area.height, centred.0, centred.1
-        ));
-    }
-    if let Some(problem) = title_problem(frame, w, &area, title) {
-        return fail(problem);
-    }
-    Ok(area)
+        .or((at(frame, right, bottom) != corner).then_some((right, bottom)))
 }
 
 /// The box's title: " title " from two columns in on its top edge, cut
@@ -1934,14 +2048,11 @@ fn how_it_ended(state: &GameState) -> String {
     }
 }
 
-/// The end of a run: its box, centred on an otherwise blank frame, says how
-/// the run ended, where and when, and the kills, with "the run is over" in
-/// its bottom border; spacing lines go first when the frame is too short.
-fn check_ending(game: &Game, frame: &Frame) -> Option<Violation> {
-    let state = game.state();
-    let (w, h) = (i32::from(frame.width()), i32::from(frame.height()));
+/// The title and lines of the box at the end of a run: how it ended, where
+/// and when, and the kills; `None` while it goes on.
+fn ending_lines(state: &GameState) -> Option<(&'static str, Vec<String>)> {
     let kills = format!("Kills: {}", state.kills);
-    let (title, lines): (&str, Vec<String>) = match &state.status {
+    Some(match &state.status {
         RunStatus::Playing => return None,
         RunStatus::Died(death) => (
             "Tombstone",
@@ -1972,7 +2083,16 @@ fn check_ending(game: &Game, frame: &Frame) -> Option<Violation> {
                 format!("on depth {} at turn {turn}.", state.depth),
             ],
         ),
-    };
+    })
+}
+
+/// The end of a run: its box, centred on an otherwise blank frame, says how
+/// the run ended, where and when, and the kills, with "the run is over" in
+/// its bottom border; spacing lines go first when the frame is too short.
+fn check_ending(game: &Game, frame: &Frame) -> Option<Violation> {
+    let state = game.state();
+    let (w, h) = (i32::from(frame.width()), i32::from(frame.height()));
+    let (title, lines) = ending_lines(state)?;
     let mut wrapped: Vec<String> = Vec::new();
     for line in &lines {
         if line.is_empty() {
@@ -2232,6 +2352,59 @@ fn lines_said_this_key(log: &MessageLog) -> usize {
     lines
 }
 
+/// A line of a message as the message rows must draw it, for a report.
+struct MessageLine<'a> {
+    /// The message as said, and the line's span of it.
+    shown: &'a str,
+    span: (usize, usize),
+    /// Which of the message's lines it is (0 the first), and whether it is
+    /// the last the rows hold of a message cut short, ending in `...`.
+    index: usize,
+    cut: bool,
+    /// How many messages are newer, and the style it is drawn in.
+    age: usize,
+    style: Style,
+}
+
+impl MessageLine<'_> {
+    /// What is wrong with row `y` of a frame `width` wide, which shows `got`
+    /// at column `x` where the line draws `expected`.
+    fn misdrawn(
+        &self,
+        frame: &Frame,
+        y: i32,
+        width: usize,
+        (x, got, expected): (i32, Cell, Cell),
+    ) -> String {
+        let (shown, (from, to)) = (self.shown, self.span);
+        let which = match self.age {
+            0 => "the newest message".to_string(),
+            n => format!("message {n} before the newest"),
+        };
+        let said = if self.style == Style::Message {
+            "said by this key"
+        } else {
+            "said before this key"
+        };
+        let mut want: String = line_chars(&shown[from..to]).collect();
+        if self.cut {
+            want = want.chars().take(width.saturating_sub(3)).collect();
+            want.push_str(&".".repeat(width.min(3)));
+        }
+        let text = row_text(frame, y);
+        if text == want {
+            format!(
+                "message row {y} shows {got} at column {x}; its line of {which} ({want:?}, {said}) is drawn as {expected}"
+            )
+        } else {
+            format!(
+                "message row {y} reads {text:?} ({got} at column {x}); it must read {want:?}, line {} of {which}, {said}: {shown:?}",
+                self.index + 1
+            )
+        }
+    }
+}
+
 /// The message rows: the newest messages, each wrapped to the width, the
 /// newest at the bottom, filling the rows from the bottom up; a message the
 /// rows left cannot hold is read from its start, its last line shown ending
@@ -2271,32 +2444,16 @@ fn check_messages(state: &GameState, frame: &Frame, layout: &Layout) -> Option<V
             } else {
                 line_difference(frame, y, line_chars(&shown[from..to]), cut, width, style)
             };
-            if let Some((x, got, expected)) = difference {
-                let which = match age {
-                    0 => "the newest message".to_string(),
-                    n => format!("message {n} before the newest"),
+            if let Some(found) = difference {
+                let line = MessageLine {
+                    shown: &shown,
+                    span: (from, to),
+                    index: i,
+                    cut,
+                    age,
+                    style,
                 };
-                let said = if style == Style::Message {
-                    "said by this key"
-                } else {
-                    "said before this key"
-                };
-                let mut want: String = line_chars(&shown[from..to]).collect();
-                if cut {
-                    want = want.chars().take(width.saturating_sub(3)).collect();
-                    want.push_str(&".".repeat(width.min(3)));
-                }
-                let text = row_text(frame, y);
-                let problem = if text == want {
-                    format!(
-                        "message row {y} shows {got} at column {x}; its line of {which} ({want:?}, {said}) is drawn as {expected}"
-                    )
-                } else {
-                    format!(
-                        "message row {y} reads {text:?} ({got} at column {x}); it must read {want:?}, line {} of {which}, {said}: {shown:?}",
-                        i + 1
-                    )
-                };
+                let problem = line.misdrawn(frame, y, width, found);
                 return Some(violation(Id::ScreenMessages, problem));
             }
         }

@@ -5,7 +5,7 @@ use game_core::dice::Dice;
 use game_core::game::Game;
 use game_core::game::events::Who;
 use game_core::game::screens::Screen;
-use game_core::game::state::{Pack, RunStatus};
+use game_core::game::state::{GameState, Monster, Pack, RunStatus, Statuses};
 use game_core::game::turn::Actor;
 use game_core::geom::Pos;
 use game_core::keys::Key;
@@ -30,6 +30,57 @@ pub(crate) struct Seen {
     /// When the turn queue has it act next (a monster's; `None` for the
     /// player, whose turn it is, or a monster the queue does not hold).
     pub(crate) due: Option<u64>,
+}
+
+impl Seen {
+    /// The player as the watch sees it.
+    fn player(state: &GameState) -> Seen {
+        let (poison, confused) = statuses(&state.player.statuses);
+        Seen {
+            who: Who::Player,
+            kind: None,
+            pos: state.player.pos,
+            hp: state.player.hp,
+            max_hp: state.player.max_hp,
+            poison,
+            confused,
+            awake: true,
+            alive: !matches!(state.status, RunStatus::Died(_)),
+            visible: true,
+            due: None,
+        }
+    }
+
+    /// Monster `m` as the watch sees it. Inlined: the watch is taken before
+    /// every key.
+    #[inline]
+    fn monster(game: &Game, m: &Monster) -> Seen {
+        let state = game.state();
+        let (poison, confused) = statuses(&m.statuses);
+        Seen {
+            who: Who::Monster(m.id),
+            kind: Some(m.kind),
+            pos: m.pos,
+            hp: m.hp,
+            max_hp: game.content().monster(m.kind).max_hp,
+            poison,
+            confused,
+            awake: m.awake,
+            alive: true,
+            visible: state.floor.map.is_visible(m.pos),
+            due: state
+                .clock
+                .entries()
+                .iter()
+                .find(|e| e.actor == Actor::Monster(m.id))
+                .map(|e| e.at),
+        }
+    }
+}
+
+/// A creature's poisoning (rounds left, dice a round) and confusion.
+fn statuses(s: &Statuses) -> (Option<(u32, Dice)>, u32) {
+    (s.poison.as_ref().map(|p| (p.rounds, p.damage)), s.confused)
 }
 
 /// What the turn invariants compare against: the state before the key, and
@@ -76,48 +127,11 @@ impl TurnWatch {
     pub fn before(game: &Game, key: Key) -> TurnWatch {
         let state = game.state();
         let map = &state.floor.map;
-        let content = game.content();
-        let status = |s: &game_core::game::state::Statuses| {
-            (s.poison.as_ref().map(|p| (p.rounds, p.damage)), s.confused)
-        };
-        let (poison, confused) = status(&state.player.statuses);
-        let player = Seen {
-            who: Who::Player,
-            kind: None,
-            pos: state.player.pos,
-            hp: state.player.hp,
-            max_hp: state.player.max_hp,
-            poison,
-            confused,
-            awake: true,
-            alive: !matches!(state.status, RunStatus::Died(_)),
-            visible: true,
-            due: None,
-        };
+        let player = Seen::player(state);
         let monsters = state
             .monsters
             .iter()
-            .map(|m| {
-                let (poison, confused) = status(&m.statuses);
-                Seen {
-                    who: Who::Monster(m.id),
-                    kind: Some(m.kind),
-                    pos: m.pos,
-                    hp: m.hp,
-                    max_hp: content.monster(m.kind).max_hp,
-                    poison,
-                    confused,
-                    awake: m.awake,
-                    alive: true,
-                    visible: map.is_visible(m.pos),
-                    due: state
-                        .clock
-                        .entries()
-                        .iter()
-                        .find(|e| e.actor == Actor::Monster(m.id))
-                        .map(|e| e.at),
-                }
-            })
+            .map(|m| Seen::monster(game, m))
             .collect();
         let playing = state.status == RunStatus::Playing;
         let queued_player = state.clock.contains(Actor::Player);
