@@ -17,18 +17,19 @@ pub enum When {
 }
 
 /// The oracles run, and the frames are read closely, after every this many
-/// keys (steps 1, 257, ...; every 128 before issue 27, and a recording
-/// without `oracle_every` replays so): they are the dearest checks, and
-/// what they hold to the reference (the game's searches and views) is at
-/// work on most keys, so a bug shows on many samples, not one
-/// (docs/performance.md has the figures, docs/mutation.md the mutation
-/// sample). The save and load oracle runs after every [`PERSIST_EVERY`].
+/// keys (steps 1, 257, ...): they are the dearest checks, and what they
+/// hold to the reference (the game's searches and views) is at work on most
+/// keys, so a bug shows on many samples, not one (docs/performance.md has
+/// the figures, docs/mutation.md the mutation sample). A recording keeps
+/// the interval its run used (`oracle_every`), so it replays its oracles
+/// where its run ran them; one without it replays them every 128 keys. The
+/// save and load oracle runs after every [`PERSIST_EVERY`].
 pub const ORACLE_EVERY: u64 = 256;
 pub const PERSIST_EVERY: u64 = 512;
 /// The frame at the run's size is drawn and read after every this many
 /// keys (steps 1, 9, 17, ...; and on the oracles' sample, and at a run's
-/// end): drawing and reading it after every key was half of what the
-/// checks added to a key, and a bug in drawing shows on most frames it
+/// end): drawing and reading it after every key would be half of what the
+/// checks add to a key, and a bug in drawing shows on most frames it
 /// touches, not one (docs/performance.md has the figures, docs/mutation.md
 /// the mutation sample with and without).
 pub const FRAME_EVERY: u64 = 8;

@@ -231,8 +231,8 @@ fn has_target(map: &Map, from: Pos, goal: Pos) -> bool {
 mod tests {
     use super::*;
 
-    /// [`has_target`] as first written: the flood, then, with nothing
-    /// unknown in reach, a second search over known ground for the way down.
+    /// [`has_target`] the plain way: the flood, then, with nothing unknown
+    /// in reach, a second search over known ground for the way down.
     fn has_target_by_two_floods(map: &Map, from: Pos, goal: Pos) -> bool {
         let revealed = |p: Pos| map.in_bounds(p) && map.revealed.get(map.xy_idx(p));
         let mut visited = BitGrid::new(map.len());

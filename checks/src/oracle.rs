@@ -93,8 +93,8 @@ pub fn distances(map: &Map, from: Pos) -> Vec<u32> {
 /// Breadth-first steps from `from` over the cells `open` admits, by the step
 /// rule applied to them: a diagonal may not squeeze between two cells `open`
 /// refuses. Stops early once `until` is labelled. Only the tests search
-/// over other ground than the map's now (`keys` once did, and its test
-/// still does to hold its one flood to the two it replaced).
+/// over other ground than the map's (the key checks' test holds their one
+/// flood to a flood and a search over known ground).
 #[cfg(test)]
 pub fn distances_over(
     map: &Map,
@@ -246,8 +246,8 @@ fn floor_div(a: i64, b: i64) -> i64 {
 /// depth from the origin, so no deeper row holds a cell within the radius,
 /// and a row's marks never depend on the rows behind it. Scanning on to the
 /// map's edge gives the same cells (a test holds the two together); the
-/// record and key checks ask for this view after many keys, where the scan
-/// to the edge of an open cavern was a twentieth of a sweep.
+/// record and key checks ask for this view after many keys, where a scan
+/// to the edge of an open cavern would cost a twentieth of a sweep.
 pub fn field_of_view(map: &Map, origin: Pos, radius: i32) -> BitGrid {
     shadowcast(map, origin, radius, i64::from(radius))
 }
@@ -310,8 +310,8 @@ struct Sight {
 
 impl Sight {
     /// Marks (x, y) seen when it lies on the map and within the radius.
-    /// Always inlined, as the closures it replaced were not: the record
-    /// checks ask for thousands of views a sweep.
+    /// Always inlined: the record checks ask for thousands of views a
+    /// sweep, and it is called for every cell of each.
     #[inline(always)]
     fn mark(&mut self, x: i32, y: i32) {
         let (dx, dy) = (x - self.origin.x, y - self.origin.y);
@@ -952,7 +952,7 @@ mod tests {
         assert!(compared > 1_000, "only {compared} views compared");
     }
 
-    /// The search as first written, cell by cell with a check for the
+    /// The search written plainly, cell by cell with a check for the
     /// map's edge at every step, for [`distances_over`] to agree with.
     fn plain_distances_over(
         map: &Map,

@@ -115,7 +115,7 @@ impl Frame {
         let height = height.min(MAX_FRAME_HEIGHT);
         // Copied a row at a time from a blank row: `vec![Cell::BLANK; n]`
         // writes each cell's glyph and style apart (a cell has padding), which
-        // was half of drawing a frame; a copy moves whole words.
+        // would be half of drawing a frame; a copy moves whole words.
         static BLANK_ROW: [Cell; MAX_FRAME_WIDTH as usize] =
             [Cell::BLANK; MAX_FRAME_WIDTH as usize];
         let row = &BLANK_ROW[..usize::from(width)];

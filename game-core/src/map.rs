@@ -415,8 +415,9 @@ impl Map {
     /// `here` is [`Map::away_from_edge`] (`inside`), else by position with
     /// its bounds checked. How the searches over the whole map (the chase
     /// map, auto-explore's frontier) read a neighbour; each asks
-    /// `away_from_edge` once a tile and loops itself, which measured 1 to 4%
-    /// of a replay less than an iterator or a visitor over the neighbours.
+    /// `away_from_edge` once a tile and loops itself, which costs a few
+    /// percent of a replay less than an iterator or a visitor over the
+    /// neighbours.
     #[inline(always)]
     pub fn neighbour_index(
         &self,

@@ -16,9 +16,9 @@
 //! Monsters have a ceiling items do not: one more than [`OUT_OF_DEPTH`]
 //! levels above the floor's depth comes only from a nudged encounter, and
 //! there are no nudges before [`NUDGES_FROM`]. The first floors are where the
-//! game is learnt; a dire wolf on depth 1 killed more players there than
-//! everything that lives there (the balance report of issue 15). An item
-//! out of depth is a windfall, and stays.
+//! game is learnt, and without the ceiling a dire wolf on depth 1 would kill
+//! more players there than everything that lives there (docs/balance.md
+//! has the figures). An item out of depth is a windfall, and stays.
 
 use crate::content::{Content, ItemId, MonsterId};
 use crate::rng::Stream;

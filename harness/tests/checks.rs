@@ -1,9 +1,9 @@
-//! The checks issue 10 added, each proven end to end through the real
-//! `deja`: a planted defect (a canary) that only that check can see is
-//! found by a small sweep, named by its invariant id, and saved as a
-//! recording that `deja replay` reproduces. ci/canary.sh proves every
-//! canary from nothing with larger budgets; these are the quick ones, so
-//! `cargo test` fails the moment a check stops seeing what it is for.
+//! The invariant checks, each proven end to end through the real `deja`: a
+//! planted defect (a canary) that only that check can see is found by a
+//! small sweep, named by its invariant id, and saved as a recording that
+//! `deja replay` reproduces. ci/canary.sh proves every canary from nothing
+//! with larger budgets; these are the quick ones, so `cargo test` fails the
+//! moment a check stops seeing what it is for.
 //!
 //! Also: a hang becomes a recording, is reproduced and shrinks; a sweep's
 //! figures are held to a baseline; a bot that goes nowhere is stopped.

@@ -879,7 +879,7 @@ mod tests {
         assert_eq!(camera(&map, 120, 50, Pos::new(79, 39)), Pos::new(0, 0));
     }
 
-    /// The wrap as it was first written, word by word with copies: the
+    /// The wrap written plainly, word by word with copies: the
     /// faster one must cut every text at the same places.
     fn wrap_by_copies(text: &str, width: usize) -> Vec<String> {
         let width = width.max(1);

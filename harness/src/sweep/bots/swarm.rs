@@ -32,18 +32,13 @@ use crate::sweep::bots::random::RandomBot;
 /// Why so, and not every leaning in half the runs as swarm testing often
 /// draws them: a swarm sweep must reach every situation of the reach
 /// catalogue at least as often per run as the explorer's and the random
-/// bot's sweeps pooled (docs/invariants.md, "Swarm"). The random bot's
-/// situations (deaths on the first floors, a potion drunk at full health, a
-/// confused stumble into a creature) come from the monkeys, which never
-/// quit and so live and die on the first floors more often than the random
-/// bot; the deep ones (depth 6, trolls and basilisks) from the explorers,
-/// which must lose little: a leaning that switches an action off for a
-/// whole run costs about half a point of depth 6 per percent of runs it
-/// holds in (never throwing, never drinking), and takes that action's
-/// situations with it, so the switches hold on one floor each. Measured on
-/// seeds 1..2001 and 2001..4001, every situation but the run's end (won,
-/// died, quit: one per run, so no bot reaches all three as often as two
-/// bots together) is reached at least as often as the two sweeps pooled.
+/// bot's sweeps pooled, but for the run's end, which comes once a run
+/// (docs/invariants.md, "Swarm"). The monkeys, which never quit, live and
+/// die on the first floors and bring the random bot's situations (a potion
+/// drunk at full health, a confused stumble into a creature); the
+/// explorers bring the deep ones (depth 6, trolls and basilisks), so they
+/// must lose little. An action switched off for a whole run costs depth and
+/// takes its situations with it, so each switch holds on one floor.
 pub struct SwarmBot {
     explorer: ExplorerBot,
     random: RandomBot,
@@ -83,8 +78,8 @@ pub(super) const TOUR_KEYS: [&str; 19] = [
     "a", "b", "c", "<Enter>", "<C-a>", "<C-d>", "<A-t>", "<C-w>",
 ];
 /// How many of [`TOUR_KEYS`] a run that does not fiddle presses: none that
-/// acts. A tour that drank a potion or read a scroll at nothing in a quiet
-/// moment left the run without it when a monster came.
+/// acts. A tour that drinks a potion or reads a scroll at nothing in a
+/// quiet moment leaves the run without it when a monster comes.
 pub(super) const HARMLESS_TOUR_KEYS: usize = 11;
 /// The longest burst of random keys: enough to open a screen and work it.
 pub(super) const LONGEST_BURST: u32 = 12;
