@@ -7,7 +7,9 @@
 #                                  spread over every file in scope)
 #   ci/mutants.sh --in-diff BASE   only mutants on lines changed since BASE
 #                                  (what a pull request runs)
-#   ci/mutants.sh --named          the mutants issue 10 names
+#   ci/mutants.sh --named          14 chosen mutants across the core's rules
+#                                  (sight, combat, turns, exploring, items,
+#                                  spawning, maps, keys): each must be caught
 #   ci/mutants.sh --shard K/N      one round-robin shard of everything in scope
 #   ci/mutants.sh ... -- ARGS      more arguments for cargo mutants
 #
@@ -16,16 +18,16 @@
 # viable ones, and every missed mutant. Exits 1 when a mutant is missed
 # (or times out), so a pull request that adds uncaught code is flagged.
 # Each mutant costs a rebuild (about 15 s in the `mutants` profile) and a
-# probe (16 s when nothing is found on the machine of issue 25's measure,
-# under a minute on a slower one; a caught mutant stops at the first sweep
-# that finds it, most in the floors or the random bot's, within 15 s): the
-# sample takes about half an hour on 2 cores (26 minutes at issue 25).
+# probe (about 16 s when nothing is found on a 2-core machine, under a
+# minute on a slower one; a caught mutant stops at the first sweep that
+# finds it, most in the floors or the random bot's, within 15 s): the sample
+# takes about half an hour on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The sample: 159 mutants drawn round-robin (one in 13, in source order, so
-# every file of more than 13 mutants is in it) before issue 25's work, kept
-# in ci/mutants-sample.txt and not redrawn as the code changes: changing it
+# every file of more than 13 mutants is in it), kept in
+# ci/mutants-sample.txt and not redrawn as the code changes: changing it
 # changes the measure; say so in docs/mutation.md.
 
 mode=sample
@@ -40,7 +42,7 @@ while [ $# -gt 0 ]; do
             [ $# -ge 2 ] || { echo "--shard needs K/N" >&2; exit 2; }
             mode=shard shard=$2; shift 2 ;;
         --) shift; extra=("$@"); break ;;
-        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
         *) echo "unknown argument $1; see ci/mutants.sh --help" >&2; exit 2 ;;
     esac
 done
@@ -108,7 +110,7 @@ case $mode in
         fi
         args+=(--in-diff "$out/changes.diff") ;;
     named)
-        # The mutants the issue names: each must be caught.
+        # One or two mutants of each of the core's rules: each must be caught.
         named=(
             'replace Game::pos_of -> Option<Pos> with None'
             'replace \+ with \* in scan_quadrant'
