@@ -26,8 +26,6 @@ pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// The path of `name` in the regression corpus, `recordings/` (the
-/// directory itself for "").
 /// A recording's text with its seed moved on by one: the same keys on
 /// another game, which drifts at step 0. Reads the seed rather than naming
 /// it, so remaking a corpus recording on another seed moves no test.
@@ -54,6 +52,8 @@ pub fn with_key_at(recording: &str, step: usize, key: &str) -> (String, String) 
     (harness::recording::to_text(&parsed), old.to_string())
 }
 
+/// The path of `name` in the regression corpus, `recordings/` (the
+/// directory itself for "").
 pub fn corpus(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../recordings")
