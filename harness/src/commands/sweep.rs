@@ -102,59 +102,8 @@ pub fn run(args: SweepArgs) -> CommandResult {
     let spec = spec(&args);
     let (baselines, json_to, text) = check_inputs_and_outputs(&args, &spec)?;
     sweep::hang_reports_into(args.save_failures.clone());
-    let jobs = args.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |j| j as usize,
-    );
-    let total = spec.seed_count();
-    // SIGINT and SIGTERM stop the sweep taking seeds; what it covered is
-    // summed up and written, marked incomplete, and it exits 130.
-    let stop = crate::plumbing::interrupt::stop_on_signals(true);
-    let progress = Progress::new(total);
-    let started = Instant::now();
-    let saving = Saving {
-        dir: args.save_failures.clone(),
-    };
-    let options = sweep::RunOptions {
-        fail_fast: args.fail_fast,
-        stop: Some(stop),
-    };
-    // Made before the sweep, so a directory that cannot take the report
-    // fails before any seed is spent.
-    let mut results_file = json_to
-        .as_deref()
-        .map(sweep::ResultsFile::beside)
-        .transpose()?;
-    let report = sweep::run(
-        &spec,
-        &content,
-        jobs,
-        &saving,
-        options,
-        &|result| progress.seed_done(result),
-        &mut |result| {
-            if let Some(file) = results_file.as_mut() {
-                file.add(result);
-            }
-        },
-    )?;
-    progress.finish();
-    let elapsed = started.elapsed();
-    // The summary first: a report that cannot be written at the end (the
-    // disk filled, the directory went) must not hide what the sweep found.
-    let situations = checks::reach::ids(&content);
-    print_summary(&report, elapsed, &situations, &text)?;
-    if let Some(cut) = &report.incomplete {
-        text.say(format!(
-            "INTERRUPTED: covered {} of {} seeds; the figures above are of those seeds",
-            cut.covered, cut.of
-        ))?;
-    }
-    let mut found = report.summary.failures;
-    for problem in sweep::commands_that_never_work(&report.summary) {
-        text.say(format!("FAILURE commands: {problem}"))?;
-        found += 1;
-    }
+    let (report, elapsed, results_file) = sweep_seeds(&args, &spec, &content, json_to.as_deref())?;
+    let mut found = say_what_was_found(&report, elapsed, &content, &text)?;
     if let Some(file) = results_file
         && let Err(message) = file.write(&report)
     {
@@ -187,6 +136,77 @@ pub fn run(args: SweepArgs) -> CommandResult {
     }
     found += bless_or_compare(&args, baselines, &report, &content, found, &text)?;
     Ok(if found > 0 { Exit::Failure } else { Exit::Ok })
+}
+
+/// The sweep itself, with its progress on standard error until a signal
+/// stops it: the report, how long it took, and the file of its results
+/// (made beside `json_to` before the sweep, so a directory that cannot
+/// take the report fails before any seed is spent).
+fn sweep_seeds(
+    args: &SweepArgs,
+    spec: &SweepSpec,
+    content: &std::sync::Arc<game_core::content::Content>,
+    json_to: Option<&std::path::Path>,
+) -> Result<(SweepReport, Duration, Option<sweep::ResultsFile>), Error> {
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    );
+    let total = spec.seed_count();
+    // SIGINT and SIGTERM stop the sweep taking seeds; what it covered is
+    // summed up and written, marked incomplete, and it exits 130.
+    let stop = crate::plumbing::interrupt::stop_on_signals(true);
+    let progress = Progress::new(total);
+    let started = Instant::now();
+    let saving = Saving {
+        dir: args.save_failures.clone(),
+    };
+    let options = sweep::RunOptions {
+        fail_fast: args.fail_fast,
+        stop: Some(stop),
+    };
+    let mut results_file = json_to.map(sweep::ResultsFile::beside).transpose()?;
+    let report = sweep::run(
+        spec,
+        content,
+        jobs,
+        &saving,
+        options,
+        &|result| progress.seed_done(result),
+        &mut |result| {
+            if let Some(file) = results_file.as_mut() {
+                file.add(result);
+            }
+        },
+    )?;
+    progress.finish();
+    Ok((report, started.elapsed(), results_file))
+}
+
+/// The summary, whether a signal cut the sweep short, and the commands that
+/// never work, said before the report is written: a report that cannot be
+/// written at the end (the disk filled, the directory went) must not hide
+/// what the sweep found. How many failures that is.
+fn say_what_was_found(
+    report: &SweepReport,
+    elapsed: Duration,
+    content: &game_core::content::Content,
+    text: &Text,
+) -> Result<u64, Error> {
+    let situations = checks::reach::ids(content);
+    print_summary(report, elapsed, &situations, text)?;
+    if let Some(cut) = &report.incomplete {
+        text.say(format!(
+            "INTERRUPTED: covered {} of {} seeds; the figures above are of those seeds",
+            cut.covered, cut.of
+        ))?;
+    }
+    let mut found = report.summary.failures;
+    for problem in sweep::commands_that_never_work(&report.summary) {
+        text.say(format!("FAILURE commands: {problem}"))?;
+        found += 1;
+    }
+    Ok(found)
 }
 
 /// Every input read and every output checked before the sweep spends its

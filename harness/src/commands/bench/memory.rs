@@ -14,54 +14,20 @@ pub(super) fn memory_rows(args: &BenchArgs, scratch: &Scratch) -> Result<Vec<Row
     let many = args.memory_seeds;
     let few = (many / 10).max(1);
     let floor = own_peak_kib();
-    let mut peaks = [Vec::new(), Vec::new()];
-    let mut found = [0_u32, 0_u32];
     crate::plumbing::output::note(format_args!(
         "bench: peak memory of sweeps of {} and {} seeds, {} each",
         grouped(few as f64, 0),
         grouped(many as f64, 0),
         runs_text(args.memory_runs)
     ));
-    for _ in 0..args.memory_runs {
-        for (i, seeds) in [few, many].into_iter().enumerate() {
-            let (code, kib) = peak_of_child(&memory_sweep_args(seeds), &scratch.dir)?;
-            match code {
-                code if code == Exit::Ok.code() => {}
-                code if code == Exit::Failure.code() => found[i] += 1,
-                code => {
-                    return Err(format!(
-                        "the memory sweep `deja {}` exited with {code}",
-                        memory_sweep_args(seeds).join(" ")
-                    )
-                    .into());
-                }
-            }
-            peaks[i].push(kib as f64 / 1024.0);
-        }
-    }
-    let [few_peaks, many_peaks] = peaks;
-    let note = |seeds: u64, found: u32| {
-        let command = memory_sweep_args(seeds).join(" ");
-        let failures = if found > 0 {
-            crate::plumbing::output::note(format_args!(
-                "bench: `deja {command}` found failures (exit 4); its peak still counts"
-            ));
-            "; the sweep FOUND FAILURES (exit 4)"
-        } else {
-            ""
-        };
-        format!(
-            "deja {command}, a child process; its peak resident memory (wait4's ru_maxrss); this process's own peak when it began was {:.1} MiB, a floor under it (Linux counts a child's peak from its parent's){failures}",
-            floor as f64 / 1024.0
-        )
-    };
+    let ([few_peaks, many_peaks], found) = measure_peaks(args, scratch, [few, many])?;
     let small = Row::new(
         BenchFigure::Memory,
         format!("peak memory, {}-seed sweep", grouped(few as f64, 0)),
         "MiB",
         few_peaks,
         None,
-        note(few, found[0]),
+        memory_note(few, found[0], floor),
     );
     let limit = small.median + FLAT_MIB;
     let target = Target {
@@ -79,9 +45,60 @@ pub(super) fn memory_rows(args: &BenchArgs, scratch: &Scratch) -> Result<Vec<Row
         "MiB",
         many_peaks,
         Some(target),
-        note(many, found[1]),
+        memory_note(many, found[1], floor),
     );
     Ok(vec![small, large])
+}
+
+/// The memory sweeps of each of `seeds`, `--memory-runs` times in turn:
+/// each one's peaks in MiB, and how many of its sweeps found failures
+/// (exit 4: its peak still counts).
+#[cfg(unix)]
+fn measure_peaks(
+    args: &BenchArgs,
+    scratch: &Scratch,
+    seeds: [u64; 2],
+) -> Result<([Vec<f64>; 2], [u32; 2]), Error> {
+    let mut peaks = [Vec::new(), Vec::new()];
+    let mut found = [0_u32, 0_u32];
+    for _ in 0..args.memory_runs {
+        for (i, seeds) in seeds.into_iter().enumerate() {
+            let (code, kib) = peak_of_child(&memory_sweep_args(seeds), &scratch.dir)?;
+            match code {
+                code if code == Exit::Ok.code() => {}
+                code if code == Exit::Failure.code() => found[i] += 1,
+                code => {
+                    return Err(format!(
+                        "the memory sweep `deja {}` exited with {code}",
+                        memory_sweep_args(seeds).join(" ")
+                    )
+                    .into());
+                }
+            }
+            peaks[i].push(kib as f64 / 1024.0);
+        }
+    }
+    Ok((peaks, found))
+}
+
+/// A memory row's note: the sweep measured, how, the floor under its peak
+/// (this process's own peak in KiB when it began), and whether it found
+/// failures (said on standard error too).
+#[cfg(unix)]
+fn memory_note(seeds: u64, found: u32, floor: u64) -> String {
+    let command = memory_sweep_args(seeds).join(" ");
+    let failures = if found > 0 {
+        crate::plumbing::output::note(format_args!(
+            "bench: `deja {command}` found failures (exit 4); its peak still counts"
+        ));
+        "; the sweep FOUND FAILURES (exit 4)"
+    } else {
+        ""
+    };
+    format!(
+        "deja {command}, a child process; its peak resident memory (wait4's ru_maxrss); this process's own peak when it began was {:.1} MiB, a floor under it (Linux counts a child's peak from its parent's){failures}",
+        floor as f64 / 1024.0
+    )
 }
 
 #[cfg(not(unix))]

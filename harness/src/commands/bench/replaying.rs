@@ -76,19 +76,7 @@ pub(super) fn recording_rows(
     let mut rows = Vec::new();
     let mut sizes = Vec::new();
     for keys in [1_000, 10_000, 100_000] {
-        // A run of this length: the longest bench run's keys and hashes,
-        // repeated (the file's size is what costs, not what it holds).
-        let mut run = longest.clone();
-        run.failure = None;
-        while run.keys.len() < keys {
-            run.keys.extend_from_slice(&longest.keys);
-            run.step_hashes.extend_from_slice(&longest.step_hashes[1..]);
-            run.part_digests
-                .extend_from_slice(&longest.part_digests[1..]);
-        }
-        run.keys.truncate(keys);
-        run.step_hashes.truncate(keys + 1);
-        run.part_digests.truncate(keys + 1);
+        let run = run_of_length(longest, keys);
         let mut times = Vec::new();
         for _ in 0..args.runs {
             let started = Instant::now();
@@ -109,6 +97,30 @@ pub(super) fn recording_rows(
             ),
         ));
     }
+    rows.insert(0, size_row(&sizes));
+    Ok(rows)
+}
+
+/// A run of `keys` keys: the longest bench run's keys and hashes, repeated
+/// (the file's size is what costs, not what it holds).
+fn run_of_length(longest: &Recording, keys: usize) -> Recording {
+    let mut run = longest.clone();
+    run.failure = None;
+    while run.keys.len() < keys {
+        run.keys.extend_from_slice(&longest.keys);
+        run.step_hashes.extend_from_slice(&longest.step_hashes[1..]);
+        run.part_digests
+            .extend_from_slice(&longest.part_digests[1..]);
+    }
+    run.keys.truncate(keys);
+    run.step_hashes.truncate(keys + 1);
+    run.part_digests.truncate(keys + 1);
+    run
+}
+
+/// The recording's bytes per key, from the file of the largest of `sizes`
+/// (keys, bytes), the others in its note.
+fn size_row(sizes: &[(usize, u64)]) -> Row {
     let &(keys, bytes) = sizes.last().expect("three sizes");
     let others: Vec<String> = sizes
         .iter()
@@ -121,22 +133,18 @@ pub(super) fn recording_rows(
             )
         })
         .collect();
-    rows.insert(
-        0,
-        Row::new(
-            BenchFigure::Recording,
-            "recording size per key",
-            "bytes/key",
-            vec![bytes as f64 / keys as f64],
-            None,
-            format!(
-                "a {}-key recording's file (key notation, a state hash and part digests per step) over its keys, the same every run; bytes per key: {}",
-                grouped(keys as f64, 0),
-                others.join(", ")
-            ),
+    Row::new(
+        BenchFigure::Recording,
+        "recording size per key",
+        "bytes/key",
+        vec![bytes as f64 / keys as f64],
+        None,
+        format!(
+            "a {}-key recording's file (key notation, a state hash and part digests per step) over its keys, the same every run; bytes per key: {}",
+            grouped(keys as f64, 0),
+            others.join(", ")
         ),
-    );
-    Ok(rows)
+    )
 }
 
 /// The viewer's step back in a 100,000-key recording: from a step, the
