@@ -645,72 +645,99 @@ fn differ_fields(path: &str, a: &Node, b: &Node, out: &mut Vec<String>) {
     if a == b {
         return;
     }
-    let join = |name: &str| {
-        if path.is_empty() {
-            name.to_string()
-        } else {
-            format!("{path}.{name}")
-        }
-    };
     match (a, b) {
-        (Node::Group(fa), Node::Group(fb)) => {
-            for (name, na) in fa {
-                match fb.iter().find(|(n, _)| n == name) {
-                    Some((_, nb)) => differ_fields(&join(name), na, nb, out),
-                    None => out.push(format!("{}: {} -> (absent)", join(name), summary(na))),
-                }
-            }
-            for (name, nb) in fb {
-                if !fa.iter().any(|(n, _)| n == name) {
-                    out.push(format!("{}: (absent) -> {}", join(name), summary(nb)));
-                }
-            }
-        }
-        (Node::List(ea), Node::List(eb)) => {
-            for entity in ea {
-                match eb.iter().find(|e| e.key == entity.key) {
-                    Some(other) => differ_fields(
-                        &entity.label(path),
-                        &Node::Group(entity.fields.clone()),
-                        &Node::Group(other.fields.clone()),
-                        out,
-                    ),
-                    None => out.push(format!(
-                        "{}: {} -> (absent)",
-                        entity.label(path),
-                        summary(&Node::Group(entity.fields.clone()))
-                    )),
-                }
-            }
-            for entity in eb {
-                if !ea.iter().any(|e| e.key == entity.key) {
-                    out.push(format!(
-                        "{}: (absent) -> {}",
-                        entity.label(path),
-                        summary(&Node::Group(entity.fields.clone()))
-                    ));
-                }
-            }
-        }
+        (Node::Group(fa), Node::Group(fb)) => differ_groups(path, fa, fb, out),
+        (Node::List(ea), Node::List(eb)) => differ_lists(path, ea, eb, out),
         (
             Node::Leaf(Value::Tiles { width, cells: ca }),
             Node::Leaf(Value::Tiles { cells: cb, .. }),
-        ) => {
-            let differ = symmetric_difference(ca, cb);
-            let counts = if ca.len() == cb.len() {
-                format!("{} tiles each", ca.len())
-            } else {
-                format!("{} -> {} tiles", ca.len(), cb.len())
-            };
-            out.push(format!(
-                "{path}: {} {} differ ({counts}), e.g. {}",
-                differ.len(),
-                if differ.len() == 1 { "tile" } else { "tiles" },
-                places(*width, &differ, PLACES_SHOWN)
-            ));
-        }
+        ) => out.push(differ_tiles(path, *width, ca, cb)),
         _ => out.push(format!("{path}: {} -> {}", summary(a), summary(b))),
     }
+}
+
+/// `name` within `path`: `path.name`, or `name` at the top.
+fn joined(path: &str, name: &str) -> String {
+    if path.is_empty() {
+        name.to_string()
+    } else {
+        format!("{path}.{name}")
+    }
+}
+
+/// The fields of two groups that differ, by name: those of both compared,
+/// then those of one only.
+fn differ_groups(
+    path: &str,
+    fa: &[(&'static str, Node)],
+    fb: &[(&'static str, Node)],
+    out: &mut Vec<String>,
+) {
+    for (name, na) in fa {
+        match fb.iter().find(|(n, _)| n == name) {
+            Some((_, nb)) => differ_fields(&joined(path, name), na, nb, out),
+            None => out.push(format!(
+                "{}: {} -> (absent)",
+                joined(path, name),
+                summary(na)
+            )),
+        }
+    }
+    for (name, nb) in fb {
+        if !fa.iter().any(|(n, _)| n == name) {
+            out.push(format!(
+                "{}: (absent) -> {}",
+                joined(path, name),
+                summary(nb)
+            ));
+        }
+    }
+}
+
+/// The entities of two lists that differ, by key: those of both compared,
+/// then those of one only.
+fn differ_lists(path: &str, ea: &[Entity], eb: &[Entity], out: &mut Vec<String>) {
+    for entity in ea {
+        match eb.iter().find(|e| e.key == entity.key) {
+            Some(other) => differ_fields(
+                &entity.label(path),
+                &Node::Group(entity.fields.clone()),
+                &Node::Group(other.fields.clone()),
+                out,
+            ),
+            None => out.push(format!(
+                "{}: {} -> (absent)",
+                entity.label(path),
+                summary(&Node::Group(entity.fields.clone()))
+            )),
+        }
+    }
+    for entity in eb {
+        if !ea.iter().any(|e| e.key == entity.key) {
+            out.push(format!(
+                "{}: (absent) -> {}",
+                entity.label(path),
+                summary(&Node::Group(entity.fields.clone()))
+            ));
+        }
+    }
+}
+
+/// Two sets of tiles that differ, in a line: how many tiles differ, of how
+/// many, and a few of them.
+fn differ_tiles(path: &str, width: i32, ca: &[u32], cb: &[u32]) -> String {
+    let differ = symmetric_difference(ca, cb);
+    let counts = if ca.len() == cb.len() {
+        format!("{} tiles each", ca.len())
+    } else {
+        format!("{} -> {} tiles", ca.len(), cb.len())
+    };
+    format!(
+        "{path}: {} {} differ ({counts}), e.g. {}",
+        differ.len(),
+        if differ.len() == 1 { "tile" } else { "tiles" },
+        places(width, &differ, PLACES_SHOWN)
+    )
 }
 
 /// The cells in one sorted set and not the other, sorted.
