@@ -123,23 +123,9 @@ impl Viewer {
         let Key { code, mods } = key;
         let shift = mods == Mods::SHIFT;
         match code {
-            KeyCode::Char(' ') => {
-                if self.playing {
-                    self.playing = false;
-                } else if self.position >= marks.last {
-                    self.notice = Some("at the last step".into());
-                } else {
-                    self.playing = true;
-                }
-            }
-            KeyCode::Char('+' | '=') => {
-                let i = SPEEDS.iter().position(|&s| s == self.speed).unwrap_or(0);
-                self.speed = SPEEDS[(i + 1).min(SPEEDS.len() - 1)];
-            }
-            KeyCode::Char('-' | '_') => {
-                let i = SPEEDS.iter().position(|&s| s == self.speed).unwrap_or(0);
-                self.speed = SPEEDS[i.saturating_sub(1)];
-            }
+            KeyCode::Char(' ') => self.pause_or_play(marks),
+            KeyCode::Char('+' | '=') => self.faster(),
+            KeyCode::Char('-' | '_') => self.slower(),
             KeyCode::Char('l') => self.go(self.position.saturating_add(1), marks),
             KeyCode::Right if mods.is_empty() => self.go(self.position.saturating_add(1), marks),
             KeyCode::Char('h') => self.go(self.position.saturating_sub(1), marks),
@@ -152,31 +138,63 @@ impl Viewer {
             KeyCode::Char('<') => self.previous_floor(marks),
             KeyCode::Char('g') => self.entry = Some(Entry::Step(String::new())),
             KeyCode::Char('t') => self.entry = Some(Entry::Turn(String::new())),
-            KeyCode::Char('f') => match &marks.event {
-                Some((step, _)) => self.go(*step, marks),
-                None => self.notice = Some("no failure or drift: the replay matches".into()),
-            },
-            KeyCode::Char('p') => {
-                return match marks.take_over_limit {
-                    Some(limit) if self.position <= limit => Action::TakeControl(self.position),
-                    Some(limit) => {
-                        self.notice = Some(format!(
-                            "control can be taken up to step {limit}, before the recording stops matching"
-                        ));
-                        Action::Show
-                    }
-                    None => {
-                        self.notice = Some("the recording does not match from its start".into());
-                        Action::Show
-                    }
-                };
-            }
+            KeyCode::Char('f') => self.go_to_event(marks),
+            KeyCode::Char('p') => return self.take_control(marks),
             KeyCode::Char('?') => self.help = true,
             KeyCode::Char('q') => return Action::Quit,
             KeyCode::Esc => {}
             _ => self.notice = Some(format!("{key} does nothing here; ? lists the keys")),
         }
         Action::Show
+    }
+
+    /// Space: pauses, or plays on unless at the last step.
+    fn pause_or_play(&mut self, marks: &Marks) {
+        if self.playing {
+            self.playing = false;
+        } else if self.position >= marks.last {
+            self.notice = Some("at the last step".into());
+        } else {
+            self.playing = true;
+        }
+    }
+
+    /// `+`: the next of [`SPEEDS`], up to the fastest.
+    fn faster(&mut self) {
+        let i = SPEEDS.iter().position(|&s| s == self.speed).unwrap_or(0);
+        self.speed = SPEEDS[(i + 1).min(SPEEDS.len() - 1)];
+    }
+
+    /// `-`: the one before in [`SPEEDS`], down to the slowest.
+    fn slower(&mut self) {
+        let i = SPEEDS.iter().position(|&s| s == self.speed).unwrap_or(0);
+        self.speed = SPEEDS[i.saturating_sub(1)];
+    }
+
+    /// `f`: the step the failure or drift shows at.
+    fn go_to_event(&mut self, marks: &Marks) {
+        match &marks.event {
+            Some((step, _)) => self.go(*step, marks),
+            None => self.notice = Some("no failure or drift: the replay matches".into()),
+        }
+    }
+
+    /// `p`: control taken at the step shown, while the recording still
+    /// matches there; else a notice of why not.
+    fn take_control(&mut self, marks: &Marks) -> Action {
+        match marks.take_over_limit {
+            Some(limit) if self.position <= limit => Action::TakeControl(self.position),
+            Some(limit) => {
+                self.notice = Some(format!(
+                    "control can be taken up to step {limit}, before the recording stops matching"
+                ));
+                Action::Show
+            }
+            None => {
+                self.notice = Some("the recording does not match from its start".into());
+                Action::Show
+            }
+        }
     }
 
     /// A key while a step or turn is being typed: digits, Backspace, Enter
