@@ -38,10 +38,36 @@ fn write_checks(out: &mut String, recording: &Recording) {
 /// hashes packed into lines of base64.
 pub fn to_text(recording: &Recording) -> String {
     let mut out = String::new();
-    let quoted = |s: &str| ron::to_string(s).expect("strings always serialize");
     out.push_str("// A deja recording. Replay it with: deja replay <this file>\n");
     out.push_str("// Format: docs/recording-format.md\n");
     out.push_str("(\n");
+    write_start(&mut out, recording);
+    write_checks(&mut out, recording);
+    let canaries: Vec<String> = recording
+        .canaries
+        .iter()
+        .map(|c| quoted(c.name()))
+        .collect();
+    let _ = writeln!(out, "    canaries: [{}],", canaries.join(", "));
+    out.push_str("    keys: [\n");
+    for line in wrap_keys(&recording.keys) {
+        let _ = writeln!(out, "        {},", quoted(&line));
+    }
+    out.push_str("    ],\n");
+    write_hashes(&mut out, recording);
+    write_end(&mut out, recording);
+    out.push_str(")\n");
+    out
+}
+
+/// A string as RON writes it, quoted and escaped.
+fn quoted(s: &str) -> String {
+    ron::to_string(s).expect("strings always serialize")
+}
+
+/// What the run started from: the format, the game, the content, the seed,
+/// the depth and the map's size.
+fn write_start(out: &mut String, recording: &Recording) {
     let _ = writeln!(out, "    format: {FORMAT_VERSION},");
     let _ = writeln!(
         out,
@@ -57,18 +83,11 @@ pub fn to_text(recording: &Recording) -> String {
         "    map: (width: {}, height: {}),",
         recording.map_width, recording.map_height
     );
-    write_checks(&mut out, recording);
-    let canaries: Vec<String> = recording
-        .canaries
-        .iter()
-        .map(|c| quoted(c.name()))
-        .collect();
-    let _ = writeln!(out, "    canaries: [{}],", canaries.join(", "));
-    out.push_str("    keys: [\n");
-    for line in wrap_keys(&recording.keys) {
-        let _ = writeln!(out, "        {},", quoted(&line));
-    }
-    out.push_str("    ],\n");
+}
+
+/// The hashes: each step's packed into lines of base64, the part digests
+/// likewise when there are any, then the checkpoints.
+fn write_hashes(out: &mut String, recording: &Recording) {
     out.push_str("    hashes: (\n        per_step: [\n");
     for chunk in recording.step_hashes.chunks(HASHES_PER_LINE) {
         let bytes: Vec<u8> = chunk.iter().flat_map(|h| h.to_le_bytes()).collect();
@@ -88,6 +107,11 @@ pub fn to_text(recording: &Recording) -> String {
         let _ = writeln!(out, "            (step: {step}, hash: \"{hash:016x}\"),");
     }
     out.push_str("        ],\n    ),\n");
+}
+
+/// How the run ended and what is said of it: the outcome, the failure, the
+/// expectations (left out when none), the note and where it came from.
+fn write_end(out: &mut String, recording: &Recording) {
     let pretty = ron::ser::PrettyConfig::new().compact_structs(true);
     let outcome = ron::ser::to_string_pretty(&recording.outcome, pretty.clone())
         .expect("outcomes always serialize");
@@ -121,8 +145,6 @@ pub fn to_text(recording: &Recording) -> String {
             origin.step
         );
     }
-    out.push_str(")\n");
-    out
 }
 
 /// Key notation in lines of about [`KEY_LINE_CHARS`], broken only between
