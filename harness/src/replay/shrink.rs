@@ -120,15 +120,7 @@ pub fn shrink_watched(
     max_tries: u32,
     watch: Watch<'_>,
 ) -> Result<Shrunk, Error> {
-    let hang = matches!(
-        recording.failure.as_ref().map(|f| &f.kind),
-        Some(FailureKind::Hang { .. })
-    );
-    let trier = if hang {
-        Trier::Child(Child::new(content_dir)?)
-    } else {
-        Trier::InProcess
-    };
+    let trier = trier_for(recording, content_dir)?;
     let (target, failing_keys) = trier
         .failure_of(recording, &recording.keys, &content)?
         .ok_or("the recording does not fail in this build; there is nothing to shrink it to")?;
@@ -151,17 +143,42 @@ pub fn shrink_watched(
         },
     };
     // Only the keys up to the failure matter.
-    let mut keys = failing_keys;
-    loop {
-        let before = keys.len();
-        keys = search.remove_chunks(keys);
-        keys = search.fold_walks(keys);
-        keys = search.simplify(keys);
-        if keys.len() == before || search.done() {
-            break;
-        }
-    }
+    let keys = search.settle(failing_keys);
     let interrupted = search.stopped();
+    let shrunk = shrunk_recording(&trier, recording, &keys, &content, keys_before)?;
+    Ok(Shrunk {
+        keys_after: shrunk.keys.len(),
+        recording: shrunk,
+        keys_before,
+        tries: search.tries,
+        budget_spent: search.out_of_tries(),
+        interrupted,
+    })
+}
+
+/// How a recording's candidates are tried: a hang's by child runs, any
+/// other failure's in this process.
+fn trier_for(recording: &Recording, content_dir: Option<&Path>) -> Result<Trier, Error> {
+    let hang = matches!(
+        recording.failure.as_ref().map(|f| &f.kind),
+        Some(FailureKind::Hang { .. })
+    );
+    Ok(if hang {
+        Trier::Child(Child::new(content_dir)?)
+    } else {
+        Trier::InProcess
+    })
+}
+
+/// The shrunk keys run once more and written down as a recording, its note
+/// saying how many keys it was shrunk from and to.
+fn shrunk_recording(
+    trier: &Trier,
+    recording: &Recording,
+    keys: &[Key],
+    content: &Arc<Content>,
+    keys_before: usize,
+) -> Result<Recording, Error> {
     let note = |after: usize| -> String {
         format!(
             "Shrunk by deja shrink from {} to {}. {}",
@@ -173,31 +190,23 @@ pub fn shrink_watched(
         .take(crate::recording::MAX_NOTE_CHARS)
         .collect()
     };
-    let shrunk = match &trier {
+    Ok(match trier {
         Trier::Child(child) => {
             let mut shrunk = child
-                .run(recording, &keys)?
+                .run(recording, keys)?
                 .ok_or("the shrunk keys no longer hang")?;
             shrunk.note = note(shrunk.keys.len());
             shrunk
         }
         Trier::InProcess => {
-            let mut runner = replay::start(&with_keys(recording, keys.clone()), content.clone())?;
-            for &key in &keys {
+            let mut runner = replay::start(&with_keys(recording, keys.to_vec()), content.clone())?;
+            for &key in keys {
                 if runner.press(key).is_err() {
                     break;
                 }
             }
             runner.recording(note(runner.keys().len()))
         }
-    };
-    Ok(Shrunk {
-        keys_after: shrunk.keys.len(),
-        recording: shrunk,
-        keys_before,
-        tries: search.tries,
-        budget_spent: search.out_of_tries(),
-        interrupted,
     })
 }
 
@@ -385,6 +394,20 @@ impl Search<'_, '_> {
         self.watch
             .stop
             .is_some_and(|stop| stop.load(Ordering::SeqCst))
+    }
+
+    /// The passes over `keys`, each in turn, again while a round of them
+    /// makes the keys fewer and candidates are left.
+    fn settle(&mut self, mut keys: Vec<Key>) -> Vec<Key> {
+        loop {
+            let before = keys.len();
+            keys = self.remove_chunks(keys);
+            keys = self.fold_walks(keys);
+            keys = self.simplify(keys);
+            if keys.len() == before || self.done() {
+                return keys;
+            }
+        }
     }
 
     /// No more candidates: the budget is spent or a stop was asked for.

@@ -18,8 +18,10 @@ use game_core::content::Content;
 use game_core::{Game, Key};
 
 use crate::plumbing::error::Error;
-use crate::recording::{FailureKind, Recording};
+use crate::recording::expect::Watch;
+use crate::recording::{Failure, FailureKind, Recording};
 use crate::replay::{self, Verdict};
+use crate::run::runner::Runner;
 
 /// Steps between keyframes. Going to a step presses at most this many keys
 /// less one; a keyframe of an 80x40 floor holds some kilobytes, so a
@@ -106,6 +108,105 @@ impl Marks {
     }
 }
 
+/// What a step did, from the game after it and its key's effect.
+fn step_info(game: &Game, effect: Option<(Command, bool)>) -> StepInfo {
+    StepInfo {
+        turn: game.state().clock.turn(),
+        depth: game.state().depth,
+        effect,
+    }
+}
+
+/// What building a timeline gathers as it replays the recording.
+struct Replayed {
+    steps: Vec<StepInfo>,
+    keyframes: Vec<Game>,
+    /// The first verdict found that is not "same", and where it shows.
+    verdict: Option<Verdict>,
+    event: Option<(u64, String)>,
+    /// The last step shown.
+    last: u64,
+}
+
+impl Replayed {
+    /// The recording's keys pressed in turn, each step checked, keeping a
+    /// keyframe every `spacing` steps, up to a key that fails or the step of
+    /// a recorded hang (not pressed again).
+    fn press_keys(
+        &mut self,
+        recording: &Recording,
+        runner: &mut Runner,
+        watch: &mut Watch<'_>,
+        spacing: u64,
+    ) {
+        let hang_at = match &recording.failure {
+            Some(f) if matches!(f.kind, FailureKind::Hang { .. }) => Some(f.step),
+            _ => None,
+        };
+        for (index, &key) in recording.keys.iter().enumerate() {
+            let step = index as u64 + 1;
+            if hang_at == Some(step) {
+                self.verdict = Some(Verdict::Reproduced {
+                    failure: recording.failure.clone().expect("a recorded hang"),
+                });
+                self.event = Some((
+                    step - 1,
+                    format!("hang at {step} (recorded; not pressed again)"),
+                ));
+                return;
+            }
+            match runner.press(key) {
+                Err(failure) => {
+                    self.failed(recording, runner, step, failure);
+                    return;
+                }
+                Ok(outcome) => {
+                    watch.after_key(runner.game(), &outcome);
+                    self.steps
+                        .push(step_info(runner.game(), runner.last_effect()));
+                    self.last = step;
+                    if step % spacing == 0 {
+                        self.keyframes.push(runner.game().clone());
+                    }
+                    if self.verdict.is_none()
+                        && let Some(found) = replay::check_step(recording, runner, step, Some(key))
+                    {
+                        self.first_found(step, found);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The key of `step` failed: the step is shown unless the failure left
+    /// the game half-changed, and the failure is the verdict unless one was
+    /// found before.
+    fn failed(&mut self, recording: &Recording, runner: &Runner, step: u64, failure: Failure) {
+        // After a panic the game is half-changed: the last step shown is
+        // the one before it.
+        let shown = match failure.kind {
+            FailureKind::Panic { .. } | FailureKind::Hang { .. } => step - 1,
+            _ => step,
+        };
+        if shown == step {
+            self.steps
+                .push(step_info(runner.game(), runner.last_effect()));
+            self.last = step;
+        }
+        let found = replay::failure_verdict(recording, failure);
+        self.first_found(shown, found);
+    }
+
+    /// `found` is the verdict, shown at step `at`, unless one was found
+    /// before.
+    fn first_found(&mut self, at: u64, found: Verdict) {
+        if self.verdict.is_none() {
+            self.event = Some((at, short(&found)));
+            self.verdict = Some(found);
+        }
+    }
+}
+
 /// A replayed recording.
 pub struct Timeline {
     pub recording: Recording,
@@ -127,83 +228,36 @@ impl Timeline {
             .hashing_without_parts()
             .tallying();
         let spacing = keyframe_spacing(recording.keys.len() as u64);
-        let mut keyframes = vec![runner.game().clone()];
-        let info = |game: &Game, effect| StepInfo {
-            turn: game.state().clock.turn(),
-            depth: game.state().depth,
-            effect,
+        let verdict = replay::check_step(&recording, &runner, 0, None);
+        let mut replayed = Replayed {
+            steps: vec![step_info(runner.game(), None)],
+            keyframes: vec![runner.game().clone()],
+            event: verdict.as_ref().map(|v| (0, short(v))),
+            verdict,
+            last: 0,
         };
-        let mut steps = vec![info(runner.game(), None)];
-        let mut verdict = replay::check_step(&recording, &runner, 0, None);
-        let mut event = verdict.as_ref().map(|v| (0, short(v)));
-        let mut last = 0;
         // What the recording says it shows, watched as replay watches it.
         let expectations = recording.expect.clone();
-        let mut watch = crate::recording::expect::Watch::new(&expectations, runner.game());
-        let hang_at = match &recording.failure {
-            Some(f) if matches!(f.kind, FailureKind::Hang { .. }) => Some(f.step),
-            _ => None,
-        };
+        let mut watch = Watch::new(&expectations, runner.game());
         if runner.failure().is_none() {
-            for (index, &key) in recording.keys.iter().enumerate() {
-                let step = index as u64 + 1;
-                if hang_at == Some(step) {
-                    verdict = Some(Verdict::Reproduced {
-                        failure: recording.failure.clone().expect("a recorded hang"),
-                    });
-                    event = Some((
-                        step - 1,
-                        format!("hang at {step} (recorded; not pressed again)"),
-                    ));
-                    break;
-                }
-                match runner.press(key) {
-                    Err(failure) => {
-                        // After a panic the game is half-changed: the last
-                        // step shown is the one before it.
-                        let shown = match failure.kind {
-                            FailureKind::Panic { .. } | FailureKind::Hang { .. } => step - 1,
-                            _ => step,
-                        };
-                        if shown == step {
-                            steps.push(info(runner.game(), runner.last_effect()));
-                            last = step;
-                        }
-                        let found = replay::failure_verdict(&recording, failure);
-                        if verdict.is_none() {
-                            event = Some((shown, short(&found)));
-                            verdict = Some(found);
-                        }
-                        break;
-                    }
-                    Ok(outcome) => {
-                        watch.after_key(runner.game(), &outcome);
-                        steps.push(info(runner.game(), runner.last_effect()));
-                        last = step;
-                        if step % spacing == 0 {
-                            keyframes.push(runner.game().clone());
-                        }
-                        if verdict.is_none()
-                            && let Some(found) =
-                                replay::check_step(&recording, &runner, step, Some(key))
-                        {
-                            event = Some((step, short(&found)));
-                            verdict = Some(found);
-                        }
-                    }
-                }
-            }
+            replayed.press_keys(&recording, &mut runner, &mut watch, spacing);
         }
-        if verdict.is_none() && last == recording.keys.len() as u64 {
+        if replayed.verdict.is_none() && replayed.last == recording.keys.len() as u64 {
             let unmet = watch.unmet(&runner.outcome());
             if !unmet.is_empty() {
                 let found = Verdict::Unmet {
                     unmet: unmet.iter().map(ToString::to_string).collect(),
                 };
-                event = Some((last, short(&found)));
-                verdict = Some(found);
+                replayed.first_found(replayed.last, found);
             }
         }
+        let Replayed {
+            steps,
+            keyframes,
+            verdict,
+            event,
+            last,
+        } = replayed;
         let verdict = verdict.unwrap_or(Verdict::Same);
         let marks = marks(&steps, last, event, &verdict);
         Ok(Timeline {
