@@ -544,28 +544,11 @@ impl Runner {
                 message: stuck.to_string(),
             },
             Ok(Ok((outcome, found))) => match found.into_iter().next() {
-                Some(v) => FailureKind::Invariant {
-                    id: v.id.to_string(),
-                    message: v.message,
-                },
+                Some(v) => invariant(v),
                 None => match self.after_key(&before, &outcome.events) {
-                    Some(v) => FailureKind::Invariant {
-                        id: v.id.to_string(),
-                        message: v.message,
-                    },
+                    Some(v) => invariant(v),
                     None => {
-                        match self.hashing {
-                            Hashing::Off => {}
-                            Hashing::Hash => {
-                                let hash = self.game.state_hash_with(&mut self.encoder);
-                                self.hashes.push(hash);
-                            }
-                            Hashing::WithParts => {
-                                let digest = self.game.state_digest_in(&mut self.encoder);
-                                self.hashes.push(digest.hash);
-                                self.parts.push(digest.parts);
-                            }
-                        }
+                        self.keep_hash();
                         return Ok(outcome);
                     }
                 },
@@ -574,6 +557,24 @@ impl Runner {
         let failure = Failure { step, kind };
         self.failure = Some(failure.clone());
         Err(failure)
+    }
+
+    /// The state after a key that passed its checks, hashed as the runner
+    /// hashes (or not at all).
+    #[inline]
+    fn keep_hash(&mut self) {
+        match self.hashing {
+            Hashing::Off => {}
+            Hashing::Hash => {
+                let hash = self.game.state_hash_with(&mut self.encoder);
+                self.hashes.push(hash);
+            }
+            Hashing::WithParts => {
+                let digest = self.game.state_digest_in(&mut self.encoder);
+                self.hashes.push(digest.hash);
+                self.parts.push(digest.parts);
+            }
+        }
     }
 
     /// The tally and the progress watch, after a key that passed its checks.
@@ -762,6 +763,15 @@ fn replay_to_hang(trail: &Trail, keys: &[Key], failure: Failure) -> Recording {
         }
     }
     runner.recording_with_failure(hanging, failure)
+}
+
+/// A broken invariant as the failure it is.
+#[inline]
+fn invariant(violation: Violation) -> FailureKind {
+    FailureKind::Invariant {
+        id: violation.id.to_string(),
+        message: violation.message,
+    }
 }
 
 /// The floor invariants of the floor a game is on, all of them: the floor is
