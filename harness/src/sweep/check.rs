@@ -18,7 +18,7 @@ use game_core::map::{MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH};
 use game_core::mapgen::LAST_DEPTH;
 use game_core::rules::PLAYER_MAX_HP;
 
-use super::results::DepthSummary;
+use super::results::{DepthSummary, FloorResult};
 use super::{
     BotResult, BotSummary, DepthPlay, DepthRange, MAX_GROUPS, MOST_KEYS, MOST_SHARDS,
     REPORT_FORMAT, SEEDS_END, SeedRange, SeedResult, Shard, Summary, SweepReport, SweepSpec, Tally,
@@ -252,44 +252,7 @@ fn bound_result(spec: &SweepSpec, result: &SeedResult) -> Result<(), Error> {
         .into());
     }
     for (i, (floor, depth)) in result.floors.iter().zip(first..=last).enumerate() {
-        let at = format!("floors[{i}]");
-        if floor.depth != depth {
-            return Err(
-                format!("{at}.depth is {}, where depth {depth} belongs", floor.depth).into(),
-            );
-        }
-        let tiles = [
-            ("walkable", floor.walkable as u64),
-            ("reachable", floor.reachable as u64),
-            ("regions", floor.regions as u64),
-            ("rooms", u64::from(floor.rooms)),
-            (
-                "stairs_distance",
-                u64::from(floor.stairs_distance.unwrap_or(0)),
-            ),
-            ("monsters", floor.monsters as u64),
-            ("items", floor.items as u64),
-        ];
-        if let Some((what, n)) = tiles.iter().find(|(_, n)| *n > area) {
-            return Err(format!(
-                "{at}.{what} is {n}, more than the {area} tiles of a {}x{} map",
-                spec.map_width, spec.map_height
-            )
-            .into());
-        }
-        if floor.reachable > floor.walkable {
-            return Err(format!(
-                "{at}.reachable is {} but {at}.walkable is {}",
-                floor.reachable, floor.walkable
-            )
-            .into());
-        }
-        if floor.deepest_danger > MAX_DANGER {
-            return Err(format!(
-                "{at}.deepest_danger is {}, above {MAX_DANGER}, the highest danger content can give",
-                floor.deepest_danger
-            ).into());
-        }
+        bound_generated_floor(spec, area, &format!("floors[{i}]"), floor, depth)?;
     }
     if let Some((i, failure)) = result
         .failures
@@ -316,6 +279,55 @@ fn bound_result(spec: &SweepSpec, result: &SeedResult) -> Result<(), Error> {
         (None, bot) => Err(format!("holds no bot run but spec.bot is {bot}").into()),
         (Some(run), _) => bound_run(spec, area, run),
     }
+}
+
+/// One generated floor's result, `at` in the seed's, is of `depth` and
+/// within its map: no count past the map's tiles, no more reachable than
+/// walkable tiles, no danger past what content can give.
+fn bound_generated_floor(
+    spec: &SweepSpec,
+    area: u64,
+    at: &str,
+    floor: &FloorResult,
+    depth: u32,
+) -> Result<(), Error> {
+    if floor.depth != depth {
+        return Err(format!("{at}.depth is {}, where depth {depth} belongs", floor.depth).into());
+    }
+    let tiles = [
+        ("walkable", floor.walkable as u64),
+        ("reachable", floor.reachable as u64),
+        ("regions", floor.regions as u64),
+        ("rooms", u64::from(floor.rooms)),
+        (
+            "stairs_distance",
+            u64::from(floor.stairs_distance.unwrap_or(0)),
+        ),
+        ("monsters", floor.monsters as u64),
+        ("items", floor.items as u64),
+    ];
+    if let Some((what, n)) = tiles.iter().find(|(_, n)| *n > area) {
+        return Err(format!(
+            "{at}.{what} is {n}, more than the {area} tiles of a {}x{} map",
+            spec.map_width, spec.map_height
+        )
+        .into());
+    }
+    if floor.reachable > floor.walkable {
+        return Err(format!(
+            "{at}.reachable is {} but {at}.walkable is {}",
+            floor.reachable, floor.walkable
+        )
+        .into());
+    }
+    if floor.deepest_danger > MAX_DANGER {
+        return Err(format!(
+            "{at}.deepest_danger is {}, above {MAX_DANGER}, the highest danger content can give",
+            floor.deepest_danger
+        )
+        .into());
+    }
+    Ok(())
 }
 
 /// A bot run's result within what its spec and the rules allow, checked in
@@ -1037,6 +1049,16 @@ fn bound_depth_counts(depths: &Depths) -> Result<(), Error> {
 fn bound_depth(depths: &Depths, d: u32, area: u64) -> Result<(), Error> {
     let p = depths.play(d);
     let at = format!("summary.bot.by_depth.{d}");
+    bound_ends(depths, d, &at)?;
+    bound_arrivals(p, &at)?;
+    bound_met(p, &at, area)
+}
+
+/// The runs that entered depth `d` (its play `at`) went deeper only from
+/// the floor above, those that ended there are its deaths and the rest, and
+/// its killers add up to its deaths.
+fn bound_ends(depths: &Depths, d: u32, at: &str) -> Result<(), Error> {
+    let p = depths.play(d);
     let deeper = if d == LAST_DEPTH {
         0
     } else {
@@ -1073,6 +1095,12 @@ fn bound_depth(depths: &Depths, d: u32, area: u64) -> Result<(), Error> {
         )
         .into());
     }
+    Ok(())
+}
+
+/// A depth's arrivals (its play `at`): their hit points' deciles add up to
+/// the runs that entered, and their hit points are within the rules.
+fn bound_arrivals(p: &DepthPlay, at: &str) -> Result<(), Error> {
     if let Some(decile) = p.hp_deciles.keys().find(|k| **k > 10) {
         return Err(format!("{at}.hp_deciles holds {decile}, past 10 (100%)").into());
     }
@@ -1091,6 +1119,12 @@ fn bound_depth(depths: &Depths, d: u32, area: u64) -> Result<(), Error> {
             p.hp_on_arrival, p.entered
         ).into());
     }
+    Ok(())
+}
+
+/// The monsters a depth's runs met (its play `at`): of dangers content can
+/// give, and no more than its floors of `area` tiles hold.
+fn bound_met(p: &DepthPlay, at: &str, area: u64) -> Result<(), Error> {
     if let Some(danger) = p.met.keys().find(|k| !(1..=MAX_DANGER).contains(*k)) {
         return Err(format!(
             "{at}.met holds a danger of {danger}, outside 1..={MAX_DANGER}, the dangers content can give"

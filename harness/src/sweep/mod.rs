@@ -9,7 +9,8 @@
 //! all shards gives the unsharded report exactly.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 
 use game_core::content::Content;
 
@@ -76,16 +77,10 @@ pub fn run(
     progress: &(dyn Fn(&SeedResult) + Sync),
     each: &mut (dyn FnMut(&SeedResult) + Send),
 ) -> Result<SweepReport, Error> {
-    use rayon::iter::{ParallelBridge as _, ParallelIterator as _};
-    use std::sync::atomic::{AtomicU64, Ordering};
-    use std::sync::{Condvar, Mutex};
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
         .map_err(|e| format!("starting {jobs} worker threads: {e}"))?;
-    // The lowest seed that failed so far: with `fail_fast`, nothing above it
-    // is started.
-    let lowest_failed = AtomicU64::new(u64::MAX);
     let gathered = Mutex::new(InOrder {
         order: spec.seeds().peekable(),
         waiting: BTreeMap::new(),
@@ -94,39 +89,7 @@ pub fn run(
         fail_fast: options.fail_fast,
         each,
     });
-    let advanced = Condvar::new();
-    // Seeds are handed to the workers as they are drawn from the range,
-    // never collected: memory does not grow with the range.
-    pool.install(|| {
-        let stopped = || options.stop.is_some_and(|stop| stop.load(Ordering::SeqCst));
-        // Drawing ends at a stop, or above a failure with `fail_fast`, so
-        // the rest of a long range is never walked.
-        let seeds = spec.seeds().take_while(|&seed| {
-            let past_failure = options.fail_fast && seed > lowest_failed.load(Ordering::Relaxed);
-            !stopped() && !past_failure
-        });
-        seeds.par_bridge().for_each(|seed| {
-            let skip = options.fail_fast && seed > lowest_failed.load(Ordering::Relaxed);
-            let result = (!skip).then(|| sweep_seed(spec, content, seed, saving));
-            if let Some(result) = &result {
-                if !result.failures.is_empty() {
-                    lowest_failed.fetch_min(seed, Ordering::Relaxed);
-                }
-                progress(result);
-            }
-            let mut gathered = gathered
-                .lock()
-                .expect("no worker panics while holding the lock");
-            // The seed everything waits for never waits, so this ends.
-            while gathered.order.peek() != Some(&seed) && gathered.waiting.len() >= REORDER_WINDOW {
-                gathered = advanced
-                    .wait(gathered)
-                    .expect("no worker panics while holding the lock");
-            }
-            gathered.put(seed, result);
-            advanced.notify_all();
-        });
-    });
+    pool.install(|| sweep_in_order(spec, content, saving, options, progress, &gathered));
     let gathered = gathered
         .into_inner()
         .expect("no worker panicked while holding the lock");
@@ -146,6 +109,54 @@ pub fn run(
         incomplete,
         results: Vec::new(),
     })
+}
+
+/// The seeds of `spec` swept on the current pool's threads, each result put
+/// into `gathered` (which hands them on in seed order) as it finishes, until
+/// a stop or, with `fail_fast`, a failure below every seed left.
+fn sweep_in_order<I: Iterator<Item = u64> + Send>(
+    spec: &SweepSpec,
+    content: &Arc<Content>,
+    saving: &Saving,
+    options: RunOptions,
+    progress: &(dyn Fn(&SeedResult) + Sync),
+    gathered: &Mutex<InOrder<'_, I>>,
+) {
+    use rayon::iter::{ParallelBridge as _, ParallelIterator as _};
+    // The lowest seed that failed so far: with `fail_fast`, nothing above it
+    // is started.
+    let lowest_failed = AtomicU64::new(u64::MAX);
+    let advanced = Condvar::new();
+    // Seeds are handed to the workers as they are drawn from the range,
+    // never collected: memory does not grow with the range.
+    let stopped = || options.stop.is_some_and(|stop| stop.load(Ordering::SeqCst));
+    // Drawing ends at a stop, or above a failure with `fail_fast`, so
+    // the rest of a long range is never walked.
+    let seeds = spec.seeds().take_while(|&seed| {
+        let past_failure = options.fail_fast && seed > lowest_failed.load(Ordering::Relaxed);
+        !stopped() && !past_failure
+    });
+    seeds.par_bridge().for_each(|seed| {
+        let skip = options.fail_fast && seed > lowest_failed.load(Ordering::Relaxed);
+        let result = (!skip).then(|| sweep_seed(spec, content, seed, saving));
+        if let Some(result) = &result {
+            if !result.failures.is_empty() {
+                lowest_failed.fetch_min(seed, Ordering::Relaxed);
+            }
+            progress(result);
+        }
+        let mut gathered = gathered
+            .lock()
+            .expect("no worker panics while holding the lock");
+        // The seed everything waits for never waits, so this ends.
+        while gathered.order.peek() != Some(&seed) && gathered.waiting.len() >= REORDER_WINDOW {
+            gathered = advanced
+                .wait(gathered)
+                .expect("no worker panics while holding the lock");
+        }
+        gathered.put(seed, result);
+        advanced.notify_all();
+    });
 }
 
 /// Seeds' results put back in seed order as the workers finish them, then

@@ -167,6 +167,35 @@ impl ReportSeed<'_> {
         *self.refusal.borrow_mut() = Some(message);
         E::custom("refused by its checks")
     }
+
+    /// The results, checked against `spec` as they come and added up; before
+    /// the spec (`None`), passed over for now, to be read again.
+    fn results<'de, A: MapAccess<'de>>(
+        &self,
+        map: &mut A,
+        spec: Option<&SweepSpec>,
+    ) -> Result<(Vec<SeedResult>, Option<Folded>), A::Error> {
+        let Some(spec) = spec else {
+            map.next_value::<IgnoredAny>()?;
+            return Ok((Vec::new(), None));
+        };
+        let mut checked = check::Results::new(self.name, spec);
+        let kept = map.next_value_seed(ResultsSeed {
+            results: &mut checked,
+            keep: self.keep,
+            refusal: self.refusal,
+        })?;
+        Ok((kept, Some(checked.finish())))
+    }
+}
+
+/// A field of a report is read once: a second is refused, as a derived
+/// reader refuses it.
+fn once<T, E: de::Error>(slot: &Option<T>, field: &'static str) -> Result<(), E> {
+    match slot {
+        Some(_) => Err(E::duplicate_field(field)),
+        None => Ok(()),
+    }
 }
 
 /// The report, and what its results came to; `None` when they came before
@@ -197,12 +226,6 @@ impl<'de> Visitor<'de> for ReportSeed<'_> {
         let mut incomplete: Option<Option<Incomplete>> = None;
         let mut summary: Option<Summary> = None;
         let mut results: Option<(Vec<SeedResult>, Option<Folded>)> = None;
-        fn once<T, E: de::Error>(slot: &Option<T>, field: &'static str) -> Result<(), E> {
-            match slot {
-                Some(_) => Err(E::duplicate_field(field)),
-                None => Ok(()),
-            }
-        }
         // Each field is checked as it is read, so a report of another
         // format is told so before its fields are held to this one's.
         while let Some(key) = map.next_key::<String>()? {
@@ -239,20 +262,7 @@ impl<'de> Visitor<'de> for ReportSeed<'_> {
                 }
                 "results" => {
                     once(&results, "results")?;
-                    // The results are checked against the spec as they
-                    // come; before it, they are passed over for now.
-                    let Some(spec) = spec.as_ref() else {
-                        map.next_value::<IgnoredAny>()?;
-                        results = Some((Vec::new(), None));
-                        continue;
-                    };
-                    let mut checked = check::Results::new(name, spec);
-                    let kept = map.next_value_seed(ResultsSeed {
-                        results: &mut checked,
-                        keep: self.keep,
-                        refusal: self.refusal,
-                    })?;
-                    results = Some((kept, Some(checked.finish())));
+                    results = Some(self.results(&mut map, spec.as_ref())?);
                 }
                 // A field this deja does not know is passed over, as a
                 // derived reader would.

@@ -121,18 +121,7 @@ fn play_seed(
                 location: None,
             };
             failures.push(found_failure(spec, seed, 1, 0, kind, None, saving));
-            return BotResult {
-                keys: 0,
-                turns: 0,
-                deepest: 0,
-                outcome: RecordedOutcome::Failed,
-                kills: 0,
-                items_used: 0,
-                revealed: 0,
-                commands: BTreeMap::new(),
-                floors: Vec::new(),
-                reach: BTreeMap::new(),
-            };
+            return never_started();
         }
     };
     let (deepest, bot_panicked) = drive(spec, seed, saving, &mut runner, bot.as_mut(), failures);
@@ -153,6 +142,33 @@ fn play_seed(
             saving,
         ));
     }
+    bot_result(&mut runner, deepest, bot_panicked, content)
+}
+
+/// A run that failed before its first key: nothing pressed, nothing done.
+fn never_started() -> BotResult {
+    BotResult {
+        keys: 0,
+        turns: 0,
+        deepest: 0,
+        outcome: RecordedOutcome::Failed,
+        kills: 0,
+        items_used: 0,
+        revealed: 0,
+        commands: BTreeMap::new(),
+        floors: Vec::new(),
+        reach: BTreeMap::new(),
+    }
+}
+
+/// What the bot's run did, from its runner's tally once it has ended: a run
+/// whose bot panicked ended failed, whatever the game says.
+fn bot_result(
+    runner: &mut Runner,
+    deepest: u32,
+    bot_panicked: bool,
+    content: &Arc<Content>,
+) -> BotResult {
     let tally = runner.take_tally().unwrap_or_default();
     BotResult {
         keys: runner.step(),

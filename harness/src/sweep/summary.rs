@@ -230,33 +230,7 @@ pub fn merge(checked: Vec<check::Checked>) -> Result<SweepReport, Error> {
     };
     let mut seeds = 0u64;
     for (name, report) in &named {
-        if report.game != first.game || report.content != first.content {
-            return Err(format!(
-                "{name} was made by {} with content {}, {first_name} by {} with content {}",
-                report.game, report.content, first.game, first.content
-            )
-            .into());
-        }
-        let this = SweepSpec {
-            shard: None,
-            ..report.spec.clone()
-        };
-        if this != unsharded {
-            return Err(format!(
-                "{name} sweeps something other than {first_name}: {}",
-                this.differences(&unsharded).join("; ")
-            )
-            .into());
-        }
-        // The check of its spec held the shard's index to 1..=its count.
-        let shard = report.spec.shard.unwrap_or(Shard { index: 1, count: 1 });
-        if shard.count != count {
-            return Err(format!(
-                "{name} is shard {}/{}, not one of {count}",
-                shard.index, shard.count
-            )
-            .into());
-        }
+        let shard = shard_of(name, report, (first_name, first), &unsharded, count)?;
         // A shard given twice is the same sweep twice: each_once refused it.
         seen[(shard.index - 1) as usize] = true;
         complete(name, report)?;
@@ -284,6 +258,46 @@ pub fn merge(checked: Vec<check::Checked>) -> Result<SweepReport, Error> {
         incomplete: None,
         results,
     })
+}
+
+/// Which of the `count` shards of the `unsharded` sweep `report` (read
+/// from `name`) is, when it is one of them: made by the game and content
+/// that made `first`, the report merged first, and sweeping what it sweeps.
+fn shard_of(
+    name: &str,
+    report: &SweepReport,
+    (first_name, first): (&str, &SweepReport),
+    unsharded: &SweepSpec,
+    count: u32,
+) -> Result<Shard, Error> {
+    if report.game != first.game || report.content != first.content {
+        return Err(format!(
+            "{name} was made by {} with content {}, {first_name} by {} with content {}",
+            report.game, report.content, first.game, first.content
+        )
+        .into());
+    }
+    let this = SweepSpec {
+        shard: None,
+        ..report.spec.clone()
+    };
+    if this != *unsharded {
+        return Err(format!(
+            "{name} sweeps something other than {first_name}: {}",
+            this.differences(unsharded).join("; ")
+        )
+        .into());
+    }
+    // The check of its spec held the shard's index to 1..=its count.
+    let shard = report.spec.shard.unwrap_or(Shard { index: 1, count: 1 });
+    if shard.count != count {
+        return Err(format!(
+            "{name} is shard {}/{}, not one of {count}",
+            shard.index, shard.count
+        )
+        .into());
+    }
+    Ok(shard)
 }
 
 /// A shard is merged only whole: its results are all its seeds (the checks

@@ -2,7 +2,9 @@
 //! reports hold, and drawn with plotters into an SVG of its own.
 
 use game_core::mapgen::LAST_DEPTH;
-use plotters::chart::ChartBuilder;
+use plotters::chart::{ChartBuilder, DualCoordChartContext};
+use plotters::coord::cartesian::Cartesian2d;
+use plotters::coord::types::RangedCoordf64;
 use plotters::drawing::{DrawingArea, DrawingAreaErrorKind, IntoDrawingArea as _};
 use plotters::element::{Circle, PathElement, Rectangle, Text};
 use plotters::prelude::SVGBackend;
@@ -225,14 +227,10 @@ pub(super) fn deaths(played: &[Played]) -> Figure {
         .take(KINDS_SHOWN)
         .map(|k| k.0.as_str())
         .collect();
-    let color_of = |kind: &str| {
-        shown
-            .iter()
-            .position(|k| *k == kind)
-            .map_or(GREY, |i| PALETTE[i % PALETTE.len()])
-    };
     for kind in &shown {
-        figure.keys.push((clean(kind), color_of(kind), Mark::Box));
+        figure
+            .keys
+            .push((clean(kind), killer_color(&shown, kind), Mark::Box));
     }
     if kinds.len() > shown.len() {
         figure.keys.push((
@@ -241,6 +239,32 @@ pub(super) fn deaths(played: &[Played]) -> Figure {
             Mark::Box,
         ));
     }
+    figure.bars = death_bars(p, &shown);
+    figure.series.push(Series {
+        label: "died there, % of the runs entering".into(),
+        color: INK,
+        mark: Mark::Line,
+        points: p.per_entering(|play| play.died.saturating_mul(100)),
+        secondary: true,
+    });
+    figure.fit_y(5.0);
+    figure.y2 = Some(("died, % of the runs entering".into(), 100.0));
+    figure
+}
+
+/// A killer's colour: its place among the kinds `shown` in the palette, or
+/// grey for the others.
+fn killer_color(shown: &[&str], kind: &str) -> RGBColor {
+    shown
+        .iter()
+        .position(|k| *k == kind)
+        .map_or(GREY, |i| PALETTE[i % PALETTE.len()])
+}
+
+/// Each depth's deaths as a stack of bars, a bar for each kind `shown` that
+/// killed there and one for all the others, bottom up.
+fn death_bars(p: &Played, shown: &[&str]) -> Vec<Bar> {
+    let mut bars = Vec::new();
     for d in depths() {
         let Some(play) = p.play(d) else { continue };
         let mut base = 0.0;
@@ -254,7 +278,7 @@ pub(super) fn deaths(played: &[Played]) -> Figure {
             .iter()
             .map(|kind| {
                 (
-                    color_of(kind),
+                    killer_color(shown, kind),
                     play.killers.get(*kind).copied().unwrap_or(0),
                 )
             })
@@ -264,7 +288,7 @@ pub(super) fn deaths(played: &[Played]) -> Figure {
                 continue;
             }
             let top = base + n as f64;
-            figure.bars.push(Bar {
+            bars.push(Bar {
                 depth: d,
                 from: base,
                 to: top,
@@ -273,16 +297,7 @@ pub(super) fn deaths(played: &[Played]) -> Figure {
             base = top;
         }
     }
-    figure.series.push(Series {
-        label: "died there, % of the runs entering".into(),
-        color: INK,
-        mark: Mark::Line,
-        points: p.per_entering(|play| play.died.saturating_mul(100)),
-        secondary: true,
-    });
-    figure.fit_y(5.0);
-    figure.y2 = Some(("died, % of the runs entering".into(), 100.0));
-    figure
+    bars
 }
 
 pub(super) fn danger(sources: &[Source], played: &[Played]) -> Figure {
@@ -292,22 +307,7 @@ pub(super) fn danger(sources: &[Source], played: &[Played]) -> Figure {
         Numbers::Whole,
     );
     for p in played {
-        let mut mean = Vec::new();
-        let mut max = Vec::new();
-        for d in depths() {
-            let Some(play) = p.play(d) else { continue };
-            let (mut sum, mut count) = (0.0, 0.0);
-            for (&danger, &n) in &play.met {
-                sum += f64::from(danger) * n as f64;
-                count += n as f64;
-            }
-            if count > 0.0 {
-                mean.push((f64::from(d), sum / count));
-            }
-            if let Some((&highest, _)) = play.met.iter().rev().find(|(_, n)| **n > 0) {
-                max.push((f64::from(d), f64::from(highest)));
-            }
-        }
+        let (mean, max) = dangers_met(p);
         figure.series.push(Series {
             label: format!("{}: mean", p.label),
             color: p.color,
@@ -332,24 +332,8 @@ pub(super) fn danger(sources: &[Source], played: &[Played]) -> Figure {
             .collect(),
         secondary: false,
     });
-    // Floors with an out-of-depth spawn: every report has them; reports of
-    // the same seeds and floors give the same line, drawn once.
     let labels = labels(sources);
-    let mut lines: Vec<(Points, Vec<&str>)> = Vec::new();
-    for (source, label) in sources.iter().zip(&labels) {
-        let points: Points = source
-            .report
-            .summary
-            .depths
-            .iter()
-            .filter(|(d, s)| s.floors > 0 && depths().contains(*d))
-            .map(|(&d, s)| (f64::from(d), percent(s.out_of_depth, s.floors)))
-            .collect();
-        match lines.iter_mut().find(|(p, _)| *p == points) {
-            Some((_, names)) => names.push(label),
-            None => lines.push((points, vec![label])),
-        }
-    }
+    let lines = out_of_depth_lines(sources, &labels);
     let several = lines.len() > 1;
     let mut highest: f64 = 0.0;
     for (i, (points, names)) in lines.into_iter().enumerate() {
@@ -373,6 +357,50 @@ pub(super) fn danger(sources: &[Source], played: &[Played]) -> Figure {
         (highest * 1.25).clamp(10.0, 100.0).max(highest),
     ));
     figure
+}
+
+/// The mean and the highest danger of the monsters a report's runs met,
+/// at each depth where they met any.
+fn dangers_met(p: &Played) -> (Points, Points) {
+    let mut mean = Vec::new();
+    let mut max = Vec::new();
+    for d in depths() {
+        let Some(play) = p.play(d) else { continue };
+        let (mut sum, mut count) = (0.0, 0.0);
+        for (&danger, &n) in &play.met {
+            sum += f64::from(danger) * n as f64;
+            count += n as f64;
+        }
+        if count > 0.0 {
+            mean.push((f64::from(d), sum / count));
+        }
+        if let Some((&highest, _)) = play.met.iter().rev().find(|(_, n)| **n > 0) {
+            max.push((f64::from(d), f64::from(highest)));
+        }
+    }
+    (mean, max)
+}
+
+/// Floors with an out-of-depth spawn, % at each depth: every report has
+/// them; reports of the same seeds and floors give the same line, drawn
+/// once, with the `labels` of the reports it stands for.
+fn out_of_depth_lines<'a>(sources: &[Source], labels: &'a [String]) -> Vec<(Points, Vec<&'a str>)> {
+    let mut lines: Vec<(Points, Vec<&str>)> = Vec::new();
+    for (source, label) in sources.iter().zip(labels) {
+        let points: Points = source
+            .report
+            .summary
+            .depths
+            .iter()
+            .filter(|(d, s)| s.floors > 0 && depths().contains(*d))
+            .map(|(&d, s)| (f64::from(d), percent(s.out_of_depth, s.floors)))
+            .collect();
+        match lines.iter_mut().find(|(p, _)| *p == points) {
+            Some((_, names)) => names.push(label),
+            None => lines.push((points, vec![label])),
+        }
+    }
+    lines
 }
 
 pub(super) fn hit_points(played: &[Played]) -> Figure {
@@ -482,64 +510,8 @@ pub(super) fn draw(figure: &Figure) -> Result<String, Error> {
             .build_cartesian_2d(x_range.clone(), 0.0..figure.y_max)
             .map_err(|e| failed(&e))?
             .set_secondary_coord(x_range, 0.0..y2_max);
-        let x_label = |x: &f64| depth_label(figure, *x);
-        let y_label = |y: &f64| figure.y_numbers.write(*y);
-        let x_desc = if figure.won { "depth entered" } else { "depth" };
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(last as usize + 1)
-            .x_label_formatter(&x_label)
-            .y_label_formatter(&y_label)
-            .x_desc(x_desc)
-            .y_desc(figure.y_desc.as_str())
-            .label_style(("sans-serif", 13).into_font().color(&INK))
-            .axis_desc_style(("sans-serif", 14).into_font().color(&INK))
-            .max_light_lines(0)
-            .draw()
-            .map_err(|e| failed(&e))?;
-        if let Some((desc, _)) = &figure.y2 {
-            let whole = |y: &f64| Numbers::Whole.write(*y);
-            chart
-                .configure_secondary_axes()
-                .y_desc(desc.as_str())
-                .y_label_formatter(&whole)
-                .label_style(("sans-serif", 13).into_font().color(&INK))
-                .axis_desc_style(("sans-serif", 14).into_font().color(&INK))
-                .draw()
-                .map_err(|e| failed(&e))?;
-        }
-        chart
-            .draw_series(figure.bars.iter().map(|bar| {
-                let x = f64::from(bar.depth);
-                Rectangle::new([(x - 0.3, bar.from), (x + 0.3, bar.to)], bar.color.filled())
-            }))
-            .map_err(|e| failed(&e))?;
-        for series in &figure.series {
-            let points = series.points.iter().copied();
-            let line = series.color.stroke_width(2);
-            let drawn = match (series.mark, series.secondary) {
-                (Mark::Line, false) => chart
-                    .draw_series(LineSeries::new(points, line).point_size(3))
-                    .map(|_| ()),
-                (Mark::Line, true) => chart
-                    .draw_secondary_series(LineSeries::new(points, line).point_size(3))
-                    .map(|_| ()),
-                (Mark::Dashed, false) => chart
-                    .draw_series(DashedLineSeries::new(points, 6, 4, line))
-                    .map(|_| ()),
-                (Mark::Dashed, true) => chart
-                    .draw_secondary_series(DashedLineSeries::new(points, 6, 4, line))
-                    .map(|_| ()),
-                (Mark::Dots | Mark::Box, false) => chart
-                    .draw_series(points.map(|p| Circle::new(p, 5, series.color.filled())))
-                    .map(|_| ()),
-                (Mark::Dots | Mark::Box, true) => chart
-                    .draw_secondary_series(points.map(|p| Circle::new(p, 5, series.color.filled())))
-                    .map(|_| ()),
-            };
-            drawn.map_err(|e| failed(&e))?;
-        }
+        draw_axes(&mut chart, figure, last).map_err(|e| failed(&e))?;
+        draw_marks(&mut chart, figure).map_err(|e| failed(&e))?;
         if let Some(empty) = &figure.empty {
             let (w, h) = plot.dim_in_pixel();
             plot.draw(&Text::new(
@@ -553,6 +525,86 @@ pub(super) fn draw(figure: &Figure) -> Result<String, Error> {
         root.present().map_err(|e| failed(&e))?;
     }
     Ok(svg)
+}
+
+/// A chart of a figure: depths along the bottom, a left and a right axis.
+type Chart<'a, 'b> = DualCoordChartContext<
+    'a,
+    SVGBackend<'b>,
+    Cartesian2d<RangedCoordf64, RangedCoordf64>,
+    Cartesian2d<RangedCoordf64, RangedCoordf64>,
+>;
+
+/// The axes: the depths (to `last`, "won" past the last depth when the
+/// figure draws wins), the left axis' numbers, and the right-hand axis when
+/// the figure has one.
+fn draw_axes(
+    chart: &mut Chart,
+    figure: &Figure,
+    last: u32,
+) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
+    let x_label = |x: &f64| depth_label(figure, *x);
+    let y_label = |y: &f64| figure.y_numbers.write(*y);
+    let x_desc = if figure.won { "depth entered" } else { "depth" };
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(last as usize + 1)
+        .x_label_formatter(&x_label)
+        .y_label_formatter(&y_label)
+        .x_desc(x_desc)
+        .y_desc(figure.y_desc.as_str())
+        .label_style(("sans-serif", 13).into_font().color(&INK))
+        .axis_desc_style(("sans-serif", 14).into_font().color(&INK))
+        .max_light_lines(0)
+        .draw()?;
+    if let Some((desc, _)) = &figure.y2 {
+        let whole = |y: &f64| Numbers::Whole.write(*y);
+        chart
+            .configure_secondary_axes()
+            .y_desc(desc.as_str())
+            .y_label_formatter(&whole)
+            .label_style(("sans-serif", 13).into_font().color(&INK))
+            .axis_desc_style(("sans-serif", 14).into_font().color(&INK))
+            .draw()?;
+    }
+    Ok(())
+}
+
+/// The figure's bars, then each series by its mark, on its axis.
+fn draw_marks(
+    chart: &mut Chart,
+    figure: &Figure,
+) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
+    chart.draw_series(figure.bars.iter().map(|bar| {
+        let x = f64::from(bar.depth);
+        Rectangle::new([(x - 0.3, bar.from), (x + 0.3, bar.to)], bar.color.filled())
+    }))?;
+    for series in &figure.series {
+        let points = series.points.iter().copied();
+        let line = series.color.stroke_width(2);
+        match (series.mark, series.secondary) {
+            (Mark::Line, false) => chart
+                .draw_series(LineSeries::new(points, line).point_size(3))
+                .map(|_| ()),
+            (Mark::Line, true) => chart
+                .draw_secondary_series(LineSeries::new(points, line).point_size(3))
+                .map(|_| ()),
+            (Mark::Dashed, false) => chart
+                .draw_series(DashedLineSeries::new(points, 6, 4, line))
+                .map(|_| ()),
+            (Mark::Dashed, true) => chart
+                .draw_secondary_series(DashedLineSeries::new(points, 6, 4, line))
+                .map(|_| ()),
+            (Mark::Dots | Mark::Box, false) => chart
+                .draw_series(points.map(|p| Circle::new(p, 5, series.color.filled())))
+                .map(|_| ()),
+            (Mark::Dots | Mark::Box, true) => chart
+                .draw_secondary_series(points.map(|p| Circle::new(p, 5, series.color.filled())))
+                .map(|_| ()),
+        }?;
+    }
+    Ok(())
 }
 
 /// The x axis's label at `x`: the depth at a whole depth, "won" past the
