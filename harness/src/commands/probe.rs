@@ -177,7 +177,7 @@ pub fn run(args: ProbeArgs) -> CommandResult {
     }
     lines.push(reach_line(&situations, &reached));
     let clock = Instant::now();
-    let corpus = super::corpus::check(&args.corpus)?;
+    let corpus = crate::fuzz::corpus::check(&args.corpus)?;
     found += corpus.problems.len() as u64;
     lines.push(format!(
         "{:<15} {}: {} inputs, {} failures; {:.1}s",
@@ -316,7 +316,7 @@ fn check_inputs(args: &ProbeArgs) -> Result<crate::sweep::baseline::Baselines, E
     } else {
         crate::sweep::baseline::Baselines::read(&args.baselines)?
     };
-    super::corpus::inputs(&args.corpus)?;
+    crate::fuzz::corpus::inputs(&args.corpus)?;
     if args.bless {
         // The baselines are read and rewritten on purpose: --bless's job.
         crate::plumbing::files::check_output_file(&args.baselines, &[])?;

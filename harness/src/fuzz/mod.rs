@@ -6,7 +6,10 @@
 //! Every body drives the game through [`Runner`] (every turn invariant after
 //! every key, the floor catalogue on every floor, panics caught, stuck loops
 //! reported) and returns the failure it met. The wrappers turn a failure into
-//! a crash, which is how libFuzzer keeps an input.
+//! a crash, which is how libFuzzer keeps an input. [`corpus`] runs a
+//! committed corpus through them.
+
+pub mod corpus;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
