@@ -19,7 +19,6 @@ pub mod sweep;
 pub mod watch;
 pub mod when;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use game_core::content::Content;
@@ -34,19 +33,6 @@ pub fn load_content(args: &ContentArgs) -> Result<Arc<Content>, Error> {
     match &args.content {
         Some(dir) => crate::plumbing::content_dir::load(dir),
         None => Ok(Content::shared_embedded()),
-    }
-}
-
-/// Where a bug report goes when no `-o` path was given: a new file in the
-/// current directory, named by seed and step, and never over anything
-/// already there (`-2`, `-3`, ... when the name is taken), so a report
-/// from another run, or an earlier one of this, is not lost, and nothing
-/// planted at the name is written through.
-pub fn default_report(seed: u64, step: u64) -> Destination {
-    Destination::New {
-        dir: PathBuf::from("."),
-        stem: format!("deja-failure-seed{seed}-step{step}"),
-        extension: "ron",
     }
 }
 

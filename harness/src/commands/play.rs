@@ -272,7 +272,7 @@ fn play_script(
             ));
             let to = match &args.output {
                 Some(path) => Destination::Named(path.clone()),
-                None => super::default_report(seed, failure.step),
+                None => crate::recording::default_report(seed, failure.step),
             };
             super::write_bug_report(&to, &recording)?;
             Ok(Exit::Failure)
@@ -287,7 +287,7 @@ fn report_hangs_to(output: Option<PathBuf>) {
         let step = hang.recording.failure.as_ref().map_or(0, |f| f.step);
         let to = match &output {
             Some(path) => Destination::Named(path.clone()),
-            None => super::default_report(hang.recording.seed, step),
+            None => crate::recording::default_report(hang.recording.seed, step),
         };
         crate::run::watchdog::report_written(hang, &to);
     }));

@@ -258,7 +258,7 @@ fn grouped_verdicts(
         }
         let name = crate::plumbing::printable::path(file);
         let (class, code) = match recording::read(file).and_then(|recording| {
-            report_hangs_against(&recording, name.clone());
+            replay::report_hangs_against(&recording, name.clone());
             replay::replay(&recording, content.clone(), args.to_step, |_, _, _| {})
         }) {
             Ok(report) => (verdict_class(&report.verdict), report.exit()),
@@ -358,7 +358,7 @@ fn replay_file(file: &Path, args: &ReplayArgs, content: &Arc<Content>) -> Comman
         )
         .into());
     }
-    report_hangs_against(&recording, crate::plumbing::printable::path(file));
+    replay::report_hangs_against(&recording, crate::plumbing::printable::path(file));
     let printer = FramePrinter {
         mode: if args.format == Format::Text {
             args.frames
@@ -464,7 +464,7 @@ fn say_verdict(
             )?;
             let bug_report = bug_report(recording, content.clone(), name)?;
             super::write_bug_report(
-                &super::default_report(recording.seed, failure.step),
+                &recording::default_report(recording.seed, failure.step),
                 &bug_report,
             )?;
         }
@@ -511,36 +511,6 @@ fn show_drift(
     )
     .map_err(crate::plumbing::output::output_error)?;
     Ok(())
-}
-
-/// A hang while replaying `recording` is its recorded failure reproduced, or
-/// a new failure with a bug report, said as the other verdicts are; the
-/// watchdog then ends the process with exit code 4.
-pub fn report_hangs_against(recording: &Recording, name: String) {
-    let recorded = recording.failure.clone();
-    crate::run::watchdog::on_hang(Box::new(move |hang| {
-        let Some(failure) = &hang.recording.failure else {
-            return;
-        };
-        let same = recorded
-            .as_ref()
-            .is_some_and(|r| r.step == failure.step && r.kind.same_as(&failure.kind));
-        if same {
-            let _ = crate::plumbing::output::out(format_args!(
-                "{name}: reproduced at step {}: {}",
-                failure.step, failure.kind
-            ));
-        } else {
-            let _ = crate::plumbing::output::out(format_args!(
-                "{name}: failure at step {}: {}",
-                failure.step, failure.kind
-            ));
-            crate::run::watchdog::report_written(
-                hang,
-                &super::default_report(hang.recording.seed, failure.step),
-            );
-        }
-    }));
 }
 
 /// The recording's keys re-run up to and including the failure, written as a

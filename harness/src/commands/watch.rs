@@ -30,7 +30,7 @@ pub fn watch(file: &Path, args: &ReplayArgs, content: Arc<Content>) -> CommandRe
         return Err("--watch needs a terminal; replay without it to check the file".into());
     }
     let recording = recording::read(file)?;
-    super::replay::report_hangs_against(&recording, crate::plumbing::printable::path(file));
+    crate::replay::report_hangs_against(&recording, crate::plumbing::printable::path(file));
     let timeline = Timeline::build(recording, content.clone())
         .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(file)))?;
     let marks = &timeline.marks;
@@ -219,7 +219,7 @@ fn draw_help(frame: &mut Frame) {
 /// `--size` with the status line under it. Exits with the replay's code.
 pub fn cast(file: &Path, out: &Path, args: &ReplayArgs, content: Arc<Content>) -> CommandResult {
     let recording = recording::read(file)?;
-    super::replay::report_hangs_against(&recording, crate::plumbing::printable::path(file));
+    crate::replay::report_hangs_against(&recording, crate::plumbing::printable::path(file));
     crate::replay::warn(
         &crate::plumbing::printable::path(file),
         &recording,

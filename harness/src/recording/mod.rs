@@ -19,7 +19,7 @@ mod writer;
 
 pub use outcome::RecordedOutcome;
 pub use reader::{from_text, read};
-pub use writer::{to_text, write, write_to};
+pub use writer::{default_report, to_text, write, write_to};
 
 /// The version of the format this build writes. 2 adds `expect`; this
 /// build reads 1 and 2.

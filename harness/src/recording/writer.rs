@@ -13,6 +13,7 @@ use super::{
     PART_DIGESTS_PER_LINE, Recording,
 };
 use crate::plumbing::error::Error;
+use crate::plumbing::files::Destination;
 
 /// How the run was checked: the frame's size, how often the frame was read
 /// and the oracles ran (each left out at the value files without it mean),
@@ -165,24 +166,30 @@ fn wrap_keys(keys: &[Key]) -> Vec<String> {
     lines
 }
 
+/// Where a bug report goes when no `-o` path was given: a new file in the
+/// current directory, named by seed and step, and never over anything
+/// already there (`-2`, `-3`, ... when the name is taken), so a report
+/// from another run, or an earlier one of this, is not lost, and nothing
+/// planted at the name is written through.
+pub fn default_report(seed: u64, step: u64) -> Destination {
+    Destination::New {
+        dir: PathBuf::from("."),
+        stem: format!("deja-failure-seed{seed}-step{step}"),
+        extension: "ron",
+    }
+}
+
 /// Writes a recording to `path`, a file the user named, replacing it
 /// atomically. One that would be too large to read back (or whose note is
 /// too long) is refused rather than written.
 pub fn write(path: &Path, recording: &Recording) -> Result<(), Error> {
-    write_to(
-        &crate::plumbing::files::Destination::Named(path.to_path_buf()),
-        recording,
-    )
-    .map(drop)
+    write_to(&Destination::Named(path.to_path_buf()), recording).map(drop)
 }
 
 /// Writes a recording where `to` says (a file named, a new name deja
 /// chooses, or deja's own file again), refused as [`write`] refuses; the
 /// path written.
-pub fn write_to(
-    to: &crate::plumbing::files::Destination,
-    recording: &Recording,
-) -> Result<PathBuf, Error> {
+pub fn write_to(to: &Destination, recording: &Recording) -> Result<PathBuf, Error> {
     if recording.note.chars().count() > MAX_NOTE_CHARS {
         return Err(format!(
             "{}: the note is longer than {MAX_NOTE_CHARS} characters",

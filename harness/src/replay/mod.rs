@@ -552,6 +552,36 @@ pub fn side_by_side(
     out
 }
 
+/// A hang while replaying `recording` is its recorded failure reproduced, or
+/// a new failure with a bug report, said as the other verdicts are; the
+/// watchdog then ends the process with exit code 4.
+pub fn report_hangs_against(recording: &Recording, name: String) {
+    let recorded = recording.failure.clone();
+    crate::run::watchdog::on_hang(Box::new(move |hang| {
+        let Some(failure) = &hang.recording.failure else {
+            return;
+        };
+        let same = recorded
+            .as_ref()
+            .is_some_and(|r| r.step == failure.step && r.kind.same_as(&failure.kind));
+        if same {
+            let _ = crate::plumbing::output::out(format_args!(
+                "{name}: reproduced at step {}: {}",
+                failure.step, failure.kind
+            ));
+        } else {
+            let _ = crate::plumbing::output::out(format_args!(
+                "{name}: failure at step {}: {}",
+                failure.step, failure.kind
+            ));
+            crate::run::watchdog::report_written(
+                hang,
+                &crate::recording::default_report(hang.recording.seed, failure.step),
+            );
+        }
+    }));
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
