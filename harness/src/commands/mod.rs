@@ -16,7 +16,6 @@ pub mod report;
 pub mod show;
 pub mod shrink;
 pub mod sweep;
-pub mod watch;
 pub mod when;
 
 use std::sync::Arc;

@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::commands::args::{ContentArgs, Format};
 use crate::play::frames::FramePrinter;
 use crate::play::frames::Frames;
+use crate::play::watch;
 use crate::plumbing::error::{CommandResult, Error};
 use crate::plumbing::exit::Exit;
 use crate::recording::{self, Recording};
@@ -79,8 +80,10 @@ pub fn run(args: ReplayArgs) -> CommandResult {
             crate::plumbing::files::check_output_file(path, &inputs)?;
         }
         return match (&args.output, args.cast) {
-            (Some(out), true) => super::watch::cast(file, out, &args, content),
-            _ => super::watch::watch(file, &args, content),
+            (Some(out), true) => {
+                watch::cast(file, out, args.size, args.to_step, args.speed, content)
+            }
+            _ => watch::watch(file, args.speed, args.output.as_deref(), content),
         };
     }
     if args.output.is_some() {

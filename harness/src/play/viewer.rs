@@ -2,7 +2,7 @@
 //! step is shown, whether it plays and how fast, and what the player is
 //! typing. Pure: a viewer state and a key give the next state and an
 //! action, with no terminal and no game, so it is tested alone. The
-//! terminal loop (crate::commands::watch) draws the step it names.
+//! terminal loop (crate::play::watch) draws the step it names.
 
 use std::time::Duration;
 

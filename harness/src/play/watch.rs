@@ -1,5 +1,5 @@
-//! `deja replay FILE --watch` and `--cast`: a recording played back, in the
-//! terminal for a person to step through, or as an asciicast v2 movie.
+//! A recording played back (`deja replay FILE --watch` and `--cast`): in
+//! the terminal for a person to step through, or as an asciicast v2 movie.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -10,7 +10,6 @@ use game_core::Game;
 use game_core::content::Content;
 use game_core::frame::{Cell, Frame, Style};
 
-use crate::commands::replay::ReplayArgs;
 use crate::play::session::{self, Autosave, SIGNAL_POLL, with_status};
 use crate::play::terminal::{self, Input, Screen};
 use crate::play::viewer::{Action, HELP, Viewer};
@@ -23,9 +22,16 @@ use crate::replay::timeline::Timeline;
 /// thousands of keys; `--to-step` cuts a longer recording.
 pub const MAX_CAST_BYTES: usize = 256 * 1024 * 1024;
 
-/// Watches `file` in the terminal until the player quits (or takes
-/// control, and then plays on). Exits with the replay's code.
-pub fn watch(file: &Path, args: &ReplayArgs, content: Arc<Content>) -> CommandResult {
+/// Watches `file` in the terminal, starting at `speed` keys per second,
+/// until the player quits (or takes control, and then plays on: recorded to
+/// `output`, or a new file in the state directory). Exits with the
+/// replay's code.
+pub fn watch(
+    file: &Path,
+    speed: u32,
+    output: Option<&Path>,
+    content: Arc<Content>,
+) -> CommandResult {
     if !terminal::is_terminal() {
         return Err("--watch needs a terminal; replay without it to check the file".into());
     }
@@ -37,7 +43,7 @@ pub fn watch(file: &Path, args: &ReplayArgs, content: Arc<Content>) -> CommandRe
     // Taken before the terminal goes raw, never to be left so by a signal.
     let signals = crate::plumbing::interrupt::stop_on_signals(false);
     let mut screen = Screen::open(crate::plumbing::output::colors())?;
-    let mut viewer = Viewer::new(args.speed);
+    let mut viewer = Viewer::new(speed);
     let mut shown: (u64, Game) = (0, timeline.game_at(0));
     let mut next_tick = Instant::now() + viewer.interval();
     let mut interrupted = false;
@@ -70,7 +76,7 @@ pub fn watch(file: &Path, args: &ReplayArgs, content: Arc<Content>) -> CommandRe
                 Action::Show => {}
                 Action::Quit => break,
                 Action::TakeControl(step) => {
-                    return take_control(screen, file, &timeline, step, args, content);
+                    return take_control(screen, file, &timeline, step, output, content);
                 }
             },
         }
@@ -107,14 +113,14 @@ fn move_to(shown: &mut (u64, Game), to: u64, timeline: &Timeline) {
     shown.0 = to;
 }
 
-/// The viewer's `p`: the run from `step` on is the player's, recorded to a
-/// new file that names where it came from.
+/// The viewer's `p`: the run from `step` on is the player's, recorded to
+/// `output` or a new file, which names where it came from.
 fn take_control(
     screen: Screen,
     file: &Path,
     timeline: &Timeline,
     step: u64,
-    args: &ReplayArgs,
+    output: Option<&Path>,
     content: Arc<Content>,
 ) -> CommandResult {
     let runner = match crate::replay::take_over(&timeline.recording, content, step, None) {
@@ -142,8 +148,8 @@ fn take_control(
         file: crate::plumbing::printable::path(file),
         step,
     });
-    let autosave = match &args.output {
-        Some(path) => Autosave::named(path.clone(), note, origin),
+    let autosave = match output {
+        Some(path) => Autosave::named(path.to_path_buf(), note, origin),
         None => Autosave::in_state_dir(&runner, note, origin)?,
     };
     session::play(screen, runner, &autosave)
@@ -214,10 +220,18 @@ fn draw_help(frame: &mut Frame) {
     }
 }
 
-/// Writes `file`'s playback as an asciicast v2 movie: a header line, then
-/// one frame per key at `--speed` keys per second, each the frame at
-/// `--size` with the status line under it. Exits with the replay's code.
-pub fn cast(file: &Path, out: &Path, args: &ReplayArgs, content: Arc<Content>) -> CommandResult {
+/// Writes `file`'s playback to `out` as an asciicast v2 movie: a header
+/// line, then one frame per key up to `to_step` (or the last) at `speed`
+/// keys per second, each the frame at `size` with the status line under
+/// it. Exits with the replay's code.
+pub fn cast(
+    file: &Path,
+    out: &Path,
+    size: (u16, u16),
+    to_step: Option<u64>,
+    speed: u32,
+    content: Arc<Content>,
+) -> CommandResult {
     let recording = recording::read(file)?;
     crate::replay::report_hangs_against(&recording, crate::plumbing::printable::path(file));
     crate::replay::warn(
@@ -227,10 +241,8 @@ pub fn cast(file: &Path, out: &Path, args: &ReplayArgs, content: Arc<Content>) -
     );
     let timeline = Timeline::build(recording, content)
         .map_err(|e| format!("{}: {e}", crate::plumbing::printable::path(file)))?;
-    let (w, h) = args.size;
-    let last = args
-        .to_step
-        .map_or(timeline.marks.last, |n| n.min(timeline.marks.last));
+    let (w, h) = size;
+    let last = to_step.map_or(timeline.marks.last, |n| n.min(timeline.marks.last));
     let header = serde_json::json!({
         "version": 2,
         "width": w,
@@ -249,7 +261,7 @@ pub fn cast(file: &Path, out: &Path, args: &ReplayArgs, content: Arc<Content>) -
         let data = terminal::frame_to_ansi(&frame, colors);
         // Times come from integers so the same recording makes the same
         // movie, byte for byte.
-        let micros = step * 1_000_000 / u64::from(args.speed);
+        let micros = step * 1_000_000 / u64::from(speed);
         let line = format!(
             "[{}.{:06}, \"o\", {}]\n",
             micros / 1_000_000,
