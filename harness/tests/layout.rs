@@ -4,10 +4,12 @@
 //! (cli -> commands -> capabilities -> run -> recording -> plumbing),
 //! game-core's top-level modules, the files of game-core's `game/` (data
 //! below behaviour), and the checks' files are each held to the layers
-//! ARCHITECTURE.md's code map draws. And no function in game-core/src,
-//! checks/src or harness/src runs over 100 lines, unless a comment directly
-//! above its `fn` line says why; and none of their modules imports by glob
-//! outside its tests.
+//! ARCHITECTURE.md's code map draws. No file of the harness's commands
+//! uses another command's module: commands are thin, as cargo's are, and
+//! what two share lives in the capability's folder. And no function in
+//! game-core/src, checks/src or harness/src runs over 100 lines, unless a
+//! comment directly above its `fn` line says why; and none of their modules
+//! imports by glob outside its tests.
 //!
 //! Read from the source, as `game-core/tests/purity.rs` reads game-core's:
 //! every path outside comments and `#[cfg(test)]` modules that starts with
@@ -367,6 +369,102 @@ fn the_reader_sees_a_use_of_each_form() {
         &modules,
     );
     assert_eq!(face.into_iter().collect::<Vec<_>>(), ["state"]);
+}
+
+/// The folder of the harness's commands, from the workspace: each of its
+/// files, and `bench/`, is a command's module.
+const COMMANDS: &str = "harness/src/commands";
+
+/// The modules of [`COMMANDS`] that are no command's: the arguments several
+/// commands take, and the face with the helpers they share.
+const SHARED_BY_COMMANDS: [&str; 2] = ["args", "mod"];
+
+/// The other commands' modules a file of [`COMMANDS`] uses: the first
+/// segment of each path into the folder (`crate::commands::`, or the
+/// `super::`s that reach it from a module `depth` folders below it) that
+/// is one of `commands` but not `own`, the file's own command.
+fn other_commands_used(
+    code: &str,
+    depth: usize,
+    own: &str,
+    commands: &BTreeSet<String>,
+) -> BTreeSet<String> {
+    let mut used = paths_after(code, "crate::commands::");
+    if depth > 0 {
+        used.extend(paths_after(code, &"super::".repeat(depth)));
+    }
+    used.retain(|name| name != own && commands.contains(name));
+    used
+}
+
+#[test]
+fn no_command_uses_another_commands_module() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(COMMANDS);
+    let mut commands = BTreeSet::new();
+    for entry in std::fs::read_dir(&root).expect("the commands' folder reads") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() || path.extension().is_some_and(|e| e == "rs") {
+            commands.insert(module_of(path.file_name().expect("a name").as_ref()));
+        }
+    }
+    commands.retain(|module| !SHARED_BY_COMMANDS.contains(&module.as_str()));
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    let mut wrong = Vec::new();
+    for path in &files {
+        let relative = path.strip_prefix(&root).expect("under the commands");
+        // A module's folders below commands/: a mod.rs is its folder's.
+        let folders = relative.components().count() - 1;
+        let depth = if path.ends_with("mod.rs") {
+            folders
+        } else {
+            folders + 1
+        };
+        let text = std::fs::read_to_string(path).expect("a source file reads");
+        let own = module_of(relative);
+        for other in other_commands_used(&code_of(&text), depth, &own, &commands) {
+            wrong.push(format!(
+                "{COMMANDS}/{} uses {other}, another command's module: move what they share into the capability's folder (arguments into args.rs)",
+                relative.display()
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_command_reader_sees_each_way_into_another_command() {
+    let commands: BTreeSet<String> = ["bench", "corpus", "probe", "replay", "watch"]
+        .map(String::from)
+        .into();
+    let top = code_of(
+        "use crate::commands::args::ContentArgs;\n\
+         use crate::commands::{probe::ProbeArgs, replay};\n\
+         use super::{load_content, watch};\n\
+         // super::bench::run in a comment\n\
+         fn f() { super::corpus::check(); crate::fuzz::corpus::check(); }\n\
+         fn g() { crate::commands::replay::run(); }\n\
+         #[cfg(test)]\n\
+         mod tests {\n    use crate::commands::bench::BenchArgs;\n}",
+    );
+    let used: Vec<String> = other_commands_used(&top, 1, "replay", &commands)
+        .into_iter()
+        .collect();
+    assert_eq!(used, ["corpus", "probe", "watch"]);
+    let nested = code_of(
+        "use super::runs::long_run;\n\
+         use super::{BenchArgs, Row};\n\
+         use super::super::corpus::inputs;\n\
+         fn f() { crate::commands::bench::run(); }\n",
+    );
+    let used: Vec<String> = other_commands_used(&nested, 2, "bench", &commands)
+        .into_iter()
+        .collect();
+    assert_eq!(used, ["corpus"]);
+    let face = code_of("pub mod replay;\nuse crate::commands::args::ContentArgs;\n");
+    assert!(other_commands_used(&face, 0, "mod", &commands).is_empty());
 }
 
 /// The longest a function may be, in lines from its `fn` to its closing
